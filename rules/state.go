@@ -1,0 +1,115 @@
+package rules
+
+import "github.com/boardcam/boardcam/board"
+
+// This file is the public state model of a match: what the scoreboard, the
+// websocket API, the overlay and the umpire console show. Its JSON field
+// names are a published contract (the websocket protocol carries State as
+// it is): fields may be added, never renamed or removed.
+
+// Player is one player and where they sit.
+type Player struct {
+	Name string     `json:"name"`
+	Seat board.Side `json:"seat"`
+	// Team is 0 or 1. In singles each team is one player; in doubles the
+	// partners sit opposite each other.
+	Team int `json:"team"`
+}
+
+// QueenStatus is where the queen is in the current board.
+type QueenStatus string
+
+// The queen's states.
+const (
+	// QueenOnBoard: on the board (never pocketed, or returned).
+	QueenOnBoard QueenStatus = "on_board"
+	// QueenAwaitingCover: pocketed by Team, who must cover it next.
+	QueenAwaitingCover QueenStatus = "awaiting_cover"
+	// QueenAwaitingPlacement: taken out to be placed back in the centre
+	// circle by the umpire (not covered, or pocketed improperly).
+	QueenAwaitingPlacement QueenStatus = "awaiting_placement"
+	// QueenCovered: pocketed and covered by Team.
+	QueenCovered QueenStatus = "covered"
+)
+
+// Queen is the queen's status in the current board.
+type Queen struct {
+	Status QueenStatus `json:"status"`
+	// Team is the team that pocketed (awaiting cover) or covered the queen;
+	// -1 when the queen is on the board.
+	Team int `json:"team"`
+}
+
+// TeamState is one side of the match.
+type TeamState struct {
+	Name    string   `json:"name"`
+	Players []string `json:"players"`
+	// Colour is the colour of carrommen the team plays in the current
+	// board: board.White or board.Black.
+	Colour board.Kind `json:"colour"`
+	// Score is the team's match score (points, as the profile counts them).
+	Score int `json:"score"`
+	// BoardsWon counts the boards the team has won in this match.
+	BoardsWon int `json:"boards_won"`
+	// OnBoard is the number of the team's carrommen on the board.
+	OnBoard int `json:"on_board"`
+	// Pocketed is the number of the team's carrommen pocketed (and not
+	// returned) in the current board.
+	Pocketed int `json:"pocketed"`
+	// Owed counts dues and penalties imposed on the team that cannot be
+	// taken out yet because none of its men is pocketed.
+	Owed int `json:"owed"`
+	// AwaitingPlacement counts the team's men taken out as due or penalty
+	// that are waiting to be placed back inside the outer circle.
+	AwaitingPlacement int `json:"awaiting_placement"`
+}
+
+// BoardResult is how one finished board ended.
+type BoardResult struct {
+	// Board is the 1-based number of the board in the match.
+	Board int `json:"board"`
+	// Winner is the team that won the board (-1 for a board replayed or
+	// cancelled).
+	Winner int `json:"winner"`
+	// Points is what the winner scored for the board.
+	Points int `json:"points"`
+	// Reason says in words how the board ended.
+	Reason string `json:"reason"`
+	// Rule names the rule applied, e.g. "icf: Covering the Queen 23".
+	Rule string `json:"rule"`
+}
+
+// State is the whole state of a match after an event.
+type State struct {
+	// Profile is the name of the rule profile ("icf", "team-3board",
+	// "nit-delhi", "jamshedpur", "four-break").
+	Profile string `json:"profile"`
+	// Doubles is true for a doubles match (four players).
+	Doubles bool         `json:"doubles"`
+	Players []Player     `json:"players"`
+	Teams   [2]TeamState `json:"teams"`
+	// Board is the 1-based number of the board in play (or the last board,
+	// when the match is over).
+	Board int `json:"board"`
+	// Turn is the seat of the player to strike next.
+	Turn board.Side `json:"turn"`
+	// Breaking is true until the break of the current board has been made;
+	// BreakAttempts counts the failed attempts so far.
+	Breaking      bool `json:"breaking"`
+	BreakAttempts int  `json:"break_attempts"`
+	// Queen is the queen's status in the current board.
+	Queen Queen `json:"queen"`
+	// Strokes counts the strokes played in the current board.
+	Strokes int `json:"strokes"`
+	// Boards lists the finished boards.
+	Boards []BoardResult `json:"boards"`
+	// MatchOver is true once the match has a winner (or was conceded);
+	// Winner is the winning team, -1 while the match goes on.
+	MatchOver bool `json:"match_over"`
+	Winner    int  `json:"winner"`
+	// Last is the last event applied, in stroke-log notation.
+	Last string `json:"last,omitempty"`
+	// Fouls lists the fouls called in the last stroke or decision (foul
+	// codes, see the profile documentation), so displays can alert.
+	Fouls []string `json:"fouls,omitempty"`
+}

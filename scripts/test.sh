@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: formatting, vet, Go tests (with the Mat leak
+# profile), and the browser tests. Installs what is missing first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --test
+export PATH="$PATH:/usr/local/go/bin"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+say "gofmt"
+bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
+if [ -n "$bad" ]; then
+  echo "not gofmt-formatted:" >&2; echo "$bad" >&2; exit 1
+fi
+
+say "go vet"
+go vet ./...
+
+say "go test (-tags matprofile: every test fails on a leaked OpenCV Mat)"
+go test -tags matprofile -count=1 -timeout 20m ./...
+
+if [ -f web/e2e/package.json ]; then
+  say "browser tests (headless Chromium)"
+  (cd web/e2e && npm ci --no-audit --no-fund --silent && node run.mjs)
+fi
+say "all tests passed"
