@@ -1,0 +1,145 @@
+package sim
+
+import (
+	"math"
+	"testing"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/scene"
+)
+
+// handsScenario exercises every kind of hand.
+const handsScenario = `
+seed: 9
+arrangement:
+  positions: {W1: [300, -300], B1: [320, -250], W2: [-100, 150], B2: [0, 0], W3: [60, 0]}
+  pocketed: [Q, B3]
+timeline:
+  - strike: {side: S, at: -60, direction: 0, speed: 0.6}
+  - hand_over_pocket: {pocket: NE, seconds: 3}
+  - nudge: {id: W2, by: E, move: [0, -40]}
+  - return_queen
+  - place: {by: N, pieces: [B3]}
+`
+
+func TestHands(t *testing.T) {
+	tr := runYAML(t, handsScenario)
+	checkFrames(t, tr)
+	g := tr.Geometry
+	want := "stroke_start, front_line_crossed, stroke_end, moved W2, placed Q, placed B3"
+	if got := types(tr.Events); got != want {
+		t.Fatalf("events\n got %s\nwant %s", got, want)
+	}
+	// Every hand enters and leaves over its owner's frame, never goes
+	// lower than holdDepth, and holds only what it should.
+	for _, h := range tr.w.hands {
+		side := h.side
+		for _, tt := range []float64{h.start(), h.end()} {
+			if l := board.ToLocal(side, h.hand(tt).Fingertip); l.Y <= g.Half() {
+				t.Errorf("%s's hand at %.2f s is on the surface at %v (local %v)", h.owner, tt, h.hand(tt).Fingertip, l)
+			}
+		}
+		for tt := h.start(); tt <= h.end(); tt += 0.01 {
+			if z := h.hand(tt).Z; z < holdDepth-1e-9 {
+				t.Fatalf("%s's hand at %.2f s is %.2f mm above the board: through the discs", h.owner, tt, z)
+			}
+		}
+	}
+	// The strike: the striker is held, then rests on the base line, and
+	// at the flick the fingertip is just behind it.
+	st := tr.Strokes[0]
+	before := tr.At(st.Start - 1e-6)
+	s := discOf(before, "S")
+	if s.State != scene.Rest || s.Pos.Dist(st.Striker) > 1e-9 {
+		t.Errorf("striker before the flick: %+v", s)
+	}
+	if len(before.Hands) != 1 || before.Hands[0].Owner != "S" {
+		t.Fatalf("hands at the flick: %+v", before.Hands)
+	}
+	h := before.Hands[0]
+	if back := h.Fingertip.Sub(s.Pos).Dot(board.V(0, -1)); back > -g.StrikerDiameter/2 {
+		t.Errorf("fingertip %v is not behind the striker %v", h.Fingertip, s.Pos)
+	}
+	held := false
+	for tt := 0.0; tt < st.Start; tt += 0.02 {
+		if d := discOf(tr.At(tt), "S"); d.State == scene.Held {
+			held = true
+			if hs := tr.At(tt).Hands; len(hs) != 1 || hs[0].Holding != "S" {
+				t.Fatalf("striker held at %.2f but no hand holds it: %+v", tt, hs)
+			}
+		}
+	}
+	if !held {
+		t.Error("the striker was never held")
+	}
+	// The hand over NE hides W1 (near the pocket) and W1 stays put.
+	var over *scene.Hand
+	var tOver float64
+	for tt := st.End; tt < tr.Duration; tt += 0.05 {
+		for _, hh := range tr.At(tt).Hands {
+			if hh.Owner == "N" && hh.Hides(board.V(300, -300), g.ManDiameter/2) {
+				over, tOver = &hh, tt
+			}
+		}
+		if over != nil {
+			break
+		}
+	}
+	if over == nil {
+		t.Fatal("no hand ever hid W1 by the NE pocket")
+	}
+	if w1 := discOf(tr.At(tOver), "W1"); w1.State != scene.Rest || w1.Pos != board.V(300, -300) {
+		t.Errorf("W1 under the hand: %+v", w1)
+	}
+	if w1 := discOf(tr.Final(), "W1"); w1.State != scene.Rest {
+		t.Errorf("W1 ends %s", w1.State)
+	}
+	// The nudge moves W2 by exactly the given vector, pushed by a finger.
+	moved := eventsOf(tr, events.Moved)[0]
+	if moved.MM.Vec() != board.V(-100, 110) || discOf(tr.Final(), "W2").Pos != board.V(-100, 110) {
+		t.Errorf("W2 moved to %v", *moved.MM)
+	}
+	mid := tr.At(moved.T - 0.2)
+	if w2 := discOf(mid, "W2"); w2.State != scene.Moving || w2.Pos.Y >= 150 || w2.Pos.Y <= 110 {
+		t.Errorf("W2 mid-push: %+v", w2)
+	} else {
+		touching := false
+		for _, hh := range mid.Hands {
+			touching = touching || hh.Touches(w2.Pos, g.ManDiameter/2)
+		}
+		if !touching {
+			t.Error("W2 moves with no hand touching it")
+		}
+	}
+	// The umpire returns the queen next to the covered centre circle.
+	q := eventsOf(tr, events.Placed)[0]
+	qp := q.MM.Vec()
+	if qp.Dist(board.V(0, 0)) < g.QueenDiameter/2+g.ManDiameter/2 || qp.Len() > 2*g.ManDiameter+1 {
+		t.Errorf("queen returned to %v", qp)
+	}
+	for _, hh := range tr.At(q.T - 0.1).Hands {
+		if hh.Holding == "Q" && hh.Owner != "umpire" {
+			t.Errorf("the queen is held by %s", hh.Owner)
+		}
+	}
+	if math.IsNaN(qp.X) {
+		t.Fatal("NaN")
+	}
+}
+
+func TestArmOverFoulLine(t *testing.T) {
+	tr := runYAML(t, `
+arrangement: {positions: {Q: [0, 0]}}
+timeline:
+  - strike: {side: W, at: 120, direction: 0, speed: 0.5, arm_over_foul_line: true}
+  - strike: {side: E, at: 120, direction: 0, speed: 0.5}
+`)
+	fouls := eventsOf(tr, events.ArmOverFoulLine)
+	if len(fouls) != 1 || *fouls[0].Side != board.W {
+		t.Fatalf("want one arm_over_foul_line for W, got %s", types(tr.Events))
+	}
+	if fouls[0].T != tr.Strokes[0].Start || !tr.Strokes[0].ArmOverFoulLine || tr.Strokes[1].ArmOverFoulLine {
+		t.Errorf("foul at %v, strokes %+v", fouls[0].T, tr.Strokes)
+	}
+}
