@@ -38,6 +38,10 @@ type Queen struct {
 	// Team is the team that pocketed (awaiting cover) or covered the queen;
 	// -1 when the queen is on the board.
 	Team int `json:"team"`
+	// Held is true while a queen awaiting placement is kept out until the
+	// end of the turn (nit-delhi and jamshedpur: a queen pocketed before
+	// the player may cover it returns to the centre at the end of the turn).
+	Held bool `json:"held,omitempty"`
 }
 
 // TeamState is one side of the match.
@@ -62,6 +66,9 @@ type TeamState struct {
 	// AwaitingPlacement counts the team's men taken out as due or penalty
 	// that are waiting to be placed back inside the outer circle.
 	AwaitingPlacement int `json:"awaiting_placement"`
+	// Deferred is true while those men wait for room on the board (ICF
+	// Dues and Penalties 13): they are not placed automatically.
+	Deferred bool `json:"deferred,omitempty"`
 }
 
 // BoardResult is how one finished board ended.
@@ -77,6 +84,22 @@ type BoardResult struct {
 	Reason string `json:"reason"`
 	// Rule names the rule applied, e.g. "icf: Covering the Queen 23".
 	Rule string `json:"rule"`
+	// Demandable is the number of additional points the winner may demand
+	// for this board ("if demanded", ICF Covering the Queen 20-39);
+	// Demanded is what was demanded and added to Points' team score.
+	Demandable int `json:"demandable,omitempty"`
+	Demanded   int `json:"demanded,omitempty"`
+}
+
+// Demand is an open option to demand additional points for the board
+// that has just finished (ICF Dues and Penalties 25).
+type Demand struct {
+	// Board is the 1-based number of the finished board.
+	Board int `json:"board"`
+	// Team is the beneficiary, Points the most it may demand.
+	Team   int    `json:"team"`
+	Points int    `json:"points"`
+	Rule   string `json:"rule"`
 }
 
 // State is the whole state of a match after an event.
@@ -112,4 +135,43 @@ type State struct {
 	// Fouls lists the fouls called in the last stroke or decision (foul
 	// codes, see the profile documentation), so displays can alert.
 	Fouls []string `json:"fouls,omitempty"`
+
+	// Format is the match format being played (e.g. "points-29").
+	Format string `json:"format,omitempty"`
+	// Breaker is the seat that breaks (broke) the current board.
+	Breaker board.Side `json:"breaker"`
+	// Placer is the seat that places the men awaiting placement ("" when
+	// none are awaiting).
+	Placer string `json:"placer,omitempty"`
+	// Demand is the open "if demanded" option of the board that has just
+	// finished; it lapses with the next event of the match.
+	Demand *Demand `json:"demand,omitempty"`
+	// TimeCalled is true once the umpire has called time (four-break's
+	// one-hour limit).
+	TimeCalled bool `json:"time_called,omitempty"`
+	// MatchResult says how a match ended by a concession or a
+	// disqualification ("" otherwise: see Boards and Teams).
+	MatchResult string `json:"match_result,omitempty"`
+}
+
+// TeamOf returns the team of the player sitting at seat, or -1 when the
+// seat is empty.
+func (s State) TeamOf(seat board.Side) int {
+	for _, p := range s.Players {
+		if p.Seat == seat {
+			return p.Team
+		}
+	}
+	return -1
+}
+
+// Men returns how many carrommen of colour k (board.White or board.Black)
+// are on the board and how many are pocketed (awaiting placement included).
+func (s State) Men(k board.Kind) (onBoard, pocketed int) {
+	for _, t := range s.Teams {
+		if t.Colour == k {
+			return t.OnBoard, t.Pocketed
+		}
+	}
+	return 0, 0
 }

@@ -1,0 +1,67 @@
+package rules
+
+import "testing"
+
+// TestFourBreak checks the rules of four-break-queen-3.md; names are
+// four-break/<Section>/<paragraph>.
+func TestFourBreak(t *testing.T) { runRuleCases(t, "four-break", fourBreakCases) }
+
+var fourBreakCases = []ruleCase{
+	{"four-break/Example/1stBreak", "doubles w=1 b=5 q=covered:0", "S w", "result=0:8"},
+	{"four-break/Example/2ndBreak", "doubles colour=black b=1 w=3 q=covered:1", "S b", "result=0:3"},
+	{"four-break/Example/4Breaks", "doubles boards=2-1 score=11-5 w=1 b=3 q=covered:1", "S w", "score=14-5 over=0"},
+	{"four-break/Example/4Breaks/tie-boards-won", "doubles boards=2-1 score=5-8 w=1 b=3 q=covered:1", "S w", "score=8-8 over=0"},
+	{"four-break/Example/4Breaks/level-next-board-decides", "doubles boards=1-2 score=5-8 w=1 b=3 q=covered:1", "S w", "score=8-8 over=no board=5"},
+	{"four-break/Example/1Hour", "doubles score=11-5", "time", "over=0"},
+	{"four-break/Example/1Hour/level", "doubles score=5-5 boards=1-1", "time", "over=no"},
+	{"four-break/Example/1Hour/level-next-board-decides", "doubles score=5-5 boards=1-1 w=1 b=2 q=covered:1", "time; S w", "over=0 score=7-5"},
+
+	{"four-break/Dues/1", "w=7", "S s", "w.await=1 turn=N"},
+	{"four-break/Dues/2", "w=7", "S ws", "w=6 w.await=2 turn=S"},
+	{"four-break/Dues/3", "w=7", "S wws", "w=5 w.await=3 turn=S"},
+	{"four-break/Dues/placed-by-next-player", "doubles w=7", "S s", "placer=E"},
+	{"four-break/Dues/centre-circle", "w=7", "S s; place w !due_on_centre_circle", "b.owed=1"},
+
+	{"four-break/Queen/1", "w=8", "S q", "q=cover:0 turn=S"},
+	{"four-break/Queen/2", "w=8", "S q; S -; place q", "q=on"},
+	{"four-break/Queen/4", "", "S q", "q=out turn=N"},
+	{"four-break/Queen/5", "w.owed=1", "S wq", "q=out turn=N"},
+	{"four-break/Queen/5/after-recovery", "w.owed=1", "S w; S wq; S w", "q=covered:0"},
+	{"four-break/Queen/6", "", "S qs", "q=out w.owed=1 turn=N"},
+	{"four-break/Queen/7", "w=8", "S q; S -", "q=out turn=N"},
+	{"four-break/Queen/8", "w=8", "S wq", "q=covered:0"},
+	{"four-break/Queen/8/all-nine-one-man", "", "S wq", "q=cover:0"},
+	{"four-break/Queen/8/all-nine-two-men", "", "S wwq", "q=covered:0"},
+	{"four-break/Queen/9", "w=8", "S wqs", "q=out w.await=2 turn=S"},
+	{"four-break/Queen/10", "w=8", "S qs", "q=out w.await=1 turn=S"},
+	{"four-break/Queen/11", "w=7 q=cover:0", "S s", "q=out w.await=1 turn=N"},
+	{"four-break/Queen/12", "w=7 q=cover:0", "S ws", "q=cover:0 w.await=2 turn=S"},
+	{"four-break/Queen/12/covered-next", "w=7 q=cover:0", "S ws; S w", "q=covered:0"},
+	{"four-break/Queen/13", "w=1 b=1 q=cover:0", "S wb", "result=0:3 rule=Queen_13"},
+	{"four-break/Queen/13/cutoff-22", "w=1 b=1 q=cover:0 score=22-0", "S wb", "result=0:1"},
+	{"four-break/Queen/13/improper-icf-20", "w=1 b=1 q=cover:0", "S wb !push", "result=1:3 rule=Covering_the_Queen_20 demand=1"},
+	{"four-break/Queen/14", "w=3 b=1 q=cover:0", "S b", "result=1:6 rule=Queen_14"},
+	{"four-break/Queen/14/cutoff", "w=3 b=1 q=cover:0 score=0-22", "S b", "result=1:3"},
+	{"four-break/Queen/15", "w=1 b=1", "S wbq", "result=0:3 rule=Queen_15"},
+	{"four-break/Queen/15/cutoff", "w=1 b=1 score=22-0", "S wbq", "result=0:1"},
+	{"four-break/Queen/16", "w=1 b=1", "S wb", "result=1:3 rule=Queen_16"},
+	{"four-break/Queen/16/cutoff", "w=1 b=1 score=0-22", "S wb", "result=1:1"},
+	{"four-break/Queen/17", "w=3 b=1", "S b", "result=1:6 rule=Queen_17"},
+	{"four-break/Queen/17/cutoff", "w=3 b=1 score=0-22", "S b", "result=1:3"},
+	{"four-break/Queen/18", "w=1 b=4", "S w", "result=1:3 rule=Queen_18"},
+	{"four-break/Queen/18/cutoff", "w=1 b=4 score=0-22", "S w", "result=1:1"},
+	{"four-break/Queen/19", "w=1 b=4", "S ws", "result=1:3 rule=Queen_19 demand=0"},
+	{"four-break/Queen/19/cutoff", "w=1 b=4 score=0-22", "S ws", "result=1:2"},
+	{"four-break/Queen/20", "w=1 b=1", "S wbqs", "result=1:3 rule=Queen_20 demand=0"},
+	{"four-break/Queen/20/cutoff", "w=1 b=1 score=0-22", "S wbqs", "result=1:2"},
+	{"four-break/Queen/21", "w=1 b=1 q=covered:0", "S wbs", "result=1:2 rule=Queen_21"},
+	{"four-break/Queen/21/cutoff", "w=1 b=1 q=covered:0 score=0-22", "S wbs", "result=1:2"},
+	{"four-break/Queen/22", "w=3 b=1", "S bs", "result=1:6 rule=Queen_22"},
+	{"four-break/Queen/22/cutoff", "w=3 b=1 score=0-22", "S bs", "result=1:4"},
+	{"four-break/Queen/23", "w=1 b=1 q=covered:1", "S wbs", "result=1:3 rule=Queen_23"},
+	{"four-break/Queen/23/cutoff", "w=1 b=1 q=covered:1 score=0-22", "S wbs", "result=1:2"},
+	{"four-break/Queen/24", "w=8", "S q", "q=cover:0 turn=S"},
+	{"four-break/Queen/25", "w=7", "S s; place w !due_used_for_queen", "b.owed=1"},
+	{"four-break/fallback/turn-order", "doubles", "S -", "turn=E"},
+	{"four-break/fallback/improper", "w=7", "S w !push", "w=6 w.await=2 turn=N"},
+}
