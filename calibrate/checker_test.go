@@ -1,0 +1,244 @@
+package calibrate
+
+import (
+	"math"
+	"strconv"
+	"testing"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+)
+
+// calibrated renders v, calibrates it and returns the frame and the
+// calibration (the caller closes the frame).
+func calibrated(t testing.TB, v view) (gocv.Mat, *Calibration) {
+	t.Helper()
+	img, _ := renderView(t, board.ICF(), v)
+	cal, _, err := Detect(img, Options{Now: fixedNow})
+	if err != nil {
+		img.Close()
+		t.Fatal(err)
+	}
+	return img, cal
+}
+
+func TestCheckerSeesMoves(t *testing.T) {
+	base := view{W: 1280, H: 720, Fill: 0.86, Noise: 3, Blur: 0.7, Seed: 1}
+	ref, cal := calibrated(t, base)
+	defer ref.Close()
+	ch, err := NewChecker(cal, CheckerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ch.SetReference(ref); err != nil {
+		t.Fatal(err)
+	}
+	check := func(name string, v view) CheckResult {
+		t.Helper()
+		img, _ := renderView(t, board.ICF(), v)
+		defer img.Close()
+		r, err := ch.Check(img)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%-22s %-9s shift %.2f px, sides %.2f, seen %.0f%%", name, r.Status, r.ShiftPx, r.Sides, 100*r.Seen)
+		return r
+	}
+	// The same scene with fresh noise is unmoved.
+	same := base
+	same.Seed = 7
+	if r := check("unmoved", same); r.Status != CheckOK || r.ShiftPx > 0.5 {
+		t.Errorf("unmoved frame: %s, shift %.2f px", r.Status, r.ShiftPx)
+	}
+	// A hand over an edge and pieces near it do not count as a move.
+	busy := base
+	busy.Hand, busy.Pieces, busy.Seed = true, true, 8
+	if r := check("hand over an edge", busy); r.Status == CheckMoved || r.Status == CheckLost {
+		t.Errorf("hand over the edge reported as %s (shift %.2f px)", r.Status, r.ShiftPx)
+	}
+	// Knocked by 6 px sideways.
+	knocked := base
+	knocked.Shift = Point{6.0 / 1280, 0}
+	r := check("knocked 6 px", knocked)
+	if r.Status != CheckMoved || math.Abs(r.ShiftPx-6) > 1 {
+		t.Errorf("6 px knock: %s, shift %.2f px", r.Status, r.ShiftPx)
+	}
+	// Turned by 1°.
+	turned := base
+	turned.Rotation = 1
+	if r := check("turned 1°", turned); r.Status != CheckMoved {
+		t.Errorf("1° turn: %s, shift %.2f px", r.Status, r.ShiftPx)
+	}
+	// Moved far: the edges are nowhere near.
+	far := base
+	far.Shift = Point{0.12, 0.1}
+	if r := check("moved far", far); r.Status != CheckMoved && r.Status != CheckLost {
+		t.Errorf("large move: %s", r.Status)
+	}
+	// A frame of another size is an error, not a verdict.
+	small := gocv.NewMatWithSize(10, 10, gocv.MatTypeCV8UC3)
+	defer small.Close()
+	if _, err := ch.Check(small); err == nil {
+		t.Error("frame of the wrong size accepted")
+	}
+}
+
+func TestMonitorRecalibrates(t *testing.T) {
+	base := view{W: 1280, H: 720, Fill: 0.86, Noise: 3, Blur: 0.7, Seed: 1}
+	ref, cal := calibrated(t, base)
+	defer ref.Close()
+	m, err := NewMonitor(cal, ref, Monitor{Interval: 2 * time.Second, Confirm: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := base
+	moved.Shift = Point{0.02, -0.015}
+	movedImg, truth := renderView(t, board.ICF(), moved)
+	defer movedImg.Close()
+	t0 := time.Date(2025, 3, 1, 20, 0, 0, 0, time.UTC)
+	steps := []struct {
+		at      time.Duration
+		frame   gocv.Mat
+		checked bool
+		status  CheckStatus
+		recal   bool
+	}{
+		{0, ref, true, CheckOK, false},
+		{time.Second, movedImg, false, "", false}, // too soon
+		{2 * time.Second, movedImg, true, CheckMoved, false},
+		{4 * time.Second, movedImg, true, CheckMoved, true},
+		{6 * time.Second, movedImg, true, CheckOK, false},
+	}
+	for i, s := range steps {
+		res, newCal, err := m.Observe(s.frame, t0.Add(s.at))
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if (res != nil) != s.checked {
+			t.Fatalf("step %d: checked %v, want %v", i, res != nil, s.checked)
+		}
+		if res != nil && res.Status != s.status {
+			t.Errorf("step %d: %s (shift %.1f px), want %s", i, res.Status, res.ShiftPx, s.status)
+		}
+		if (newCal != nil) != s.recal {
+			t.Fatalf("step %d: recalibrated %v, want %v", i, newCal != nil, s.recal)
+		}
+		if newCal != nil {
+			e := cornerErrors(newCal.ImageCorners(), imageOrder(truth))
+			for k, d := range e {
+				if d > 1 {
+					t.Errorf("recalibrated corner %d is %.2f px off", k, d)
+				}
+			}
+			if !newCal.Created.Equal(t0.Add(s.at)) {
+				t.Errorf("recalibration stamped %v, want the observed time", newCal.Created)
+			}
+			if m.Calibration() != newCal {
+				t.Error("monitor did not switch to the new calibration")
+			}
+		}
+	}
+}
+
+// TestManualCorners builds calibrations from hand-given corners: the right
+// ones score well, corners 2% off score clearly worse.
+func TestManualCorners(t *testing.T) {
+	g := board.ICF()
+	v := view{W: 1280, H: 720, Fill: 0.86, Noise: 3, Blur: 0.7, Seed: 1, Rotation: 4}
+	img, truth := renderView(t, g, v)
+	defer img.Close()
+	good, _, err := FromCorners(img, imageOrder(truth), Options{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := imageOrder(truth)
+	off[1] = off[1].Add(Point{12, 9})
+	off[2] = off[2].Add(Point{14, -6})
+	bad, _, err := FromCorners(img, off, Options{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("true corners: score %.2f, rms %s mm; corners 2%% off: score %.2f, rms %s mm", good.Quality.Score, rmsText(good.Quality.RMSmm), bad.Quality.Score, rmsText(bad.Quality.RMSmm))
+	if good.Quality.Method != Manual || good.Quality.Edges[0] != "manual" {
+		t.Errorf("method %s, edges %v", good.Quality.Method, good.Quality.Edges)
+	}
+	if good.Quality.Score < 0.85 {
+		t.Errorf("true corners score only %.2f", good.Quality.Score)
+	}
+	if bad.Quality.Score > good.Quality.Score-0.2 {
+		t.Errorf("corners 2%% off score %.2f, true ones %.2f: the score does not see the error", bad.Quality.Score, good.Quality.Score)
+	}
+	if n, of := good.Quality.Found("base_line"); n != 4 || of != 4 {
+		t.Errorf("base lines found %d of %d", n, of)
+	}
+	// Re-scoring a calibration against a frame from a moved camera.
+	moved := v
+	moved.Shift = Point{0.03, 0}
+	mImg, _ := renderView(t, g, moved)
+	defer mImg.Close()
+	q, _, err := MeasureQuality(mImg, good, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("same calibration on a frame moved 38 px: score %.2f", q.Score)
+	if q.Score > good.Quality.Score-0.2 {
+		t.Errorf("moved camera scores %.2f against %.2f", q.Score, good.Quality.Score)
+	}
+}
+
+func rmsText(r *float64) string {
+	if r == nil {
+		return "none"
+	}
+	return strconv.FormatFloat(*r, 'f', 2, 64)
+}
+
+// TestDetectThroughLens renders a board through a distorting lens,
+// undistorts the frame with the lens model and calibrates: the corners
+// must land where the undistorted camera puts them, and far off without
+// the undistortion.
+func TestDetectThroughLens(t *testing.T) {
+	g := board.ICF()
+	l := &Lens{ImageSize: Size{1280, 720}, CameraMatrix: [3][3]float64{{860, 0, 641}, {0, 860, 357}, {0, 0, 1}}, Distortion: []float64{-0.3, 0.1, 0, 0, 0}}
+	v := view{W: 1280, H: 720, Fill: 0.8, Noise: 3, Blur: 0.7, Seed: 1, Lens: l, Rotation: 3}
+	img, _ := renderView(t, g, v)
+	defer img.Close()
+	truth := [4]Point{}
+	h := v.camera(g)
+	for i, c := range boardCorners(g.Surface + 1/texPerMM) {
+		truth[i] = h.Apply(c)
+	}
+	u, err := NewUndistorter(l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	und := gocv.NewMat()
+	defer und.Close()
+	if err := u.Apply(img, &und); err != nil {
+		t.Fatal(err)
+	}
+	cal, rep, err := Detect(und, Options{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeDebug(t, "synthetic-lens.png", und, cal, rep)
+	e := cornerErrors(rep.ImageCorners, imageOrder(truth))
+	t.Logf("undistorted: corner errors %.2f %.2f %.2f %.2f px", e[0], e[1], e[2], e[3])
+	for i, d := range e {
+		if d > 1 {
+			t.Errorf("corner %d %.2f px off after undistortion", i, d)
+		}
+	}
+	// Without undistortion the markings do not fit: the score drops.
+	raw, _, err := Detect(img, Options{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("quality with lens model %.2f (rms %s mm), without %.2f (rms %s mm)", cal.Quality.Score, rmsText(cal.Quality.RMSmm), raw.Quality.Score, rmsText(raw.Quality.RMSmm))
+	if raw.Quality.RMSmm != nil && cal.Quality.RMSmm != nil && *raw.Quality.RMSmm <= *cal.Quality.RMSmm {
+		t.Errorf("markings fit no worse without undistortion (%.2f vs %.2f mm)", *raw.Quality.RMSmm, *cal.Quality.RMSmm)
+	}
+}

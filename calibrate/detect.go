@@ -1,0 +1,1017 @@
+package calibrate
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"sort"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+)
+
+// Options configure [Detect].
+type Options struct {
+	// Geometry is the board; nil means board.ICF().
+	Geometry *board.Geometry
+	// Orientation of the result; the zero value means DefaultOrientation().
+	Orientation Orientation
+	// WorkSize is the longest side, in pixels, of the reduced copy used to
+	// find the surface roughly (default 640). Edges are always measured
+	// in the full image.
+	WorkSize int
+	// RefineWithMarkings moves the corners to the joint fit of the edges
+	// and the markings when all four edges were measured. Off by default:
+	// see docs/calibration.md for what it does to the corner error.
+	RefineWithMarkings bool
+	// Now gives the time stamped on the result (default time.Now).
+	Now func() time.Time
+}
+
+// Report is what [Detect] measured, for the debug image and for tests.
+// Image sides are in image order (top, right, bottom, left); corners
+// top-left, top-right, bottom-right, bottom-left.
+type Report struct {
+	// Scale is the size of the work copy relative to the frame.
+	Scale float64
+	// SurfaceLab is the colour of the playing surface (OpenCV 8-bit Lab).
+	SurfaceLab [3]float64
+	// Threshold is the colour distance that separated surface from frame.
+	Threshold float64
+	// Sides are the surface edges.
+	Sides [4]SideReport
+	// ImageCorners are the corners found, in image order.
+	ImageCorners [4]Point
+	// RearLines are the thick base lines found (nil where not found).
+	RearLines [4]*Line
+	// Pockets are the pocket holes found, in corner order.
+	Pockets [4]*Circle
+	// Model is the joint fit of edges and markings, when one was made.
+	Model *ModelFit
+	// Markings are the markings measured for the quality score.
+	Markings []MarkingFound
+	// Elapsed is how long detection took.
+	Elapsed time.Duration
+}
+
+// SideReport is one surface edge.
+type SideReport struct {
+	// Found: measured in the image. Otherwise Line was inferred.
+	Found bool
+	// Line is the fitted (or inferred) edge.
+	Line Line
+	// Samples are the sub-pixel edge positions measured along it.
+	Samples []Point
+	// RMS is the distance in pixels of the samples from the line.
+	RMS float64
+}
+
+// Circle is a circle in image pixels.
+type Circle struct {
+	C Point
+	R float64
+}
+
+// ModelFit is the joint fit of a homography to the edges and markings.
+type ModelFit struct {
+	// H maps the normalised board square [-1, 1]² to image pixels (image
+	// order: (-1, -1) is the top-left corner).
+	H Homography
+	// RearLine is the fitted position of the rear base lines' centres, as
+	// a fraction of the half surface; Pocket likewise for pocket centres.
+	RearLine, Pocket float64
+	// RMS is the residual in pixels.
+	RMS float64
+}
+
+// ErrNoBoard is returned (wrapped) when no playing surface is found.
+var ErrNoBoard = errors.New("no carrom board found")
+
+func (o Options) withDefaults() Options {
+	if o.Geometry == nil {
+		o.Geometry = board.ICF()
+	}
+	if o.Orientation == (Orientation{}) {
+		o.Orientation = DefaultOrientation()
+	}
+	if o.WorkSize <= 0 {
+		o.WorkSize = 640
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}
+
+// detector holds the images of one detection.
+type detector struct {
+	lab, workMat gocv.Mat // own the memory of full and work
+	opt          Options
+	g            *board.Geometry
+	full         plane // Lab, full resolution
+	work         plane // Lab, reduced and blurred
+	dist         []uint8
+	scale        float64
+	ref          [3]float64
+	thr          float64
+	otsu         float64
+	rep          *Report
+	notes        []string
+	// rearPts are the points measured on each rear base line, rearV the
+	// line's rough position as a fraction of the half surface.
+	rearPts [4][]Point
+	rearV   [4]float64
+}
+
+// Detect finds the playing surface in a frame (BGR, or grey) with no help:
+// the four corners where the surface meets the frame, refined by the
+// pockets and base lines where edges are hidden or outside the image, and
+// the homography from image pixels to board millimetres. The frame must
+// already be undistorted when the camera has a lens model. The returned
+// calibration has method auto, the given orientation and a quality score;
+// the report says what was measured.
+func Detect(img gocv.Mat, opt Options) (*Calibration, *Report, error) {
+	start := time.Now()
+	d, err := newDetector(img, opt, "detect")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer d.close()
+	cal, err := d.run()
+	d.rep.Elapsed = time.Since(start)
+	if err != nil {
+		return nil, d.rep, err
+	}
+	return cal, d.rep, nil
+}
+
+// newDetector converts the frame to Lab at full resolution and makes the
+// reduced, blurred work copy. what names the caller in errors.
+func newDetector(img gocv.Mat, opt Options, what string) (*detector, error) {
+	opt = opt.withDefaults()
+	if err := opt.Geometry.Validate(); err != nil {
+		return nil, fmt.Errorf("calibrate: board geometry: %w", err)
+	}
+	if img.Empty() {
+		return nil, fmt.Errorf("calibrate: %s: empty image", what)
+	}
+	if img.Cols() < 64 || img.Rows() < 64 {
+		return nil, fmt.Errorf("calibrate: %s: image %dx%d is too small", what, img.Cols(), img.Rows())
+	}
+	bgr := gocv.NewMat()
+	defer bgr.Close()
+	switch img.Channels() {
+	case 1:
+		gocv.CvtColor(img, &bgr, gocv.ColorGrayToBGR)
+	case 3:
+		img.CopyTo(&bgr)
+	case 4:
+		gocv.CvtColor(img, &bgr, gocv.ColorBGRAToBGR)
+	default:
+		return nil, fmt.Errorf("calibrate: %s: %d channels", what, img.Channels())
+	}
+	if bgr.Type() != gocv.MatTypeCV8UC3 {
+		return nil, fmt.Errorf("calibrate: %s: want an 8-bit image, got %v", what, img.Type())
+	}
+	d := &detector{opt: opt, g: opt.Geometry, rep: &Report{}, lab: gocv.NewMat(), workMat: gocv.NewMat()}
+	gocv.CvtColor(bgr, &d.lab, gocv.ColorBGRToLab)
+	var err error
+	if d.full, err = planeOf(&d.lab); err != nil {
+		d.close()
+		return nil, fmt.Errorf("calibrate: %s: %w", what, err)
+	}
+	d.scale = math.Min(1, float64(opt.WorkSize)/float64(max(img.Cols(), img.Rows())))
+	if d.scale < 1 {
+		gocv.Resize(d.lab, &d.workMat, image.Point{int(math.Round(float64(img.Cols()) * d.scale)), int(math.Round(float64(img.Rows()) * d.scale))}, 0, 0, gocv.InterpolationArea)
+	} else {
+		d.lab.CopyTo(&d.workMat)
+	}
+	gocv.GaussianBlur(d.workMat, &d.workMat, image.Point{}, 1, 1, gocv.BorderReflect101)
+	if d.work, err = planeOf(&d.workMat); err != nil {
+		d.close()
+		return nil, fmt.Errorf("calibrate: %s: %w", what, err)
+	}
+	d.rep.Scale = d.scale
+	return d, nil
+}
+
+func (d *detector) close() {
+	d.lab.Close()
+	d.workMat.Close()
+}
+
+// toFull maps a work-image point to the full image.
+func (d *detector) toFull(p Point) Point {
+	sx := float64(d.full.w) / float64(d.work.w)
+	sy := float64(d.full.h) / float64(d.work.h)
+	return Point{(p.X+0.5)*sx - 0.5, (p.Y+0.5)*sy - 0.5}
+}
+
+func (d *detector) toWork(p Point) Point {
+	sx := float64(d.work.w) / float64(d.full.w)
+	sy := float64(d.work.h) / float64(d.full.h)
+	return Point{(p.X+0.5)*sx - 0.5, (p.Y+0.5)*sy - 0.5}
+}
+
+func (d *detector) run() (*Calibration, error) {
+	d.surfaceColour()
+	mask := gocv.NewMatWithSize(d.work.h, d.work.w, gocv.MatTypeCV8UC1)
+	defer mask.Close()
+	// The surface is the region of its colour around the middle. Where
+	// something of a similar colour touches it (a white wall, a crocheted
+	// pocket net spilling over the frame), a loose threshold joins them,
+	// so several thresholds are tried and the one whose outline is best
+	// explained by four straight sides wins.
+	otsuT := d.distanceMap()
+	d.otsu = otsuT
+	var lines [4]Line
+	var found [4]bool
+	bestScore, bestT := -1.0, 0.0
+	var firstErr error
+	for _, t := range thresholdCandidates(otsuT) {
+		d.thr = t
+		contour, err := d.surfaceRegion(&mask, t)
+		if err != nil {
+			firstErr = err
+			continue
+		}
+		l, f, ratio, err := d.coarseSides(contour)
+		if err != nil {
+			firstErr = err
+			continue
+		}
+		n := 0
+		for _, ok := range f {
+			if ok {
+				n++
+			}
+		}
+		sc := float64(n) + ratio
+		if sc > bestScore {
+			bestScore, lines, found, bestT = sc, l, f, t
+		}
+	}
+	if bestScore < 0 {
+		return nil, firstErr
+	}
+	d.thr = bestT
+	d.rep.Threshold = d.thr
+	// To full resolution.
+	var full [4]Line
+	for j := 0; j < 4; j++ {
+		a := d.toFull(lines[j].Project(Point{}))
+		b := d.toFull(lines[j].Project(Point{}).Add(lines[j].Dir().Scale(100)))
+		full[j] = LineJoining(a, b)
+		// Keep the outward orientation: the work line's normal points out.
+		if full[j].Normal().Dot(lines[j].Normal()) < 0 {
+			full[j] = Line{-full[j].A, -full[j].B, -full[j].C}
+		}
+	}
+	corners, ok := cornersOf(full)
+	if !ok {
+		return nil, fmt.Errorf("calibrate: detect: %w (the surface's outline is not a quadrilateral)", ErrNoBoard)
+	}
+	imgArea := float64(d.full.w * d.full.h)
+	if a := quadArea(corners); a < 0.08*imgArea {
+		return nil, fmt.Errorf("calibrate: detect: %w (the largest surface-coloured region covers %.0f%% of the image)", ErrNoBoard, 100*a/imgArea)
+	}
+	// Measure the found edges precisely.
+	var startL, endL [4]Line
+	var haveLocal [4][2]bool
+	nFound := 0
+	for j := 0; j < 4; j++ {
+		if !found[j] {
+			d.rep.Sides[j] = SideReport{Line: full[j]}
+			startL[j], endL[j] = full[j], full[j]
+			continue
+		}
+		sr, ls, le, okS, okE := d.refineSide(full[j], corners[j], corners[(j+1)%4])
+		if !sr.Found {
+			found[j] = false
+			d.rep.Sides[j] = SideReport{Line: full[j]}
+			startL[j], endL[j] = full[j], full[j]
+			d.notes = append(d.notes, fmt.Sprintf("%s edge: too few clear edge points; treated as hidden", sideNames[j]))
+			continue
+		}
+		nFound++
+		d.rep.Sides[j] = sr
+		full[j] = sr.Line
+		startL[j], endL[j] = ls, le
+		haveLocal[j] = [2]bool{okS, okE}
+	}
+	if c, ok := cornersOf(full); ok {
+		corners = c
+	}
+	// Markings: needed when an edge is missing, measured anyway for the
+	// quality score.
+	hn, err := HomographyFrom4(unitSquare(), corners)
+	if err != nil {
+		return nil, fmt.Errorf("calibrate: detect: %w (%v)", ErrNoBoard, err)
+	}
+	d.measureRearLines(hn)
+	d.measurePockets(hn)
+	needModel := nFound < 4 || d.opt.RefineWithMarkings
+	if needModel {
+		m, err := d.fitModel(hn, found)
+		if err != nil {
+			if nFound < 4 {
+				return nil, fmt.Errorf("calibrate: detect: %w: only %d of 4 edges visible and the markings do not fix the rest (%v)", ErrNoBoard, nFound, err)
+			}
+		} else {
+			d.rep.Model = m
+			for j := 0; j < 4; j++ {
+				if found[j] {
+					continue
+				}
+				l, err := m.H.MapLine(unitSide(j))
+				if err != nil {
+					return nil, fmt.Errorf("calibrate: detect: %w", err)
+				}
+				full[j], startL[j], endL[j] = l, l, l
+				d.rep.Sides[j].Line = l
+			}
+		}
+	}
+	// Corners: each from the two edges' fits nearest to it.
+	var out [4]Point
+	for k := 0; k < 4; k++ {
+		prev, next := (k+3)%4, k
+		a, b := endL[prev], startL[next]
+		if !haveLocal[prev][1] {
+			a = full[prev]
+		}
+		if !haveLocal[next][0] {
+			b = full[next]
+		}
+		p, ok := a.Intersect(b)
+		if !ok {
+			return nil, fmt.Errorf("calibrate: detect: %w (parallel edges)", ErrNoBoard)
+		}
+		out[k] = p
+	}
+	if d.opt.RefineWithMarkings && nFound == 4 && d.rep.Model != nil && d.rep.Model.RMS < 1.5 {
+		for k, u := range unitSquare() {
+			out[k] = d.rep.Model.H.Apply(u)
+		}
+	}
+	if ok, wind := quadConvex(out); !ok || wind < 0 {
+		return nil, fmt.Errorf("calibrate: detect: %w (corners do not form a convex quadrilateral)", ErrNoBoard)
+	}
+	d.rep.ImageCorners = out
+	cal, err := New(out, Size{d.full.w, d.full.h}, d.g, d.opt.Orientation, d.opt.Now())
+	if err != nil {
+		return nil, fmt.Errorf("calibrate: detect: %w", err)
+	}
+	var edges [4]string
+	var ss float64
+	var ns int
+	for j := 0; j < 4; j++ {
+		edges[j] = "inferred"
+		if found[j] {
+			edges[j] = "found"
+			ss += d.rep.Sides[j].RMS * d.rep.Sides[j].RMS
+			ns++
+		} else {
+			d.notes = append(d.notes, fmt.Sprintf("%s edge not visible: inferred from the %s", sideNames[j], d.inferredFrom()))
+		}
+	}
+	q := d.measureMarkings(cal)
+	q.Method = Auto
+	q.Edges = edges
+	if ns > 0 {
+		r := math.Sqrt(ss / float64(ns))
+		q.EdgeRMSpx = &r
+	}
+	q.Score = score(q, ns)
+	q.Notes = append(q.Notes, d.notes...)
+	cal.Quality = q
+	return cal, nil
+}
+
+var sideNames = [4]string{"top", "right", "bottom", "left"}
+
+func (d *detector) inferredFrom() string {
+	var parts []string
+	n := 0
+	for _, l := range d.rep.RearLines {
+		if l != nil {
+			n++
+		}
+	}
+	if n > 0 {
+		parts = append(parts, fmt.Sprintf("%d base lines", n))
+	}
+	n = 0
+	for _, p := range d.rep.Pockets {
+		if p != nil {
+			n++
+		}
+	}
+	if n > 0 {
+		parts = append(parts, fmt.Sprintf("%d pockets", n))
+	}
+	parts = append(parts, "other edges and the board's symmetry")
+	s := parts[0]
+	for i := 1; i < len(parts); i++ {
+		if i == len(parts)-1 {
+			s += " and " + parts[i]
+		} else {
+			s += ", " + parts[i]
+		}
+	}
+	return s
+}
+
+// unitSquare is the normalised surface, corners in image order.
+func unitSquare() [4]Point { return [4]Point{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} }
+
+// unitSide returns the line of image side j of the normalised square,
+// oriented with its normal pointing out.
+func unitSide(j int) Line { return unitLine(j, 1) }
+
+// unitLine is the line at distance v from the centre parallel to image
+// side j, normal pointing out.
+func unitLine(j int, v float64) Line {
+	switch j {
+	case 0:
+		return Line{0, -1, -v}
+	case 1:
+		return Line{1, 0, -v}
+	case 2:
+		return Line{0, 1, -v}
+	}
+	return Line{-1, 0, -v}
+}
+
+// cornersOf intersects consecutive sides: corner k lies between side k-1
+// and side k (top-left between left and top, …).
+func cornersOf(l [4]Line) ([4]Point, bool) {
+	var c [4]Point
+	for k := 0; k < 4; k++ {
+		p, ok := l[(k+3)%4].Intersect(l[k])
+		if !ok || !p.finite() {
+			return c, false
+		}
+		c[k] = p
+	}
+	ok, wind := quadConvex(c)
+	return c, ok && wind > 0
+}
+
+// surfaceColour estimates the colour of the playing surface: the median of
+// the middle of the image, then the mean of what lies near it.
+func (d *detector) surfaceColour() {
+	w, h := d.work.w, d.work.h
+	x0, x1 := w*3/10, w*7/10
+	y0, y1 := h*3/10, h*7/10
+	var ch [3][]float64
+	for y := y0; y < y1; y += 2 {
+		for x := x0; x < x1; x += 2 {
+			for c := 0; c < 3; c++ {
+				ch[c] = append(ch[c], d.work.at(x, y, c))
+			}
+		}
+	}
+	var ref [3]float64
+	for c := 0; c < 3; c++ {
+		ref[c] = median(append([]float64(nil), ch[c]...))
+	}
+	var sum [3]float64
+	n := 0
+	px := make([]float64, 3)
+	for i := range ch[0] {
+		px[0], px[1], px[2] = ch[0][i], ch[1][i], ch[2][i]
+		if labDist(px, ref[:]) < 25 {
+			for c := 0; c < 3; c++ {
+				sum[c] += px[c]
+			}
+			n++
+		}
+	}
+	if n > 0 {
+		for c := 0; c < 3; c++ {
+			ref[c] = sum[c] / float64(n)
+		}
+	}
+	d.ref = ref
+	d.rep.SurfaceLab = ref
+}
+
+// surfaceRegion thresholds the colour distance from the surface and keeps
+// the surface-coloured region that covers the middle of the image, holes
+// (markings, pieces) filled. It returns that region's outline.
+func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64) ([]image.Point, error) {
+	w, h := d.work.w, d.work.h
+	m, err := mask.DataPtrUint8()
+	if err != nil {
+		return nil, fmt.Errorf("calibrate: detect: %w", err)
+	}
+	for i, v := range d.dist {
+		if float64(v) < thr {
+			m[i] = 255
+		} else {
+			m[i] = 0
+		}
+	}
+	// Open away specks, close the thin dark lines of the markings. The
+	// image is padded with non-surface first, so that closing never fills a
+	// thin strip of frame between the surface and the image border.
+	ks := max(5, int(0.012*float64(max(w, h)))|1)
+	padded := gocv.NewMat()
+	defer padded.Close()
+	gocv.CopyMakeBorder(*mask, &padded, ks, ks, ks, ks, gocv.BorderConstant, color.RGBA{})
+	k3 := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(3, 3))
+	defer k3.Close()
+	gocv.MorphologyEx(padded, &padded, gocv.MorphOpen, k3)
+	kc := gocv.GetStructuringElement(gocv.MorphEllipse, image.Pt(ks, ks))
+	defer kc.Close()
+	gocv.MorphologyEx(padded, &padded, gocv.MorphClose, kc)
+	roi := padded.Region(image.Rect(ks, ks, ks+w, ks+h))
+	roi.CopyTo(mask)
+	roi.Close()
+	if m, err = mask.DataPtrUint8(); err != nil {
+		return nil, fmt.Errorf("calibrate: detect: %w", err)
+	}
+
+	// Keep the surface-coloured region covering most of the middle of the
+	// image (flood fill from the middle).
+	comp := make([]int32, w*h)
+	var counts []int
+	for y := h * 3 / 10; y < h*7/10; y++ {
+		for x := w * 3 / 10; x < w*7/10; x++ {
+			i := y*w + x
+			if m[i] == 0 {
+				continue
+			}
+			if comp[i] == 0 {
+				counts = append(counts, 0)
+				floodFill(m, comp, w, h, i, int32(len(counts)))
+			}
+			counts[comp[i]-1]++
+		}
+	}
+	best := 0
+	for i := range counts {
+		if counts[i] > counts[best] {
+			best = i
+		}
+	}
+	if len(counts) == 0 || counts[best] == 0 {
+		return nil, fmt.Errorf("calibrate: detect: %w (no surface-coloured region in the middle of the image)", ErrNoBoard)
+	}
+	for i := range m {
+		if comp[i] == int32(best+1) {
+			m[i] = 255
+		} else {
+			m[i] = 0
+		}
+	}
+	cs := gocv.FindContours(*mask, gocv.RetrievalExternal, gocv.ChainApproxNone)
+	defer cs.Close()
+	bi, ba := -1, 0.0
+	for i := 0; i < cs.Size(); i++ {
+		if a := gocv.ContourArea(cs.At(i)); a > ba {
+			bi, ba = i, a
+		}
+	}
+	if bi < 0 {
+		return nil, fmt.Errorf("calibrate: detect: %w", ErrNoBoard)
+	}
+	pts := cs.At(bi).ToPoints()
+	// Fill holes: the region is everything inside its outline.
+	one := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
+	defer one.Close()
+	for i := range m {
+		m[i] = 0
+	}
+	gocv.FillPoly(mask, one, colorWhite)
+	return pts, nil
+}
+
+// floodFill labels with id the 4-connected region of non-zero m holding
+// pixel start.
+func floodFill(m []uint8, comp []int32, w, h, start int, id int32) {
+	stack := []int{start}
+	comp[start] = id
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		x, y := i%w, i/w
+		if x > 0 && m[i-1] != 0 && comp[i-1] == 0 {
+			comp[i-1] = id
+			stack = append(stack, i-1)
+		}
+		if x < w-1 && m[i+1] != 0 && comp[i+1] == 0 {
+			comp[i+1] = id
+			stack = append(stack, i+1)
+		}
+		if y > 0 && m[i-w] != 0 && comp[i-w] == 0 {
+			comp[i-w] = id
+			stack = append(stack, i-w)
+		}
+		if y < h-1 && m[i+w] != 0 && comp[i+w] == 0 {
+			comp[i+w] = id
+			stack = append(stack, i+w)
+		}
+	}
+}
+
+// distanceMap fills d.dist with the colour distance of every work pixel
+// from the surface colour and returns Otsu's threshold of it.
+func (d *detector) distanceMap() float64 {
+	w, h := d.work.w, d.work.h
+	d.dist = make([]uint8, w*h)
+	var hist [256]int
+	px := make([]float64, 3)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			i := y*d.work.step + x*3
+			px[0], px[1], px[2] = float64(d.work.data[i]), float64(d.work.data[i+1]), float64(d.work.data[i+2])
+			v := math.Min(255, labDist(px, d.ref[:]))
+			d.dist[y*w+x] = uint8(v)
+			hist[uint8(v)]++
+		}
+	}
+	return otsu(hist[:])
+}
+
+// otsu returns Otsu's threshold of a 256-bin histogram.
+func otsu(hist []int) float64 {
+	var total, sum float64
+	for i, c := range hist {
+		total += float64(c)
+		sum += float64(i * c)
+	}
+	var wB, sumB, best float64
+	thr := 0.0
+	for t := 0; t < 256; t++ {
+		wB += float64(hist[t])
+		if wB == 0 {
+			continue
+		}
+		wF := total - wB
+		if wF == 0 {
+			break
+		}
+		sumB += float64(t * hist[t])
+		mB := sumB / wB
+		mF := (sum - sumB) / wF
+		v := wB * wF * (mB - mF) * (mB - mF)
+		if v > best {
+			best, thr = v, float64(t)+0.5
+		}
+	}
+	return thr
+}
+
+// coarseSides finds the four sides of the surface's outline in the work
+// image: the dominant direction of the outline, then a robust line through
+// the outline points facing each of the four directions. Sides along the
+// image border (the board is cropped there) are not found; their line is
+// the outline's extreme in that direction. Lines are returned in image
+// order (top, right, bottom, left) with normals pointing out.
+func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64, error) {
+	var lines [4]Line
+	var found [4]bool
+	n := len(contour)
+	if n < 20 {
+		return lines, found, 0, fmt.Errorf("calibrate: detect: %w (surface region too small)", ErrNoBoard)
+	}
+	w, h := d.work.w, d.work.h
+	pts := make([]Point, n)
+	var cx, cy float64
+	for i, p := range contour {
+		pts[i] = Point{float64(p.X), float64(p.Y)}
+		cx += pts[i].X
+		cy += pts[i].Y
+	}
+	cen := Point{cx / float64(n), cy / float64(n)}
+	k := max(3, n/400)
+	normals := make([]Point, n)
+	onBorder := make([]bool, n)
+	outward := 0
+	for i := range pts {
+		t := pts[(i+k)%n].Sub(pts[(i-k+n)%n])
+		nv := t.Perp().Unit()
+		normals[i] = nv
+		if pts[i].Sub(cen).Dot(nv) > 0 {
+			outward++
+		}
+		p := contour[i]
+		onBorder[i] = p.X <= 1 || p.Y <= 1 || p.X >= w-2 || p.Y >= h-2
+	}
+	if outward < n/2 {
+		for i := range normals {
+			normals[i] = normals[i].Scale(-1)
+		}
+	}
+	// Dominant direction (mod 90°) of the outline away from the border.
+	var hist [180]float64
+	for i, nv := range normals {
+		if onBorder[i] {
+			continue
+		}
+		a := math.Atan2(nv.Y, nv.X) * 180 / math.Pi
+		a = math.Mod(a+360, 90)
+		hist[int(a*2)%180]++
+	}
+	theta, bestV := 0.0, -1.0
+	for b := 0; b < 180; b++ {
+		var v float64
+		for o := -4; o <= 4; o++ {
+			v += hist[(b+o+180)%180]
+		}
+		if v > bestV {
+			bestV, theta = v, float64(b)/2+0.25
+		}
+	}
+	if bestV <= 0 {
+		theta = 0
+	}
+	side := math.Sqrt(math.Abs(polyArea(pts)))
+	// With fewer than two sides along the dominant direction, that
+	// direction says nothing (it comes from pockets, pieces or clutter):
+	// the board is then taken square to the image.
+	nAligned := 0
+	for s := 0; s < 4; s++ {
+		phi := theta + 90*float64(s)
+		dir := Point{math.Cos(phi * math.Pi / 180), math.Sin(phi * math.Pi / 180)}
+		var grp []Point
+		for i, nv := range normals {
+			if !onBorder[i] && nv.Dot(dir) >= math.Cos(22*math.Pi/180) {
+				grp = append(grp, pts[i])
+			}
+		}
+		if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
+			nAligned++
+		}
+	}
+	if nAligned < 2 {
+		theta = 0
+	}
+	for s := 0; s < 4; s++ {
+		phi := theta + 90*float64(s)
+		j := ((int(math.Round(phi/90))+1)%4 + 4) % 4
+		dir := Point{math.Cos(phi * math.Pi / 180), math.Sin(phi * math.Pi / 180)}
+		var grp []Point
+		for i, nv := range normals {
+			if onBorder[i] || nv.Dot(dir) < math.Cos(22*math.Pi/180) {
+				continue
+			}
+			grp = append(grp, pts[i])
+		}
+		if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
+			l := f.L
+			if l.Normal().Dot(dir) < 0 {
+				l = Line{-l.A, -l.B, -l.C}
+			}
+			var in []Point
+			for i, p := range grp {
+				if f.keep[i] {
+					in = append(in, p)
+				}
+			}
+			if d.beyondIsFrame(l, in, side) {
+				lines[j], found[j] = l, true
+				continue
+			}
+		}
+		// Not visible: the outline's extreme in that direction.
+		ext := math.Inf(-1)
+		for _, p := range pts {
+			ext = math.Max(ext, p.Dot(dir))
+		}
+		lines[j] = Line{dir.X, dir.Y, -ext}
+	}
+	// How much of the outline (off the border) the found sides explain.
+	inl, tot := 0, 0
+	for i, p := range pts {
+		if onBorder[i] {
+			continue
+		}
+		tot++
+		for j := 0; j < 4; j++ {
+			if found[j] && math.Abs(lines[j].Dist(p)) <= 2 {
+				inl++
+				break
+			}
+		}
+	}
+	ratio := 0.0
+	if tot > 0 {
+		ratio = float64(inl) / float64(tot)
+	}
+	return lines, found, ratio, nil
+}
+
+// frameBeyond is beyondIsFrame in the full image.
+func (d *detector) frameBeyond(l Line, pts []Point, side float64) bool {
+	reach := math.Max(6, 0.02*side)
+	loose := math.Max(d.thr, d.otsu)
+	n := l.Normal()
+	px := make([]float64, 3)
+	frame, line := 0, 0
+	for _, p := range decimate(pts, 60) {
+		p = l.Project(p)
+		surf, total := 0, 0
+		border := false
+		for r := reach / 2; r <= reach; r += 0.5 {
+			q := p.Add(n.Scale(r))
+			if !d.full.sample(q.X, q.Y, px) {
+				border = true
+				break
+			}
+			total++
+			if labDist(px, d.ref[:]) < loose {
+				surf++
+			}
+		}
+		if !border && total > 0 && surf*2 > total {
+			line++
+		} else {
+			frame++
+		}
+	}
+	return frame >= line
+}
+
+// beyondIsFrame tells an edge of the surface from a dark line drawn on it
+// (a base line bounding a region the threshold cut off): beyond an edge
+// lies the frame (or the image border) for a good way; beyond a line, the
+// surface again. It looks 2% of the board's size out from points on the
+// line.
+func (d *detector) beyondIsFrame(l Line, pts []Point, side float64) bool {
+	w, h := d.work.w, d.work.h
+	reach := math.Max(6, 0.02*side)
+	loose := math.Max(d.thr, d.otsu)
+	n := l.Normal()
+	frame, line := 0, 0
+	for _, p := range decimate(pts, 40) {
+		p = l.Project(p)
+		surf, total := 0, 0
+		border := false
+		for r := reach / 2; r <= reach; r++ {
+			q := p.Add(n.Scale(r))
+			x, y := int(math.Round(q.X)), int(math.Round(q.Y))
+			if x < 0 || y < 0 || x >= w || y >= h {
+				border = true
+				break
+			}
+			total++
+			if float64(d.dist[y*w+x]) < loose {
+				surf++
+			}
+		}
+		if !border && total > 0 && surf*2 > total {
+			line++
+		} else {
+			frame++
+		}
+	}
+	return frame >= line
+}
+
+// thresholdCandidates are the colour-distance thresholds tried: Otsu's and
+// two stricter ones, within [12, 50].
+func thresholdCandidates(otsuT float64) []float64 {
+	var out []float64
+	for _, f := range []float64{1, 0.75, 0.55} {
+		t := math.Max(12, math.Min(50, otsuT*f))
+		dup := false
+		for _, o := range out {
+			dup = dup || math.Abs(o-t) < 3
+		}
+		if !dup {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func polyArea(p []Point) float64 {
+	var a float64
+	for i := range p {
+		a += p[i].Cross(p[(i+1)%len(p)])
+	}
+	return a / 2
+}
+
+// refineSide measures the edge between corners a and b in the full image,
+// twice (wide, then narrow around the first fit), and fits the whole edge
+// and the parts nearest each corner.
+func (d *detector) refineSide(l Line, a, b Point) (sr SideReport, start, end Line, okS, okE bool) {
+	out := l.Normal()
+	a, b = l.Project(a), l.Project(b)
+	length := a.Dist(b)
+	spacing := math.Max(1, length/400)
+	// The rough outline errs inward where the surface is shaded near the
+	// frame, so the first pass looks further out than in.
+	hw := math.Max(8, 3/d.scale+4)
+	s1 := measureEdge(d.full, a, b, out, 0.08, 0.92, spacing, hw, math.Max(hw, 0.03*length))
+	pts := samplePoints(s1)
+	f1, ok := fitLine(pts, 1.5)
+	if !ok || f1.Inliers < 30 {
+		return sr, l, l, false, false
+	}
+	l1 := f1.L
+	if l1.Normal().Dot(out) < 0 {
+		l1 = Line{-l1.A, -l1.B, -l1.C}
+	}
+	a, b = l1.Project(a), l1.Project(b)
+	s2 := measureEdge(d.full, a, b, l1.Normal(), 0.08, 0.92, spacing, 6, 5)
+	pts = samplePoints(s2)
+	f2, ok := fitLine(pts, 1.0)
+	if !ok || f2.Inliers < 30 || float64(f2.Inliers) < 0.45*0.84*length/spacing {
+		return sr, l, l, false, false
+	}
+	l2 := f2.L
+	if l2.Normal().Dot(out) < 0 {
+		l2 = Line{-l2.A, -l2.B, -l2.C}
+	}
+	// A dark line on the surface (a belt of the rig, a marking) has the
+	// surface again beyond it; an edge has the frame or the image border.
+	var in []Point
+	for i, p := range pts {
+		if f2.keep[i] {
+			in = append(in, p)
+		}
+	}
+	if !d.frameBeyond(l2, in, length) {
+		return sr, l, l, false, false
+	}
+	sr = SideReport{Found: true, Line: l2, RMS: f2.RMS}
+	for i, p := range pts {
+		if f2.keep[i] {
+			sr.Samples = append(sr.Samples, p)
+		}
+	}
+	// Local fits: the 45% of the edge nearest each corner.
+	var ps, pe []Point
+	for i, s := range s2 {
+		if !f2.keep[i] {
+			continue
+		}
+		if s.T <= 0.45 {
+			ps = append(ps, s.P)
+		}
+		if s.T >= 0.55 {
+			pe = append(pe, s.P)
+		}
+	}
+	start, end = l2, l2
+	if fs, ok := fitLine(ps, 1.0); ok && fs.Inliers >= 20 && fs.RMS < 2*f2.RMS+0.5 {
+		start, okS = fs.L, true
+	}
+	if fe, ok := fitLine(pe, 1.0); ok && fe.Inliers >= 20 && fe.RMS < 2*f2.RMS+0.5 {
+		end, okE = fe.L, true
+	}
+	return sr, start, end, okS, okE
+}
+
+func samplePoints(s []edgeSample) []Point {
+	p := make([]Point, len(s))
+	for i := range s {
+		p[i] = s[i].P
+	}
+	return p
+}
+
+// score combines the markings and the edges into a 0–1 quality: the mean
+// over the markings looked for of exp(-(error/6 mm)²) (0 for a marking not
+// found), averaged with the share of edges measured in the image times
+// exp(-(edge RMS/1.5 px)²) when the calibration is automatic.
+func score(q Quality, edgesFound int) float64 {
+	var m float64
+	for _, k := range q.Markings {
+		if k.Found {
+			m += math.Exp(-(k.ErrorMM / 6) * (k.ErrorMM / 6))
+		}
+	}
+	if len(q.Markings) > 0 {
+		m /= float64(len(q.Markings))
+	}
+	if q.Method != Auto {
+		return clamp01(m)
+	}
+	e := 0.0
+	if q.EdgeRMSpx != nil {
+		e = float64(edgesFound) / 4 * math.Exp(-(*q.EdgeRMSpx/1.5)*(*q.EdgeRMSpx/1.5))
+	}
+	if len(q.Markings) == 0 {
+		return clamp01(e)
+	}
+	return clamp01((m + e) / 2)
+}
+
+func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }
+
+// sortedCopy returns v sorted.
+func sortedCopy(v []float64) []float64 {
+	c := append([]float64(nil), v...)
+	sort.Float64s(c)
+	return c
+}

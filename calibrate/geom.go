@@ -1,0 +1,397 @@
+package calibrate
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Point is a position in image pixels (or, where a function says so, in
+// normalised board units). Pixel centres sit at integer coordinates, as in
+// OpenCV: the top-left pixel covers [-0.5, 0.5] × [-0.5, 0.5]. In JSON a
+// point is [x, y].
+type Point struct {
+	X, Y float64
+}
+
+// Pt is shorthand for Point{x, y}.
+func Pt(x, y float64) Point { return Point{x, y} }
+
+// MarshalJSON writes [x, y].
+func (p Point) MarshalJSON() ([]byte, error) {
+	if !p.finite() {
+		return nil, fmt.Errorf("calibrate: point (%v, %v) is not finite", p.X, p.Y)
+	}
+	return json.Marshal([2]float64{round6(p.X), round6(p.Y)})
+}
+
+// UnmarshalJSON reads [x, y].
+func (p *Point) UnmarshalJSON(b []byte) error {
+	var a []float64
+	if err := json.Unmarshal(b, &a); err != nil {
+		return fmt.Errorf("want [x, y]: %w", err)
+	}
+	if len(a) != 2 {
+		return fmt.Errorf("want [x, y], got %d numbers", len(a))
+	}
+	p.X, p.Y = a[0], a[1]
+	return nil
+}
+
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
+
+func (p Point) finite() bool {
+	return !math.IsNaN(p.X) && !math.IsNaN(p.Y) && !math.IsInf(p.X, 0) && !math.IsInf(p.Y, 0)
+}
+
+// Add returns p+q.
+func (p Point) Add(q Point) Point { return Point{p.X + q.X, p.Y + q.Y} }
+
+// Sub returns p-q.
+func (p Point) Sub(q Point) Point { return Point{p.X - q.X, p.Y - q.Y} }
+
+// Scale returns p*k.
+func (p Point) Scale(k float64) Point { return Point{p.X * k, p.Y * k} }
+
+// Dot returns the dot product.
+func (p Point) Dot(q Point) float64 { return p.X*q.X + p.Y*q.Y }
+
+// Cross returns the z component of p×q.
+func (p Point) Cross(q Point) float64 { return p.X*q.Y - p.Y*q.X }
+
+// Len returns the length of p.
+func (p Point) Len() float64 { return math.Hypot(p.X, p.Y) }
+
+// Dist returns the distance between p and q.
+func (p Point) Dist(q Point) float64 { return math.Hypot(p.X-q.X, p.Y-q.Y) }
+
+// Unit returns p scaled to length 1.
+func (p Point) Unit() Point {
+	l := p.Len()
+	if l == 0 {
+		return p
+	}
+	return Point{p.X / l, p.Y / l}
+}
+
+// Perp returns p turned by +90° (in image coordinates, y down: clockwise).
+func (p Point) Perp() Point { return Point{-p.Y, p.X} }
+
+// Line is the line A·x + B·y + C = 0 with A² + B² = 1, so that Dist is the
+// signed distance.
+type Line struct {
+	A, B, C float64
+}
+
+// LineThrough returns the line through p with direction d.
+func LineThrough(p, d Point) Line {
+	n := d.Unit().Perp()
+	return Line{n.X, n.Y, -(n.X*p.X + n.Y*p.Y)}
+}
+
+// LineJoining returns the line through p and q.
+func LineJoining(p, q Point) Line { return LineThrough(p, q.Sub(p)) }
+
+// Dist returns the signed distance from p to the line.
+func (l Line) Dist(p Point) float64 { return l.A*p.X + l.B*p.Y + l.C }
+
+// Normal returns the unit normal (A, B).
+func (l Line) Normal() Point { return Point{l.A, l.B} }
+
+// Dir returns the unit direction of the line.
+func (l Line) Dir() Point { return Point{-l.B, l.A} }
+
+// Project returns the foot of the perpendicular from p.
+func (l Line) Project(p Point) Point { return p.Sub(l.Normal().Scale(l.Dist(p))) }
+
+// Intersect returns the crossing point of two lines; ok is false when they
+// are (nearly) parallel.
+func (l Line) Intersect(m Line) (Point, bool) {
+	det := l.A*m.B - l.B*m.A
+	if math.Abs(det) < 1e-9 {
+		return Point{}, false
+	}
+	return Point{(l.B*m.C - m.B*l.C) / det, (m.A*l.C - l.A*m.C) / det}, true
+}
+
+func (l Line) normalised() Line {
+	n := math.Hypot(l.A, l.B)
+	if n == 0 {
+		return l
+	}
+	return Line{l.A / n, l.B / n, l.C / n}
+}
+
+// Homography is a 3×3 projective transform in row-major order, applied to
+// column vectors (x, y, 1). In JSON it is three rows of three numbers.
+type Homography [3][3]float64
+
+// Identity is the identity transform.
+var Identity = Homography{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}
+
+// Apply maps p. The result is not finite when p maps to infinity.
+func (h Homography) Apply(p Point) Point {
+	x := h[0][0]*p.X + h[0][1]*p.Y + h[0][2]
+	y := h[1][0]*p.X + h[1][1]*p.Y + h[1][2]
+	w := h[2][0]*p.X + h[2][1]*p.Y + h[2][2]
+	if w == 0 {
+		return Point{math.Inf(1), math.Inf(1)}
+	}
+	return Point{x / w, y / w}
+}
+
+// Mul returns h·g (apply g first, then h).
+func (h Homography) Mul(g Homography) Homography {
+	var r Homography
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				r[i][j] += h[i][k] * g[k][j]
+			}
+		}
+	}
+	return r
+}
+
+// Det returns the determinant.
+func (h Homography) Det() float64 {
+	return h[0][0]*(h[1][1]*h[2][2]-h[1][2]*h[2][1]) -
+		h[0][1]*(h[1][0]*h[2][2]-h[1][2]*h[2][0]) +
+		h[0][2]*(h[1][0]*h[2][1]-h[1][1]*h[2][0])
+}
+
+// Inverse returns the inverse transform, normalised so that [2][2] is 1
+// where possible.
+func (h Homography) Inverse() (Homography, error) {
+	d := h.Det()
+	if d == 0 || math.IsNaN(d) || math.IsInf(d, 0) {
+		return Homography{}, errors.New("calibrate: homography is singular")
+	}
+	var r Homography
+	r[0][0] = (h[1][1]*h[2][2] - h[1][2]*h[2][1]) / d
+	r[0][1] = (h[0][2]*h[2][1] - h[0][1]*h[2][2]) / d
+	r[0][2] = (h[0][1]*h[1][2] - h[0][2]*h[1][1]) / d
+	r[1][0] = (h[1][2]*h[2][0] - h[1][0]*h[2][2]) / d
+	r[1][1] = (h[0][0]*h[2][2] - h[0][2]*h[2][0]) / d
+	r[1][2] = (h[0][2]*h[1][0] - h[0][0]*h[1][2]) / d
+	r[2][0] = (h[1][0]*h[2][1] - h[1][1]*h[2][0]) / d
+	r[2][1] = (h[0][1]*h[2][0] - h[0][0]*h[2][1]) / d
+	r[2][2] = (h[0][0]*h[1][1] - h[0][1]*h[1][0]) / d
+	return r.normalised(), nil
+}
+
+func (h Homography) normalised() Homography {
+	s := h[2][2]
+	if math.Abs(s) < 1e-12 {
+		return h
+	}
+	for i := range h {
+		for j := range h[i] {
+			h[i][j] /= s
+		}
+	}
+	return h
+}
+
+func (h Homography) finite() bool {
+	for i := range h {
+		for j := range h[i] {
+			if math.IsNaN(h[i][j]) || math.IsInf(h[i][j], 0) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// MapLine returns the image under h of the line l: the line through the
+// images of l's points.
+func (h Homography) MapLine(l Line) (Line, error) {
+	inv, err := h.Inverse()
+	if err != nil {
+		return Line{}, err
+	}
+	// l' = h^-T l
+	a := inv[0][0]*l.A + inv[1][0]*l.B + inv[2][0]*l.C
+	b := inv[0][1]*l.A + inv[1][1]*l.B + inv[2][1]*l.C
+	c := inv[0][2]*l.A + inv[1][2]*l.B + inv[2][2]*l.C
+	return Line{a, b, c}.normalised(), nil
+}
+
+// HomographyFrom4 returns the transform that maps src[i] to dst[i] exactly.
+func HomographyFrom4(src, dst [4]Point) (Homography, error) {
+	return FitHomography(src[:], dst[:])
+}
+
+// FitHomography returns the least-squares transform mapping src onto dst
+// (at least four correspondences, no three of the first four collinear).
+// The points are normalised first (Hartley), so pixel and millimetre
+// coordinates of any size give a well-conditioned system.
+func FitHomography(src, dst []Point) (Homography, error) {
+	if len(src) != len(dst) || len(src) < 4 {
+		return Homography{}, fmt.Errorf("calibrate: need at least 4 point pairs, got %d and %d", len(src), len(dst))
+	}
+	ts, err := normaliser(src)
+	if err != nil {
+		return Homography{}, err
+	}
+	td, err := normaliser(dst)
+	if err != nil {
+		return Homography{}, err
+	}
+	// Unknowns h00..h21 with h22 = 1: normal equations of the DLT rows.
+	var ata [8][8]float64
+	var atb [8]float64
+	for i := range src {
+		s := ts.Apply(src[i])
+		d := td.Apply(dst[i])
+		rows := [2][8]float64{
+			{s.X, s.Y, 1, 0, 0, 0, -d.X * s.X, -d.X * s.Y},
+			{0, 0, 0, s.X, s.Y, 1, -d.Y * s.X, -d.Y * s.Y},
+		}
+		rhs := [2]float64{d.X, d.Y}
+		for r := 0; r < 2; r++ {
+			for a := 0; a < 8; a++ {
+				atb[a] += rows[r][a] * rhs[r]
+				for b := 0; b < 8; b++ {
+					ata[a][b] += rows[r][a] * rows[r][b]
+				}
+			}
+		}
+	}
+	m := make([][]float64, 8)
+	for i := range m {
+		m[i] = ata[i][:]
+	}
+	x, err := solve(m, atb[:])
+	if err != nil {
+		return Homography{}, fmt.Errorf("calibrate: points are degenerate (collinear or repeated): %w", err)
+	}
+	hn := Homography{{x[0], x[1], x[2]}, {x[3], x[4], x[5]}, {x[6], x[7], 1}}
+	tdi, err := td.Inverse()
+	if err != nil {
+		return Homography{}, err
+	}
+	h := tdi.Mul(hn).Mul(ts).normalised()
+	if !h.finite() || math.Abs(h.Det()) < 1e-15 {
+		return Homography{}, errors.New("calibrate: points are degenerate (collinear or repeated)")
+	}
+	return h, nil
+}
+
+// normaliser moves the points' centroid to the origin and scales their mean
+// distance from it to √2.
+func normaliser(p []Point) (Homography, error) {
+	var c Point
+	for _, q := range p {
+		if !q.finite() {
+			return Homography{}, fmt.Errorf("calibrate: point (%v, %v) is not finite", q.X, q.Y)
+		}
+		c = c.Add(q)
+	}
+	c = c.Scale(1 / float64(len(p)))
+	var d float64
+	for _, q := range p {
+		d += q.Dist(c)
+	}
+	d /= float64(len(p))
+	if d == 0 {
+		return Homography{}, errors.New("calibrate: all points coincide")
+	}
+	s := math.Sqrt2 / d
+	return Homography{{s, 0, -s * c.X}, {0, s, -s * c.Y}, {0, 0, 1}}, nil
+}
+
+// solve solves the square system m·x = b by Gaussian elimination with
+// partial pivoting. m and b are modified.
+func solve(m [][]float64, b []float64) ([]float64, error) {
+	n := len(b)
+	var scale float64
+	for i := range m {
+		for _, v := range m[i] {
+			scale = math.Max(scale, math.Abs(v))
+		}
+	}
+	if scale == 0 {
+		return nil, errors.New("singular system")
+	}
+	for col := 0; col < n; col++ {
+		piv := col
+		for r := col + 1; r < n; r++ {
+			if math.Abs(m[r][col]) > math.Abs(m[piv][col]) {
+				piv = r
+			}
+		}
+		if math.Abs(m[piv][col]) <= 1e-13*scale {
+			return nil, errors.New("singular system")
+		}
+		m[col], m[piv] = m[piv], m[col]
+		b[col], b[piv] = b[piv], b[col]
+		for r := col + 1; r < n; r++ {
+			f := m[r][col] / m[col][col]
+			if f == 0 {
+				continue
+			}
+			for c := col; c < n; c++ {
+				m[r][c] -= f * m[col][c]
+			}
+			b[r] -= f * b[col]
+		}
+	}
+	x := make([]float64, n)
+	for r := n - 1; r >= 0; r-- {
+		s := b[r]
+		for c := r + 1; c < n; c++ {
+			s -= m[r][c] * x[c]
+		}
+		x[r] = s / m[r][r]
+	}
+	return x, nil
+}
+
+// quadConvex reports whether the four points, in order, form a convex
+// quadrilateral, and its winding: +1 clockwise in image coordinates (y
+// down), -1 anticlockwise.
+func quadConvex(q [4]Point) (bool, int) {
+	sign := 0
+	for i := 0; i < 4; i++ {
+		a, b, c := q[i], q[(i+1)%4], q[(i+2)%4]
+		cr := b.Sub(a).Cross(c.Sub(b))
+		s := 1
+		if cr < 0 {
+			s = -1
+		} else if cr == 0 {
+			return false, 0
+		}
+		if sign == 0 {
+			sign = s
+		} else if s != sign {
+			return false, 0
+		}
+	}
+	return true, sign
+}
+
+// quadArea returns the area of a simple quadrilateral.
+func quadArea(q [4]Point) float64 {
+	var a float64
+	for i := 0; i < 4; i++ {
+		a += q[i].Cross(q[(i+1)%4])
+	}
+	return math.Abs(a) / 2
+}
+
+// median returns the median of v (v is reordered).
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
+}
