@@ -51,7 +51,8 @@ const (
 	// Placed: a disc appeared on the board between strokes (a due man, the
 	// queen returned, a jumped man put back).
 	Placed Type = "placed"
-	// Moved: a disc at rest moved outside a stroke (touched by a hand).
+	// Moved: a disc at rest moved outside a stroke (touched by a hand);
+	// MM is its new position, Side (when known) the seat of the hand.
 	Moved Type = "moved"
 	// ArmOverFoulLine: during a stroke the player's hand or arm crossed the
 	// diagonal foul lines of its side.
@@ -103,7 +104,18 @@ type Event struct {
 	MM     *MM           `json:"mm,omitempty"`
 
 	Pieces []PieceAt `json:"pieces,omitempty"`
+
+	// Part says, for ArmOverFoulLine, what crossed the foul line: PartHand
+	// or PartArm ("" when the tracker cannot tell). MM, when set on such an
+	// event, is the point of the hand or arm furthest beyond the line.
+	Part string `json:"part,omitempty"`
 }
+
+// What crossed the foul line in an ArmOverFoulLine event (Event.Part).
+const (
+	PartHand = "hand" // the hand, from the fingers up to the wrist
+	PartArm  = "arm"  // the forearm or elbow
+)
 
 // Validate checks that the event carries the fields its type needs.
 func (e Event) Validate() error {

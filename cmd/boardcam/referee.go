@@ -1,0 +1,690 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/referee"
+	"github.com/boardcam/boardcam/referee/refsim"
+	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/sim"
+)
+
+func init() {
+	register(command{Name: "referee", Summary: "judge physical events (fouls with evidence) and keep the score", Run: cmdReferee})
+}
+
+const refereeHelp = `
+Read physical events as JSON lines (the output of 'boardcam simulate --json'
+or 'boardcam analyze --json'; "-" reads standard input), judge every stroke
+with the referee (fouls with their evidence: positions, frames, the rule
+broken, the margin and a confidence) and apply the decisions to the rules
+engine, which keeps the score.
+
+Output, one of:
+  (default)  each decision in words, with its evidence and the state after it
+  --json     each decision as a JSON line, with "accepted" or "rejected"
+  --log      the stroke log the rules engine accepted (docs/stroke-log.md),
+             evidence as comments, so that
+             boardcam simulate --json X | boardcam referee --log - | boardcam score -
+             replays the match
+
+Seating: --players S=Ravi,N=Meena (singles, opposite seats) or four seats
+(doubles: partners opposite; --teams names the two pairs, the pair of the
+first player listed first). Without --players the seats are read from the
+sides that strike in the whole input (two opposite sides: singles; more:
+doubles) and named after the sides. --break defaults to the side of the
+first stroke.
+
+--play SCENARIO.yaml plays a simulator scenario (docs/scenarios.md) instead
+of reading events, with the rules engine deciding whose turn it is and what
+goes back on the board (the simulator's own turn policy knows no fouls); the
+scenario must start from the opening arrangement. Its events are then
+refereed as above.
+
+Calls closer than --tolerance mm to the boundary they depend on are
+low-confidence: offered to the umpire, not applied, unless
+--apply-low-confidence. Use --tolerance 0 --time-tolerance 0 for the
+simulator's exact ground truth. Decisions the rules engine rejects (a
+stroke out of turn, events starting in the middle of a board) are reported
+and skipped; the exit status is then 1. docs/referee.md describes every
+foul.
+`
+
+func cmdReferee(ctx context.Context, args []string, s stdio) error {
+	fs := newFlags("referee", "[flags] EVENTS.jsonl|- (or --play SCENARIO.yaml)", refereeHelp, s)
+	profileName := fs.String("profile", "icf", "rule profile: "+strings.Join(rules.ProfileNames(), ", "))
+	format := fs.String("format", "", "match format of the profile (default: the profile's first)")
+	players := fs.String("players", "", "seats and names: S=Ravi,N=Meena (or four for doubles)")
+	teams := fs.String("teams", "", "doubles team names: Blue,Red")
+	brk := fs.String("break", "", "seat that breaks the first board (default: the first stroke's side)")
+	boardFile := fs.String("board", "", "board description YAML (default: the ICF board)")
+	tol := fs.Float64("tolerance", referee.DefaultTolerance, "measurement noise in mm: closer calls are low-confidence")
+	ttol := fs.Float64("time-tolerance", referee.DefaultTimeTolerance, "seconds within which two striker contacts count as simultaneous")
+	applyLow := fs.Bool("apply-low-confidence", false, "apply low-confidence calls instead of offering them to the umpire")
+	asJSON := fs.Bool("json", false, "print each decision as a JSON line")
+	withState := fs.Bool("state", false, "with --json: add the match state after each decision")
+	asLog := fs.Bool("log", false, "print the stroke log the rules engine accepted")
+	play := fs.String("play", "", "play this simulator scenario under the rules instead of reading events")
+	seed := fs.Int64("seed", -1, "with --play: replace the scenario's seed (≥ 0)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case *play != "" && fs.NArg() != 0:
+		return usageError("--play takes the place of the events file")
+	case *play == "" && fs.NArg() != 1:
+		return usageError("referee takes one events file (or - for standard input), got %d arguments", fs.NArg())
+	case *play == "" && *seed != -1:
+		return usageError("--seed goes with --play")
+	case *seed < -1:
+		return usageError("--seed must not be negative")
+	}
+	if *asJSON && *asLog {
+		return usageError("--json and --log exclude each other")
+	}
+	prof, err := rules.ProfileByName(*profileName)
+	if err != nil {
+		return usageError("--profile: %v", err)
+	}
+	if _, err := prof.Format(*format); err != nil {
+		return usageError("--format: %v", err)
+	}
+	cfg := referee.DefaultConfig(prof)
+	cfg.Tolerance, cfg.TimeTolerance, cfg.ApplyLowConfidence = *tol, *ttol, *applyLow
+	if *boardFile != "" {
+		g, err := board.Load(*boardFile)
+		if err != nil {
+			return err
+		}
+		cfg.Geometry = g
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError("%v", err)
+	}
+	seating, err := parsePlayers(*players, *teams)
+	if err != nil {
+		return usageError("--players: %v", err)
+	}
+	var breaker *board.Side
+	if *brk != "" {
+		b, err := board.ParseSide(*brk)
+		if err != nil {
+			return usageError("--break: %v", err)
+		}
+		breaker = &b
+	}
+
+	var src eventSource
+	name := fs.Arg(0)
+	if *play != "" {
+		name = *play
+		sc, err := sim.Load(*play)
+		if err != nil {
+			return err
+		}
+		if *boardFile == "" {
+			cfg.Geometry = sc.Geometry // the scenario's board
+		}
+		played, err := playScenario(ctx, sc, *seed, prof.Name, *format, seating, breaker, cfg)
+		if err != nil {
+			return err
+		}
+		src = played
+		seating, breaker = played.header, &played.header.Break
+	} else {
+		var in io.Reader
+		if name == "-" {
+			in, name = s.In, "standard input"
+		} else {
+			f, err := os.Open(name)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			in = f
+		}
+		src = newEventReader(in, name)
+	}
+
+	// Seating and breaker: read ahead as far as needed to infer them.
+	var ahead []lineEvent
+	if seating == nil || breaker == nil {
+		for {
+			le, err := src.next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			ahead = append(ahead, le)
+			if seating == nil {
+				continue // the whole input, to see every side that strikes
+			}
+			if le.ev.Type == events.StrokeStart {
+				break
+			}
+		}
+	}
+	ref, err := referee.New(cfg)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	h, err := matchHeader(prof.Name, *format, seating, breaker, ahead)
+	if err != nil {
+		return usageError("%v", err)
+	}
+	m, err := rules.NewMatch(h)
+	if err != nil {
+		return usageError("%v", err)
+	}
+
+	out := bufio.NewWriter(s.Out)
+	defer out.Flush()
+	pr := &refPrinter{w: out, json: *asJSON, log: *asLog, state: *withState, m: m}
+	pr.header(h, name)
+	rejected, decisions := 0, 0
+	handle := func(le lineEvent) error {
+		decs, err := ref.Observe(le.ev, m.State())
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, le.line, err)
+		}
+		for i := range decs {
+			d := &decs[i]
+			decisions++
+			var rej error
+			if ev := d.Event(); ev != nil {
+				rej = m.Apply(ev)
+				if rej != nil {
+					rejected++
+				}
+			}
+			if err := pr.decision(d, rej); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	n := 0
+	for _, le := range ahead {
+		if err := handle(le); err != nil {
+			return err
+		}
+	}
+	for {
+		if n++; n%1000 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		le, err := src.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if err := handle(le); err != nil {
+			return err
+		}
+	}
+	pr.footer(ref.InStroke(), src.skippedLines())
+	if err := out.Flush(); err != nil {
+		return err
+	}
+	if rejected > 0 {
+		return fmt.Errorf("the rules engine rejected %d of %d decisions (see the output)", rejected, decisions)
+	}
+	return nil
+}
+
+// eventSource yields events one by one, io.EOF at the end.
+type eventSource interface {
+	next() (lineEvent, error)
+	skippedLines() int
+}
+
+// playedEvents are the events of a scenario played under the rules.
+type playedEvents struct {
+	evs    []lineEvent
+	header *rules.Header
+}
+
+func (p *playedEvents) next() (lineEvent, error) {
+	if len(p.evs) == 0 {
+		return lineEvent{}, io.EOF
+	}
+	le := p.evs[0]
+	p.evs = p.evs[1:]
+	return le, nil
+}
+
+func (p *playedEvents) skippedLines() int { return 0 }
+
+// playScenario plays a scenario with the rules engine as the simulator's
+// turn policy (referee/refsim) and returns its events.
+func playScenario(ctx context.Context, sc *sim.Scenario, seed int64, profile, format string, seating *rules.Header, breaker *board.Side, cfg referee.Config) (*playedEvents, error) {
+	h := refsim.DefaultHeader(sc, profile)
+	if seating != nil {
+		h.Players, h.Teams = seating.Players, seating.Teams
+	}
+	if breaker != nil && *breaker != sc.Breaker {
+		return nil, usageError("--break %s: the scenario's breaker is %s", *breaker, sc.Breaker)
+	}
+	h.Format = format
+	if err := h.Validate(); err != nil {
+		return nil, usageError("--players: %v (the scenario has %d players, %s breaking)", err, sc.Players, sc.Breaker)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var opt sim.Options
+	if seed >= 0 {
+		v := uint64(seed)
+		opt.Seed = &v
+	}
+	res, err := refsim.Play(sc, h, cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	p := &playedEvents{header: &h}
+	for i, e := range res.Trace.Events {
+		p.evs = append(p.evs, lineEvent{line: i + 1, ev: e})
+	}
+	return p, nil
+}
+
+// lineEvent is one event and the input line it came from.
+type lineEvent struct {
+	line int
+	ev   events.Event
+}
+
+// eventReader reads events from JSON lines, skipping blank lines and the
+// scene lines of 'boardcam simulate --frames'.
+type eventReader struct {
+	sc      *bufio.Scanner
+	name    string
+	line    int
+	skipped int
+}
+
+func newEventReader(r io.Reader, name string) *eventReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	return &eventReader{sc: sc, name: name}
+}
+
+func (er *eventReader) skippedLines() int { return er.skipped }
+
+func (er *eventReader) next() (lineEvent, error) {
+	for er.sc.Scan() {
+		er.line++
+		b := bytes.TrimSpace(er.sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var head struct {
+			Type string `json:"type"`
+		}
+		if err := json.Unmarshal(b, &head); err != nil {
+			return lineEvent{}, fmt.Errorf("%s:%d: not a JSON event: %v", er.name, er.line, err)
+		}
+		if head.Type == "scene" {
+			er.skipped++
+			continue
+		}
+		var e events.Event
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&e); err != nil {
+			return lineEvent{}, fmt.Errorf("%s:%d: %s event: %v", er.name, er.line, head.Type, err)
+		}
+		if err := e.Validate(); err != nil {
+			return lineEvent{}, fmt.Errorf("%s:%d: %v", er.name, er.line, err)
+		}
+		return lineEvent{line: er.line, ev: e}, nil
+	}
+	if err := er.sc.Err(); err != nil {
+		return lineEvent{}, fmt.Errorf("%s:%d: %w", er.name, er.line+1, err)
+	}
+	return lineEvent{}, io.EOF
+}
+
+// seatName names a seat when the players are not given.
+var seatName = [4]string{board.S: "South", board.E: "East", board.N: "North", board.W: "West"}
+
+// parsePlayers reads "S=Ravi,N=Meena" (and team names for doubles). It
+// returns nil when no players are given.
+func parsePlayers(spec, teams string) (*rules.Header, error) {
+	if strings.TrimSpace(spec) == "" {
+		if teams != "" {
+			return nil, errors.New("--teams needs --players")
+		}
+		return nil, nil
+	}
+	h := &rules.Header{}
+	seated := map[board.Side]string{}
+	var order []board.Side
+	for _, item := range strings.Split(spec, ",") {
+		seat, nm, ok := strings.Cut(item, "=")
+		if !ok {
+			return nil, fmt.Errorf("%q is not SEAT=NAME", strings.TrimSpace(item))
+		}
+		s, err := board.ParseSide(seat)
+		if err != nil {
+			return nil, err
+		}
+		nm = strings.TrimSpace(nm)
+		if nm == "" {
+			return nil, fmt.Errorf("no name for seat %s", s)
+		}
+		if _, dup := seated[s]; dup {
+			return nil, fmt.Errorf("two players at %s", s)
+		}
+		seated[s] = nm
+		order = append(order, s)
+	}
+	switch len(order) {
+	case 2:
+		if teams != "" {
+			return nil, errors.New("--teams is for doubles (four players)")
+		}
+		for t, s := range order {
+			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
+			h.Teams[t] = seated[s]
+		}
+	case 4:
+		first := order[0]
+		for _, s := range order {
+			t := 1
+			if s == first || s == first.Opposite() {
+				t = 0
+			}
+			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
+		}
+		if teams != "" {
+			names := strings.Split(teams, ",")
+			if len(names) != 2 {
+				return nil, fmt.Errorf("--teams %q: want two names separated by a comma", teams)
+			}
+			h.Teams = [2]string{strings.TrimSpace(names[0]), strings.TrimSpace(names[1])}
+		} else {
+			for t := range 2 {
+				var ns []string
+				for _, p := range h.Players {
+					if p.Team == t {
+						ns = append(ns, p.Name)
+					}
+				}
+				h.Teams[t] = strings.Join(ns, " & ")
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%d players: want 2 (singles) or 4 (doubles)", len(order))
+	}
+	return h, nil
+}
+
+// matchHeader completes the header from the events read ahead.
+func matchHeader(profile, format string, seating *rules.Header, breaker *board.Side, ahead []lineEvent) (rules.Header, error) {
+	var first *board.Side
+	sides := map[board.Side]bool{}
+	for _, le := range ahead {
+		if le.ev.Type == events.StrokeStart {
+			if first == nil {
+				s := *le.ev.Side
+				first = &s
+			}
+			sides[*le.ev.Side] = true
+		}
+	}
+	var h rules.Header
+	if seating != nil {
+		h = *seating
+	} else {
+		f := board.S
+		if breaker != nil {
+			f = *breaker
+		} else if first != nil {
+			f = *first
+		}
+		doubles := false
+		for s := range sides {
+			doubles = doubles || (s != f && s != f.Opposite())
+		}
+		if doubles {
+			for _, s := range []board.Side{f, f.Right(), f.Opposite(), f.Left()} {
+				t := 0
+				if s == f.Right() || s == f.Left() {
+					t = 1
+				}
+				h.Players = append(h.Players, rules.Player{Name: seatName[s], Seat: s, Team: t})
+			}
+			h.Teams = [2]string{seatName[f] + " & " + seatName[f.Opposite()], seatName[f.Right()] + " & " + seatName[f.Left()]}
+		} else {
+			for t, s := range []board.Side{f, f.Opposite()} {
+				h.Players = append(h.Players, rules.Player{Name: seatName[s], Seat: s, Team: t})
+				h.Teams[t] = seatName[s]
+			}
+		}
+	}
+	h.Profile, h.Format = profile, format
+	switch {
+	case breaker != nil:
+		h.Break = *breaker
+	case first != nil:
+		h.Break = *first
+	default:
+		h.Break = h.Players[0].Seat
+	}
+	if err := h.Validate(); err != nil {
+		return h, fmt.Errorf("seating: %w", err)
+	}
+	return h, nil
+}
+
+// refPrinter writes the decisions in the chosen form.
+type refPrinter struct {
+	w                *bufio.Writer
+	json, log, state bool
+	m                *rules.Match
+}
+
+func (p *refPrinter) header(h rules.Header, src string) {
+	switch {
+	case p.log:
+		fmt.Fprintf(p.w, "# boardcam referee: decisions from %s\n", src)
+		p.w.WriteString(rules.FormatHeader(h))
+		p.w.WriteByte('\n')
+	case !p.json:
+		fmt.Fprintf(p.w, "%s (%s): %s\n", p.m.Profile().Title, p.m.Profile().Name, strings.Join(seatList(h), ", "))
+	}
+}
+
+func seatList(h rules.Header) []string {
+	var out []string
+	for _, pl := range h.Players {
+		s := fmt.Sprintf("%s at %s", pl.Name, pl.Seat)
+		if pl.Seat == h.Break {
+			s += " (breaks)"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// jsonDecision is a decision line of --json.
+type jsonDecision struct {
+	referee.Decision
+	Accepted *bool        `json:"accepted,omitempty"`
+	Rejected string       `json:"rejected,omitempty"`
+	State    *rules.State `json:"state,omitempty"`
+}
+
+func (p *refPrinter) decision(d *referee.Decision, rej error) error {
+	hasEvent := d.Event() != nil
+	switch {
+	case p.json:
+		jd := jsonDecision{Decision: *d}
+		if hasEvent {
+			ok := rej == nil
+			jd.Accepted = &ok
+			if rej != nil {
+				jd.Rejected = rej.Error()
+			}
+		}
+		if p.state {
+			st := p.m.State()
+			jd.State = &st
+		}
+		b, err := json.Marshal(jd)
+		if err != nil {
+			return fmt.Errorf("referee: frame %d: %w", d.Frame, err)
+		}
+		p.w.Write(b)
+		p.w.WriteByte('\n')
+	case p.log:
+		p.logLine(d, rej)
+	default:
+		p.text(d, rej)
+	}
+	return nil
+}
+
+func (p *refPrinter) logLine(d *referee.Decision, rej error) {
+	var comments []string
+	for _, c := range d.Calls {
+		switch c.Status {
+		case referee.Offered:
+			comments = append(comments, fmt.Sprintf("offered to the umpire: !%s (%s)", c.Foul, callWords(c)))
+		case referee.Applied, referee.Confirmed, referee.Derived:
+			comments = append(comments, fmt.Sprintf("%s: %s", c.Foul, callWords(c)))
+		}
+	}
+	for _, n := range d.Notes {
+		comments = append(comments, n)
+	}
+	ev := d.Event()
+	switch {
+	case ev == nil:
+		for _, c := range comments {
+			fmt.Fprintf(p.w, "# frame %d: %s\n", d.Frame, oneLine(c))
+		}
+		return
+	case rej != nil:
+		fmt.Fprintf(p.w, "# rejected at frame %d: %s\n", d.Frame, oneLine(rej.Error()))
+		for _, c := range comments {
+			fmt.Fprintf(p.w, "#   %s\n", oneLine(c))
+		}
+		return
+	}
+	fmt.Fprintf(p.w, "%s  # frame %d\n", rules.FormatEvent(ev), d.Frame)
+	for _, c := range comments {
+		fmt.Fprintf(p.w, "#   %s\n", oneLine(c))
+	}
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", " ") }
+
+func callWords(c referee.Call) string {
+	s := c.Reason
+	if c.Margin != nil {
+		s += fmt.Sprintf("; margin %.2f mm", *c.Margin)
+	}
+	s += fmt.Sprintf("; confidence %.2f", c.Confidence)
+	if c.LowConfidence {
+		s += " (low)"
+	}
+	return s + "; " + c.Rule
+}
+
+func (p *refPrinter) text(d *referee.Decision, rej error) {
+	ev := d.Event()
+	what := string(d.Kind)
+	if ev != nil {
+		what += ": " + rules.FormatEvent(ev)
+	}
+	status := ""
+	switch {
+	case ev == nil:
+	case rej != nil:
+		status = "  REJECTED: " + rej.Error()
+	default:
+		status = "  accepted"
+	}
+	fmt.Fprintf(p.w, "board %d, frame %d (%.2f s)  %s%s\n", d.Board, d.Frame, d.T, what, status)
+	for _, c := range d.Calls {
+		fmt.Fprintf(p.w, "    foul %s against %s [%s]: %s\n", c.Foul, c.Seat, c.Status, callWords(c))
+	}
+	for _, n := range d.Notes {
+		fmt.Fprintf(p.w, "    note: %s\n", n)
+	}
+	if ev != nil && rej == nil {
+		st := p.m.State()
+		fmt.Fprintf(p.w, "    → %s\n", stateWords(st))
+	}
+}
+
+func stateWords(st rules.State) string {
+	if st.MatchOver {
+		return fmt.Sprintf("match over: %s wins, %d–%d", st.Teams[st.Winner].Name, st.Teams[0].Score, st.Teams[1].Score)
+	}
+	var parts []string
+	parts = append(parts, fmt.Sprintf("board %d, %s to strike", st.Board, st.Turn))
+	for _, t := range st.Teams {
+		s := fmt.Sprintf("%s (%s) %d on the board", t.Name, t.Colour, t.OnBoard)
+		if t.AwaitingPlacement > 0 {
+			s += fmt.Sprintf(", %d to place", t.AwaitingPlacement)
+		}
+		if t.Owed > 0 {
+			s += fmt.Sprintf(", %d owed", t.Owed)
+		}
+		parts = append(parts, s)
+	}
+	parts = append(parts, "queen "+strings.ReplaceAll(string(st.Queen.Status), "_", " "))
+	parts = append(parts, fmt.Sprintf("score %d–%d", st.Teams[0].Score, st.Teams[1].Score))
+	return strings.Join(parts, "; ")
+}
+
+func (p *refPrinter) footer(inStroke bool, skipped int) {
+	st := p.m.State()
+	var lines []string
+	if inStroke {
+		lines = append(lines, "the input ended during a stroke (no stroke_end): that stroke is not judged")
+	}
+	for _, b := range st.Boards {
+		w := "nobody (replayed)"
+		if b.Winner >= 0 {
+			w = st.Teams[b.Winner].Name
+		}
+		lines = append(lines, fmt.Sprintf("board %d: %s won %d points: %s (%s)", b.Board, w, b.Points, b.Reason, b.Rule))
+	}
+	lines = append(lines, "final: "+stateWords(st))
+	switch {
+	case p.json:
+		// The decisions say it all; the state is the last line's.
+	case p.log:
+		for _, l := range lines {
+			fmt.Fprintf(p.w, "# %s\n", oneLine(l))
+		}
+	default:
+		fmt.Fprintln(p.w)
+		for _, l := range lines {
+			fmt.Fprintln(p.w, l)
+		}
+		if skipped > 0 {
+			fmt.Fprintf(p.w, "(%d scene lines skipped)\n", skipped)
+		}
+	}
+}

@@ -1,0 +1,458 @@
+package referee
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/rules"
+)
+
+// Referee turns physical events into decisions. Feed it every event in
+// order with [Referee.Observe], each time with the match state as it
+// stands after the decisions returned so far were applied (or undone by
+// the umpire). It is not safe for concurrent use.
+type Referee struct {
+	cfg Config
+	g   *board.Geometry
+	p   *rules.Profile
+	tol float64
+
+	// pos is where each disc on the board was last seen at rest.
+	pos map[string]board.Vec
+	// cur is the stroke in progress.
+	cur *stroke
+	// arms holds arm_over_foul_line events seen outside a stroke, kept
+	// for the next stroke_start within the window.
+	arms []events.Event
+	// jumped holds the pieces that left the board and that the umpire
+	// puts back without a rules event.
+	jumped map[string]bool
+	// dues holds the men placed as dues since the last stroke, with their
+	// placer, so that moving them again is checked, not called.
+	dues map[string]board.Side
+	// lastDue is the time of the last due placement (for PlacingWindow).
+	lastDue    float64
+	lastPlacer board.Side
+	hasDue     bool
+}
+
+// New returns a referee for a match under cfg.Profile on cfg.Geometry.
+func New(cfg Config) (*Referee, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("referee: config: %w", err)
+	}
+	g := cfg.Geometry
+	if g == nil {
+		g = board.ICF()
+	}
+	return &Referee{
+		cfg:    cfg,
+		g:      g,
+		p:      cfg.Profile,
+		tol:    cfg.Tolerance,
+		pos:    map[string]board.Vec{},
+		jumped: map[string]bool{},
+		dues:   map[string]board.Side{},
+	}, nil
+}
+
+// Profile returns the referee's rule profile.
+func (r *Referee) Profile() *rules.Profile { return r.p }
+
+// Geometry returns the board the referee measures on.
+func (r *Referee) Geometry() *board.Geometry { return r.g }
+
+// InStroke reports whether a stroke has started and not yet ended.
+func (r *Referee) InStroke() bool { return r.cur != nil }
+
+// Positions returns where each disc on the board was last seen at rest.
+func (r *Referee) Positions() map[string]board.Vec {
+	out := make(map[string]board.Vec, len(r.pos))
+	for k, v := range r.pos {
+		out[k] = v
+	}
+	return out
+}
+
+// stroke is the bookkeeping of the stroke in progress.
+type stroke struct {
+	start   events.Event
+	seat    board.Side
+	striker board.Vec
+	// ctx is the match state when the stroke started.
+	ctx      rules.State
+	contacts []contact
+	crossed  *events.Event
+	pocketed []events.Event
+	jumped   []events.Event
+	arms     []events.Event
+	moved    []events.Event
+	umpire   []Call
+	notes    []string
+}
+
+// contact is one contact event, normalised so that the striker, when
+// involved, is A.
+type contact struct {
+	ev           events.Event
+	a, b         string
+	amm, bmm     *board.Vec
+	afterCrossed bool // the front_line_crossed event came before it
+}
+
+func (c contact) striker() bool { return c.a == "S" }
+
+// Observe feeds one physical event. st is the match state now (after the
+// decisions returned so far were applied). It returns the decisions the
+// event completes, usually none or one: a stroke at stroke_end, a
+// placement at placed, a foul at moved, and info decisions for what the
+// umpire should know. An event that is not valid is an error and changes
+// nothing.
+func (r *Referee) Observe(e events.Event, st rules.State) ([]Decision, error) {
+	if err := e.Validate(); err != nil {
+		return nil, fmt.Errorf("referee: %w", err)
+	}
+	switch e.Type {
+	case events.Calibrated, events.Recalibrated:
+		if r.cur != nil {
+			r.cur.notes = append(r.cur.notes, fmt.Sprintf("the board was %s during the stroke (frame %d): positions before and after may differ", e.Type, e.Frame))
+		}
+		return nil, nil
+	case events.StrokeStart:
+		var out []Decision
+		if r.cur != nil {
+			r.cur.notes = append(r.cur.notes, fmt.Sprintf("no stroke_end: the stroke was ended by the next stroke_start (frame %d)", e.Frame))
+			out = r.finish(events.Event{Type: events.StrokeEnd, Frame: e.Frame, T: e.T})
+		}
+		r.begin(e, st)
+		return out, nil
+	case events.StrokeEnd:
+		if r.cur == nil {
+			r.restAt(e.Pieces, nil)
+			return []Decision{r.info(st, e, st.Turn, fmt.Sprintf("stroke_end at frame %d without a stroke_start: positions updated, no stroke recorded", e.Frame))}, nil
+		}
+		return r.finish(e), nil
+	case events.Placed:
+		return r.placed(e, st), nil
+	case events.Moved:
+		return r.moved(e, st), nil
+	}
+	// Events that belong to a stroke.
+	if r.cur == nil {
+		if e.Type == events.ArmOverFoulLine {
+			r.arms = append(r.arms, e)
+			return nil, nil
+		}
+		return []Decision{r.info(st, e, st.Turn, fmt.Sprintf("%s at frame %d outside a stroke: ignored (%s)", e.Type, e.Frame, describe(e)))}, nil
+	}
+	s := r.cur
+	switch e.Type {
+	case events.FrontLineCrossed:
+		if *e.Side != s.seat {
+			s.notes = append(s.notes, fmt.Sprintf("front_line_crossed for %s during %s's stroke (frame %d): ignored", *e.Side, s.seat, e.Frame))
+		} else if s.crossed == nil {
+			ev := e
+			s.crossed = &ev
+		}
+	case events.Contact:
+		c := contact{ev: e, a: e.A, b: e.B, afterCrossed: s.crossed != nil}
+		if e.AMM != nil {
+			v := e.AMM.Vec()
+			c.amm = &v
+		}
+		if e.BMM != nil {
+			v := e.BMM.Vec()
+			c.bmm = &v
+		}
+		if c.b == "S" {
+			c.a, c.b, c.amm, c.bmm = c.b, c.a, c.bmm, c.amm
+		}
+		s.contacts = append(s.contacts, c)
+	case events.Pocketed:
+		s.pocketed = append(s.pocketed, e)
+	case events.Overboard:
+		s.jumped = append(s.jumped, e)
+	case events.ArmOverFoulLine:
+		s.arms = append(s.arms, e)
+	}
+	return nil, nil
+}
+
+// Umpire records fouls the umpire declares against the player at seat
+// (thumbing, push, talking, leaving the seat … what no camera sees). A foul
+// by the striker during a stroke in progress joins that stroke's decision
+// and nothing is returned; otherwise the result is a foul decision.
+func (r *Referee) Umpire(seat board.Side, fouls []rules.Foul, frame int, t float64, st rules.State) ([]Decision, error) {
+	if len(fouls) == 0 {
+		return nil, fmt.Errorf("referee: umpire: no foul given")
+	}
+	var calls []Call
+	for _, f := range fouls {
+		rl, ok := r.p.Foul(f)
+		if !ok {
+			return nil, fmt.Errorf("referee: umpire: profile %s does not recognise the foul %q", r.p.Name, f)
+		}
+		if rl.Derived {
+			return nil, fmt.Errorf("referee: umpire: %s is derived by the rules engine from the pieces pocketed or overboard", f)
+		}
+		calls = append(calls, Call{Foul: f, Seat: seat, Rule: rl.Ref, Summary: f.Summary(), Effect: rl.Effect.String(),
+			Status: Applied, Source: SourceUmpire, Frame: frame, T: t, Confidence: 1, Reason: "declared by the umpire"})
+	}
+	if r.cur != nil && seat == r.cur.seat {
+		r.cur.umpire = append(r.cur.umpire, calls...)
+		return nil, nil
+	}
+	d := Decision{Kind: KindFoul, Board: st.Board, Seat: seat, Frame: frame, T: t, Calls: calls}
+	d.refresh()
+	return []Decision{d}, nil
+}
+
+// begin opens a stroke.
+func (r *Referee) begin(e events.Event, st rules.State) {
+	s := &stroke{start: e, seat: *e.Side, striker: e.StrikerMM.Vec(), ctx: st}
+	for _, a := range r.arms {
+		if e.T-a.T <= r.cfg.ArmFoulWindow {
+			s.arms = append(s.arms, a)
+		} else {
+			s.notes = append(s.notes, fmt.Sprintf("arm_over_foul_line for %s at frame %d, %.1f s before the stroke: not counted", *a.Side, a.Frame, e.T-a.T))
+		}
+	}
+	r.arms = nil
+	r.cur = s
+	r.dues = map[string]board.Side{}
+	r.hasDue = false
+	switch {
+	case st.MatchOver:
+		s.notes = append(s.notes, "the match is over: the stroke counts for nothing")
+	case st.TeamOf(s.seat) < 0:
+		s.notes = append(s.notes, fmt.Sprintf("no player sits at %s", s.seat))
+	case s.seat != st.Turn:
+		s.notes = append(s.notes, fmt.Sprintf("%s strikes, but it is %s's turn", s.seat, st.Turn))
+	}
+}
+
+// finish closes the stroke in progress with the stroke_end event e and
+// returns its decisions: fouls by other seats first, then the stroke.
+func (r *Referee) finish(e events.Event) []Decision {
+	s := r.cur
+	r.cur = nil
+	d := Decision{Kind: KindStroke, Board: s.ctx.Board, Seat: s.seat, Frame: e.Frame, T: e.T,
+		StartFrame: s.start.Frame, StartT: s.start.T}
+	o := r.count(s, e)
+	d.Stroke = o
+	calls := r.judge(s, o, e)
+	calls = append(calls, s.umpire...)
+	var others []Decision
+	for _, c := range calls {
+		if c.Seat == s.seat {
+			d.Calls = append(d.Calls, c)
+			continue
+		}
+		fd := Decision{Kind: KindFoul, Board: s.ctx.Board, Seat: c.Seat, Frame: c.Frame, T: c.T, Calls: []Call{c}}
+		fd.refresh()
+		others = append(others, fd)
+	}
+	d.Notes = append(d.Notes, s.notes...)
+	d.refresh()
+	return append(others, d)
+}
+
+// count tallies the stroke's outcome and updates the positions.
+func (r *Referee) count(s *stroke, e events.Event) *Outcome {
+	g := r.g
+	R := g.Radius(board.Striker)
+	pl := g.StrikerPlacement(s.seat, s.striker, R)
+	o := &Outcome{StrikerMM: events.FromVec(s.striker), Placement: pl.Kind.String(), Contacts: len(s.contacts),
+		CrossedFrontLine: s.crossed != nil}
+	for _, c := range s.contacts {
+		if c.striker() {
+			o.FirstContact = c.b
+			break
+		}
+	}
+	atRest := map[string]bool{}
+	for _, p := range e.Pieces {
+		if p.ID != "" {
+			atRest[p.ID] = true
+		}
+	}
+	gone := map[string]bool{}
+	for _, p := range s.pocketed {
+		if p.ID != "" {
+			if gone[p.ID] {
+				continue
+			}
+			if atRest[p.ID] {
+				s.notes = append(s.notes, fmt.Sprintf("%s reported pocketed in %s (frame %d) but seen on the board at the end of the stroke: not counted", p.ID, p.Pocket, p.Frame))
+				continue
+			}
+			gone[p.ID] = true
+		}
+		o.Pocketed = append(o.Pocketed, PieceEvent{ID: p.ID, Piece: *p.Piece, Pocket: p.Pocket, Frame: p.Frame, T: p.T})
+		switch *p.Piece {
+		case board.White:
+			o.White++
+		case board.Black:
+			o.Black++
+		case board.Queen:
+			o.Queen = true
+		case board.Striker:
+			o.Striker = true
+		}
+	}
+	for _, p := range s.jumped {
+		if p.ID != "" {
+			if gone[p.ID] {
+				continue
+			}
+			if atRest[p.ID] {
+				s.notes = append(s.notes, fmt.Sprintf("%s reported off the board (frame %d) but seen on the board at the end of the stroke: not counted", p.ID, p.Frame))
+				continue
+			}
+			gone[p.ID] = true
+		}
+		o.Jumped = append(o.Jumped, PieceEvent{ID: p.ID, Piece: *p.Piece, MM: p.MM, Frame: p.Frame, T: p.T})
+		k := *p.Piece
+		if (k == board.Queen && (o.Queen || o.Overboard.Queen > 0)) || (k == board.Striker && (o.Striker || o.Overboard.Striker > 0)) {
+			continue
+		}
+		o.Overboard.add(k)
+		if k != board.Striker && p.ID != "" {
+			r.jumped[p.ID] = true
+		}
+	}
+	// The break: an attempt that touched no piece has not broken the men.
+	if s.ctx.Breaking {
+		touched := false
+		for _, c := range s.contacts {
+			if c.striker() && c.b != events.Frame {
+				touched = true
+			}
+		}
+		if !touched && o.White+o.Black == 0 && !o.Queen && o.Overboard.White+o.Overboard.Black+o.Overboard.Queen == 0 {
+			o.NoBreak = true
+			s.notes = append(s.notes, fmt.Sprintf("failed break attempt: the striker touched no piece (attempt %d of %d)", s.ctx.BreakAttempts+1, r.p.BreakAttempts))
+		}
+	}
+	r.restAt(e.Pieces, gone)
+	if e.Pieces != nil {
+		// Pieces known to be on the board but not seen at rest.
+		var hidden []string
+		for id := range r.pos {
+			if !atRest[id] && !gone[id] && id != "S" {
+				hidden = append(hidden, id)
+			}
+		}
+		sort.Strings(hidden)
+		for _, id := range hidden {
+			s.notes = append(s.notes, fmt.Sprintf("%s not seen at the end of the stroke and not pocketed: taken as still on the board (hidden?)", id))
+		}
+	}
+	return o
+}
+
+// restAt updates the positions from a stroke_end's pieces: the pieces
+// listed are where they are, the pieces gone are off the board, the others
+// keep their last known position (hidden from the camera).
+func (r *Referee) restAt(pieces []events.PieceAt, gone map[string]bool) {
+	for id := range gone {
+		delete(r.pos, id)
+	}
+	delete(r.pos, "S")
+	for _, p := range pieces {
+		if p.ID != "" {
+			r.pos[p.ID] = p.MM.Vec()
+		}
+	}
+}
+
+// info builds an info decision.
+func (r *Referee) info(st rules.State, e events.Event, seat board.Side, note string) Decision {
+	return Decision{Kind: KindInfo, Board: st.Board, Seat: seat, Frame: e.Frame, T: e.T, Notes: []string{note}}
+}
+
+// newCall builds a camera call of foul f against seat, if the profile
+// recognises it. margin is how far the measurement lies on the foul side
+// (nil: the call does not rest on a measured position); uncertain marks an
+// order of events too close to tell.
+func (r *Referee) newCall(f rules.Foul, seat board.Side, e events.Event, reason string, ev Evidence, margin *float64, uncertain bool) (Call, bool) {
+	rl, ok := r.p.Foul(f)
+	if !ok {
+		return Call{}, false
+	}
+	c := Call{Foul: f, Seat: seat, Rule: rl.Ref, Summary: f.Summary(), Effect: rl.Effect.String(), Source: SourceCamera,
+		Frame: e.Frame, T: e.T, Reason: reason, Evidence: ev, Confidence: 1}
+	if ev.Frames == nil {
+		c.Evidence.Frames = []int{e.Frame}
+	}
+	if margin != nil {
+		m := round(*margin)
+		c.Margin = &m
+		c.Confidence = r.confidence(*margin)
+		c.LowConfidence = *margin < r.tol
+	}
+	if uncertain {
+		c.Confidence = math.Min(c.Confidence, 0.5)
+		c.LowConfidence = true
+	}
+	c.Confidence = math.Round(c.Confidence*1000) / 1000
+	switch {
+	case rl.Derived:
+		c.Status = Derived
+	case c.LowConfidence && !r.cfg.ApplyLowConfidence:
+		c.Status = Offered
+	case r.p.FoulsCalledByPlayers:
+		c.Status = Offered
+	default:
+		c.Status = Applied
+	}
+	return c, true
+}
+
+// confidence is the probability that a measurement lying margin mm on the
+// foul side is really there, for a normal error of standard deviation
+// Tolerance.
+func (r *Referee) confidence(margin float64) float64 {
+	if r.tol == 0 {
+		if margin >= 0 {
+			return 1
+		}
+		return 0
+	}
+	return 0.5 * (1 + math.Erf(margin/r.tol/math.Sqrt2))
+}
+
+// round keeps margins readable: 0.01 mm.
+func round(v float64) float64 { return math.Round(v*100) / 100 }
+
+func mmPtr(v board.Vec) *events.MM { m := events.MM{round(v.X), round(v.Y)}; return &m }
+
+func fmtMM(v board.Vec) string { return fmt.Sprintf("[%.1f, %.1f]", v.X, v.Y) }
+
+// describe says in a few words what an event is about.
+func describe(e events.Event) string {
+	switch e.Type {
+	case events.Contact:
+		return e.A + "–" + e.B
+	case events.Pocketed:
+		return fmt.Sprintf("%s into %s", pieceName(e), *e.Pocket)
+	case events.Overboard, events.Placed, events.Moved:
+		return pieceName(e)
+	case events.FrontLineCrossed, events.ArmOverFoulLine:
+		return e.Side.String()
+	}
+	return string(e.Type)
+}
+
+func pieceName(e events.Event) string {
+	if e.ID != "" {
+		return e.ID
+	}
+	if e.Piece != nil {
+		return e.Piece.String()
+	}
+	return "a piece"
+}
