@@ -1,0 +1,456 @@
+package web
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+)
+
+// The preview: /preview.mjpg is a multipart MJPEG stream of the camera
+// picture with the board markings as calibrated, the tracked pieces and the
+// last foul drawn in. One goroutine draws and encodes each frame once, at
+// most Config.PreviewFPS times a second and only while someone watches;
+// every viewer gets the latest encoded frame (a slow viewer skips frames,
+// it never holds anyone up).
+
+type previewFrame struct {
+	seq  int64
+	jpeg []byte
+}
+
+type previewer struct {
+	s *Server
+
+	mu      sync.Mutex
+	viewers int
+	stop    chan struct{} // closed to stop the running loop; nil when idle
+	latest  *previewFrame
+	changed chan struct{} // closed and replaced when latest changes
+	loops   sync.WaitGroup
+}
+
+func newPreviewer(s *Server) *previewer {
+	return &previewer{s: s, changed: make(chan struct{})}
+}
+
+// join counts a viewer in, starting the drawing loop for the first.
+func (p *previewer) join() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.viewers >= p.s.cfg.MaxPreviewClients {
+		return false
+	}
+	p.viewers++
+	p.s.Metrics.previewClients.Set(float64(p.viewers))
+	if p.stop == nil {
+		p.stop = make(chan struct{})
+		p.loops.Add(1)
+		go p.loop(p.stop)
+	}
+	return true
+}
+
+func (p *previewer) leave() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.viewers--
+	p.s.Metrics.previewClients.Set(float64(p.viewers))
+	if p.viewers == 0 && p.stop != nil {
+		close(p.stop)
+		p.stop = nil
+		p.latest = nil
+	}
+}
+
+func (p *previewer) wait() { p.loops.Wait() }
+
+func (p *previewer) current() (*previewFrame, <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.latest, p.changed
+}
+
+func (p *previewer) set(f *previewFrame) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.latest = f
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// loop draws frames until stop is closed. Its Mats live as long as it does.
+func (p *previewer) loop(stop chan struct{}) {
+	defer p.loops.Done()
+	cfg := &p.s.cfg
+	raw := gocv.NewMat()
+	small := gocv.NewMat()
+	defer raw.Close()
+	defer small.Close()
+	interval := time.Duration(float64(time.Second) / cfg.PreviewFPS)
+	t := cfg.Clock.NewTicker(interval)
+	defer t.Stop()
+	var seq int64
+	last := int64(-1)
+	draw := func() {
+		frameNo, ok := p.s.Frames.CopyFrame(&raw)
+		if !ok || raw.Empty() {
+			if last == -1 {
+				last = -2 // the placeholder once, until a frame comes
+				seq++
+				if b := placeholder("waiting for the camera"); b != nil {
+					p.set(&previewFrame{seq, b})
+				}
+			}
+			return
+		}
+		if frameNo == last {
+			return // no new camera frame since the last tick
+		}
+		last = frameNo
+		img, scale := &raw, 1.0
+		if raw.Cols() > cfg.PreviewWidth {
+			scale = float64(cfg.PreviewWidth) / float64(raw.Cols())
+			gocv.Resize(raw, &small, image.Pt(cfg.PreviewWidth, int(math.Round(float64(raw.Rows())*scale))), 0, 0, gocv.InterpolationArea)
+			img = &small
+		}
+		annotate(img, p.s.hub.viewCopy(), cfg.Board, scale, frameNo)
+		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, *img, []int{gocv.IMWriteJpegQuality, cfg.PreviewQuality})
+		if err != nil {
+			return
+		}
+		b := append([]byte(nil), buf.GetBytes()...)
+		buf.Close()
+		seq++
+		p.s.Metrics.previewFrames.Inc()
+		p.set(&previewFrame{seq, b})
+	}
+	draw()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-p.s.ctx.Done():
+			return
+		case <-t.C():
+			draw()
+		}
+	}
+}
+
+// placeholder is a grey frame with a line of text.
+func placeholder(text string) []byte {
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 60, 60, 0), 360, 640, gocv.MatTypeCV8UC3)
+	defer m.Close()
+	gocv.PutText(&m, text, image.Pt(40, 190), gocv.FontHersheySimplex, 1, color.RGBA{230, 230, 230, 0}, 2)
+	buf, err := gocv.IMEncode(gocv.JPEGFileExt, m)
+	if err != nil {
+		return nil
+	}
+	defer buf.Close()
+	return append([]byte(nil), buf.GetBytes()...)
+}
+
+// Colours of the preview's drawing.
+var (
+	colMarking = color.RGBA{0, 230, 0, 0}
+	colWhite   = color.RGBA{0, 255, 255, 0}
+	colBlack   = color.RGBA{255, 0, 255, 0}
+	colQueen   = color.RGBA{255, 140, 0, 0}
+	colStriker = color.RGBA{255, 230, 0, 0}
+	colFoul    = color.RGBA{255, 0, 0, 0}
+	colText    = color.RGBA{255, 255, 255, 0}
+	colShade   = color.RGBA{0, 0, 0, 0}
+)
+
+func pieceColour(k board.Kind) color.RGBA {
+	switch k {
+	case board.White:
+		return colWhite
+	case board.Black:
+		return colBlack
+	case board.Queen:
+		return colQueen
+	}
+	return colStriker
+}
+
+// previewHomography maps board millimetres to pixels of the scaled frame.
+func previewHomography(cal Calibration, g *board.Geometry, scale float64) (homography, error) {
+	if cal.Homography != nil {
+		return homography(*cal.Homography).scaled(scale), nil
+	}
+	if len(cal.CornersPx) != 4 {
+		return homography{}, fmt.Errorf("calibration has %d corners", len(cal.CornersPx))
+	}
+	var src, dst [4][2]float64
+	for i, c := range g.Corners() {
+		src[i] = [2]float64{c.X, c.Y}
+		dst[i] = cal.CornersPx[i]
+	}
+	h, err := homographyFrom(src, dst)
+	if err != nil {
+		return homography{}, err
+	}
+	return h.scaled(scale), nil
+}
+
+// annotate draws the markings, pieces and last foul onto img in place.
+func annotate(img *gocv.Mat, v viewCopy, g *board.Geometry, scale float64, frameNo int64) {
+	status := "calibration: " + v.cal.Status
+	defer func() {
+		text := "boardcam  frame " + strconv.FormatInt(frameNo, 10) + "  " + status
+		sz := gocv.GetTextSize(text, gocv.FontHersheySimplex, 0.5, 1)
+		gocv.Rectangle(img, image.Rect(0, 0, sz.X+12, sz.Y+14), colShade, -1)
+		gocv.PutText(img, text, image.Pt(6, sz.Y+6), gocv.FontHersheySimplex, 0.5, colText, 1)
+	}()
+	if !v.cal.Usable() {
+		return
+	}
+	h, err := previewHomography(v.cal, g, scale)
+	if err != nil {
+		status += " (" + err.Error() + ")"
+		return
+	}
+	pt := func(p board.Vec) (image.Point, bool) {
+		x, y, ok := h.apply(p.X, p.Y)
+		if !ok || math.Abs(x) > 1e5 || math.Abs(y) > 1e5 {
+			return image.Point{}, false
+		}
+		return image.Pt(int(math.Round(x)), int(math.Round(y))), true
+	}
+	line := func(a, b board.Vec, c color.RGBA, th int) {
+		pa, ok1 := pt(a)
+		pb, ok2 := pt(b)
+		if ok1 && ok2 {
+			gocv.Line(img, pa, pb, c, th)
+		}
+	}
+	circle := func(k board.Circle, c color.RGBA, th int) {
+		const n = 48
+		prev := k.C.Add(board.V(k.R, 0))
+		for i := 1; i <= n; i++ {
+			a := 2 * math.Pi * float64(i) / n
+			cur := k.C.Add(board.V(k.R*math.Cos(a), k.R*math.Sin(a)))
+			line(prev, cur, c, th)
+			prev = cur
+		}
+	}
+	corners := g.Corners()
+	for i := range corners {
+		line(corners[i], corners[(i+1)%4], colMarking, 2)
+	}
+	for _, s := range board.Sides {
+		fl, rl := g.FrontLine(s), g.RearLine(s)
+		line(fl.A, fl.B, colMarking, 1)
+		line(rl.A, rl.B, colMarking, 1)
+		for _, k := range g.BaseCircles(s) {
+			circle(k, colMarking, 1)
+		}
+	}
+	for _, pk := range board.Pockets {
+		circle(g.Pocket(pk), colMarking, 1)
+		if g.ArrowLength > 0 {
+			a := g.Arrow(pk)
+			line(a.A, a.B, colMarking, 1)
+		}
+	}
+	circle(g.CentreCircle(), colMarking, 1)
+	circle(g.OuterCircle(), colMarking, 1)
+
+	disc := func(p Piece, c color.RGBA, extra float64, th int) {
+		centre := board.V(p.MM[0], p.MM[1])
+		r := g.Radius(p.Kind) + extra
+		pc, ok := pt(centre)
+		pe, ok2 := pt(centre.Add(board.V(r, 0)))
+		if !ok || !ok2 {
+			return
+		}
+		rad := int(math.Round(math.Hypot(float64(pe.X-pc.X), float64(pe.Y-pc.Y))))
+		gocv.Circle(img, pc, rad, c, th)
+		if extra == 0 && p.ID != "" {
+			gocv.PutText(img, p.ID, image.Pt(pc.X-rad/2, pc.Y+4), gocv.FontHersheySimplex, 0.35, c, 1)
+		}
+	}
+	for _, p := range v.pcs.Pieces {
+		switch p.State {
+		case PieceRest, PieceMoving, PieceHeld, "":
+			disc(p, pieceColour(p.Kind), 0, 2)
+		}
+	}
+	if f := v.lastFoul; f != nil {
+		for _, p := range f.Evidence.Positions {
+			disc(p, colFoul, 6, 3)
+		}
+		text := "FOUL " + f.Code + " (" + f.Seat.String() + ")"
+		if f.Pending != "" {
+			text = "FOUL? " + f.Code + " (" + f.Seat.String() + ") awaiting the umpire"
+		}
+		rows := img.Rows()
+		sz := gocv.GetTextSize(text, gocv.FontHersheySimplex, 0.7, 2)
+		gocv.Rectangle(img, image.Rect(0, rows-sz.Y-18, sz.X+16, rows), colShade, -1)
+		gocv.PutText(img, text, image.Pt(8, rows-9), gocv.FontHersheySimplex, 0.7, colFoul, 2)
+	}
+}
+
+func (s *Server) servePreview(w http.ResponseWriter, r *http.Request) {
+	if s.Frames == nil {
+		http.Error(w, "no camera source", http.StatusServiceUnavailable)
+		return
+	}
+	p := s.preview
+	if !p.join() {
+		http.Error(w, fmt.Sprintf("too many preview viewers (at most %d)", s.cfg.MaxPreviewClients), http.StatusServiceUnavailable)
+		return
+	}
+	defer p.leave()
+	h := w.Header()
+	h.Set("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	rc := http.NewResponseController(w)
+	// Each part ends with the next boundary, so a reader knows a frame is
+	// complete as soon as it arrives (browsers also use Content-Length).
+	_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+	if _, err := io.WriteString(w, "--frame\r\n"); err != nil {
+		return
+	}
+	var sent int64
+	for {
+		f, changed := p.current()
+		if f != nil && f.seq != sent {
+			sent = f.seq
+			_ = rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+			if _, err := fmt.Fprintf(w, "Content-Type: image/jpeg\r\nContent-Length: %d\r\n\r\n", len(f.jpeg)); err != nil {
+				return
+			}
+			if _, err := w.Write(f.jpeg); err != nil {
+				return
+			}
+			if _, err := io.WriteString(w, "\r\n--frame\r\n"); err != nil {
+				return
+			}
+			if err := rc.Flush(); err != nil {
+				return
+			}
+			continue // the frame may have changed while writing
+		}
+		select {
+		case <-changed:
+		case <-r.Context().Done():
+			return
+		case <-s.ctx.Done():
+			return
+		}
+	}
+}
+
+// Still frames for the console's manual calibration.
+
+type still struct {
+	id    string
+	jpeg  []byte
+	w, h  int
+	frame int64
+}
+
+// stillStore keeps the last few stills taken.
+type stillStore struct {
+	mu   sync.Mutex
+	n    int
+	list []still
+}
+
+const keepStills = 4
+
+func (st *stillStore) add(s still) still {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.n++
+	s.id = "still-" + strconv.Itoa(st.n)
+	if len(st.list) >= keepStills {
+		st.list = st.list[1:]
+	}
+	st.list = append(st.list, s)
+	return s
+}
+
+func (st *stillStore) get(id string) (still, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, s := range st.list {
+		if s.id == id {
+			return s, true
+		}
+	}
+	return still{}, false
+}
+
+func (st *stillStore) size(id string) (int, int, bool) {
+	s, ok := st.get(id)
+	return s.w, s.h, ok
+}
+
+func (st *stillStore) frame(id string) int64 {
+	s, _ := st.get(id)
+	return s.frame
+}
+
+// StillInfo is POST /api/still's answer.
+type StillInfo struct {
+	ID     string `json:"id"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
+	Frame  int64  `json:"frame"`
+	URL    string `json:"url"`
+}
+
+// serveTakeStill holds the current camera frame for clicking corners on.
+func (s *Server) serveTakeStill(w http.ResponseWriter, r *http.Request) {
+	if _, ok := s.authorized(w, r); !ok {
+		return
+	}
+	if s.Frames == nil {
+		writeError(w, http.StatusServiceUnavailable, "no camera source")
+		return
+	}
+	m := gocv.NewMat()
+	defer m.Close()
+	frame, ok := s.Frames.CopyFrame(&m)
+	if !ok || m.Empty() {
+		writeError(w, http.StatusServiceUnavailable, "no camera frame yet")
+		return
+	}
+	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, m, []int{gocv.IMWriteJpegQuality, 90})
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "encode still: %v", err)
+		return
+	}
+	b := append([]byte(nil), buf.GetBytes()...)
+	buf.Close()
+	st := s.stills.add(still{jpeg: b, w: m.Cols(), h: m.Rows(), frame: frame})
+	writeJSON(w, http.StatusOK, StillInfo{ID: st.id, Width: st.w, Height: st.h, Frame: st.frame, URL: "/api/still/" + st.id})
+}
+
+func (s *Server) serveStill(w http.ResponseWriter, r *http.Request) {
+	if _, ok := s.authorized(w, r); !ok {
+		return
+	}
+	st, ok := s.stills.get(r.PathValue("id"))
+	if !ok {
+		writeError(w, http.StatusNotFound, "no still %q (only the last %d are kept)", r.PathValue("id"), keepStills)
+		return
+	}
+	w.Header().Set("Content-Type", "image/jpeg")
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	_, _ = w.Write(st.jpeg)
+}
