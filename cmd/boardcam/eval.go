@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/boardcam/boardcam/eval"
+)
+
+func init() {
+	register(command{Name: "eval", Summary: "measure the vision pipeline against the ground truth of the corpus", Run: cmdEval})
+}
+
+const evalHelp = `
+Run the vision pipeline over every clip of the corpus (each DIR's
+*.truth.json files and their videos; default testdata/videos) and compare
+what it says with the ground truth: calibration corners, detection recall
+and precision, classification, position error, identity switches, the
+physical events and the fouls (by type: precision, recall, F1, timing),
+and the pipeline's speed. docs/eval.md defines every figure and how to read
+the table. Arguments may also be single truth files or videos.
+
+--pipeline picks what to run: "auto" (the vision pipeline when it is
+built in, else "none", which sees nothing so that every rate reads zero),
+"none", "truth" (reports the ground truth itself: every figure must be
+perfect; a check of the harness and of the corpus files), or another
+registered name. A pipeline that emits physical events but no fouls is
+refereed with the clip's referee setup.
+
+--json prints one JSON object: {"pipeline", "summary", "clips", "targets"}.
+The exit status is 1 when a clip cannot be evaluated, and with
+--require-targets also when a target is missed.
+`
+
+func cmdEval(ctx context.Context, args []string, s stdio) error {
+	fs := newFlags("eval", "[--json] [--pipeline NAME] [DIR|FILE…]", evalHelp, s)
+	asJSON := fs.Bool("json", false, "print the report as one JSON object")
+	name := fs.String("pipeline", "auto", "pipeline to evaluate: auto, "+strings.Join(eval.Names(), ", "))
+	require := fs.Bool("require-targets", false, "exit 1 when a target is missed")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	window := fs.Int("event-window", eval.DefaultEventWindow, "frames within which a reported event matches a true one")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *window < 1 {
+		return usageError("--event-window must be at least 1 frame")
+	}
+	dirs := fs.Args()
+	if len(dirs) == 0 {
+		dirs = []string{"testdata/videos"}
+	}
+	files, err := eval.TruthFiles(dirs)
+	if err != nil {
+		return err
+	}
+	pn := *name
+	if pn == "auto" {
+		pn = "none"
+		if eval.Registered(eval.DefaultPipeline) {
+			pn = eval.DefaultPipeline
+		} else {
+			fmt.Fprintf(s.Err, "eval: no vision pipeline is built in yet: evaluating %q, which sees nothing (every rate reads zero)\n", pn)
+		}
+	}
+	if !eval.Registered(pn) {
+		return usageError("--pipeline: no pipeline %q (have auto, %s)", pn, strings.Join(eval.Names(), ", "))
+	}
+	p, err := eval.New(pn)
+	if err != nil {
+		return err
+	}
+	var mu sync.Mutex
+	opt := eval.Options{EventWindow: *window}
+	if !*quiet {
+		last := ""
+		opt.Progress = func(clip string, done, total int) {
+			mu.Lock()
+			defer mu.Unlock()
+			if done == total || clip != last {
+				fmt.Fprintf(s.Err, "eval: %s: %d/%d frames\n", clip, done, total)
+				last = clip
+			}
+		}
+	}
+	rep, runErr := eval.Run(ctx, files, eval.Refereed(p), opt)
+	if rep == nil {
+		return runErr
+	}
+	if *asJSON {
+		b, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(s.Out, "%s\n", b)
+	} else if err := rep.WriteTable(s.Out); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if *require {
+		var missed []string
+		for _, t := range rep.Targets {
+			if !t.Pass {
+				missed = append(missed, t.Name)
+			}
+		}
+		if len(missed) > 0 {
+			return fmt.Errorf("%d targets missed: %s", len(missed), strings.Join(missed, ", "))
+		}
+	}
+	return nil
+}

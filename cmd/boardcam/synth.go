@@ -1,0 +1,300 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/boardcam/boardcam/corpus"
+)
+
+func init() {
+	register(command{Name: "synth", Summary: "regenerate the synthetic test-video corpus (clips + ground truth) from its specs", Run: cmdSynth})
+}
+
+const synthHelp = `
+Regenerate the synthetic corpus: for every clip spec DIR/NAME.yaml (a
+simulator scenario with render: and expect: sections, see docs/corpus.md)
+simulate it, referee its exact events, check that it shows what expect:
+says, render it and write DIR/NAME.mp4 and DIR/NAME.truth.json (gzipped as
+.truth.json.gz when large). DIR defaults to testdata/videos.
+
+The output is deterministic: the same specs give the same bytes (on the
+same architecture with the same OpenCV and ffmpeg). --check regenerates into
+a temporary directory and compares every file with the committed one; it
+exits 1 naming the clips that differ. --dry-run only simulates and checks
+the specs (fast: nothing is rendered) and prints what each clip shows.
+
+Limits: each clip at most 3 MB, the corpus at most 60 MB; a clip over them
+is an error. Every regenerated clip adds its size to the git history for
+good: change committed clips only when the change is worth it.
+`
+
+// Corpus size limits (bytes).
+const (
+	maxClipBytes   = 3 << 20
+	maxCorpusBytes = 60 << 20
+)
+
+func cmdSynth(ctx context.Context, args []string, s stdio) error {
+	fs := newFlags("synth", "[--check] [--dry-run] [--only NAME,…] [--jobs N] [DIR]", synthHelp, s)
+	check := fs.Bool("check", false, "regenerate into a temporary directory and compare bytes with the committed files")
+	dry := fs.Bool("dry-run", false, "simulate and check the specs only; render nothing")
+	only := fs.String("only", "", "comma-separated clip `names` to (re)generate (default: every spec in DIR)")
+	jobs := fs.Int("jobs", max(1, runtime.NumCPU()/2), "clips rendered at the same time")
+	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 1 {
+		return usageError("synth takes at most one directory, got %d arguments", fs.NArg())
+	}
+	if *jobs < 1 {
+		return usageError("--jobs must be at least 1")
+	}
+	if *check && *dry {
+		return usageError("--check and --dry-run exclude each other")
+	}
+	dir := "testdata/videos"
+	if fs.NArg() == 1 {
+		dir = fs.Arg(0)
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s is not a directory of clip specs", dir)
+	}
+	specs, err := corpus.LoadDir(dir)
+	if err != nil {
+		return err
+	}
+	all := *only == ""
+	if !all {
+		byName := map[string]*corpus.Spec{}
+		for _, sp := range specs {
+			byName[sp.Name] = sp
+		}
+		specs = nil
+		for _, n := range strings.Split(*only, ",") {
+			n = strings.TrimSuffix(strings.TrimSpace(n), ".yaml")
+			sp, ok := byName[n]
+			if !ok {
+				return usageError("--only: no clip spec %s.yaml in %s", n, dir)
+			}
+			specs = append(specs, sp)
+		}
+	}
+	if all {
+		if miss := corpus.MissingTags(specs); len(miss) > 0 {
+			fmt.Fprintf(s.Err, "synth: warning: no clip covers %s\n", strings.Join(miss, ", "))
+		}
+	}
+	if *dry {
+		return synthDry(specs, s)
+	}
+
+	var mu sync.Mutex
+	logf := func(format string, a ...any) {
+		if *quiet {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(s.Err, "synth: "+format+"\n", a...)
+	}
+	shown := map[string]int{}
+	opt := corpus.Options{Context: ctx, Progress: func(name string, done, total int) {
+		q := 4 * done / total
+		mu.Lock()
+		last := shown[name]
+		if q > last {
+			shown[name] = q
+		}
+		mu.Unlock()
+		if q > last && done < total {
+			logf("%s: frame %d/%d", name, done, total)
+		}
+	}}
+	tmp := ""
+	if *check {
+		if tmp, err = os.MkdirTemp("", "boardcam-synth-check-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		// Board files the specs refer to are relative to the spec: the
+		// specs are read from DIR, so only the outputs go to tmp.
+	}
+	type result struct {
+		truth *corpus.Truth
+		diffs []string
+		err   error
+		secs  float64
+	}
+	results := make([]result, len(specs))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(*jobs, len(specs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				sp := specs[i]
+				start := time.Now()
+				logf("%s: start (%d×%d, %d fps)", sp.Name, sp.Render.Width, sp.Render.Height, sp.Scenario.FPS)
+				var r result
+				if *check {
+					r.diffs, r.err = corpus.Check(sp, dir, tmp, opt)
+				} else {
+					r.truth, r.err = corpus.Generate(sp, dir, opt)
+				}
+				r.secs = time.Since(start).Seconds()
+				switch {
+				case r.err != nil:
+					logf("%s: FAILED: %v", sp.Name, r.err)
+				case len(r.diffs) > 0:
+					logf("%s: DIFFERS (%.0f s)", sp.Name, r.secs)
+				default:
+					logf("%s: done (%.0f s)", sp.Name, r.secs)
+				}
+				results[i] = r
+			}
+		}()
+	}
+	for i := range specs {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+
+	var failed, differ []string
+	var errs []error
+	for i, r := range results {
+		if r.err != nil {
+			failed = append(failed, specs[i].Name)
+			errs = append(errs, r.err)
+		}
+		if len(r.diffs) > 0 {
+			differ = append(differ, specs[i].Name)
+			for _, d := range r.diffs {
+				fmt.Fprintf(s.Out, "%s: %s\n", specs[i].Name, d)
+			}
+		}
+	}
+	if *check {
+		if len(errs) > 0 {
+			return fmt.Errorf("could not regenerate %s: %w", strings.Join(failed, ", "), errors.Join(errs...))
+		}
+		if len(differ) > 0 {
+			return fmt.Errorf("%d of %d clips differ from the committed files: %s", len(differ), len(specs), strings.Join(differ, ", "))
+		}
+		fmt.Fprintf(s.Out, "all %d clips regenerate bit for bit\n", len(specs))
+		return nil
+	}
+	// A table of what was written, and the size limits.
+	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "clip\tsize\tfps\tframes\tseconds\tvideo MB\ttruth kB\t\n")
+	var over []string
+	for i, r := range results {
+		if r.truth == nil {
+			continue
+		}
+		c := r.truth.Clip
+		tsize := int64(0)
+		if p, err := corpus.FindTruth(dir, c.Name); err == nil {
+			if st, err := os.Stat(p); err == nil {
+				tsize = st.Size()
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%dx%d\t%d\t%d\t%.2f\t%.2f\t%.0f\t\n", specs[i].Name, c.Width, c.Height, c.FPS, c.Frames, c.Duration,
+			float64(c.Bytes)/(1<<20), float64(tsize)/1024)
+		if c.Bytes > maxClipBytes {
+			over = append(over, fmt.Sprintf("%s is %.2f MB (at most 3 MB)", c.Name, float64(c.Bytes)/(1<<20)))
+		}
+	}
+	tw.Flush()
+	total, files, err := corpusBytes(dir)
+	if err == nil {
+		fmt.Fprintf(s.Out, "corpus: %d clips, %.1f MB of video and truth in %s\n", files, float64(total)/(1<<20), dir)
+		if total > maxCorpusBytes {
+			over = append(over, fmt.Sprintf("the corpus is %.1f MB (at most 60 MB)", float64(total)/(1<<20)))
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("%d clips failed: %s: %w", len(failed), strings.Join(failed, ", "), errors.Join(errs...))
+	}
+	if len(over) > 0 {
+		return fmt.Errorf("size limits exceeded: %s", strings.Join(over, "; "))
+	}
+	return nil
+}
+
+// corpusBytes adds up the videos and truth files in dir.
+func corpusBytes(dir string) (int64, int, error) {
+	var total int64
+	vids, err := filepath.Glob(filepath.Join(dir, "*.mp4"))
+	if err != nil {
+		return 0, 0, err
+	}
+	truths, _ := filepath.Glob(filepath.Join(dir, "*.truth.json*"))
+	for _, f := range append(vids, truths...) {
+		if st, err := os.Stat(f); err == nil {
+			total += st.Size()
+		}
+	}
+	return total, len(vids), nil
+}
+
+// synthDry simulates and verifies every spec and prints what it shows.
+func synthDry(specs []*corpus.Spec, s stdio) error {
+	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "clip\tsize\tfps\tseconds\tstrokes\tpocketed\tfouls\tcovers\n")
+	var errs []error
+	for _, sp := range specs {
+		sim, err := corpus.Simulate(sp)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if err := sim.Verify(); err != nil {
+			errs = append(errs, err)
+		}
+		var sides, pockets, fouls []string
+		for _, st := range sim.Trace.Strokes {
+			sides = append(sides, st.Side.String())
+			for _, p := range st.Pocketed {
+				pockets = append(pockets, p.ID+"@"+p.Pocket.String())
+			}
+		}
+		for _, f := range sim.Judgement.Fouls {
+			fouls = append(fouls, string(f.Foul)+"@"+f.Seat.String())
+		}
+		cov := append([]string(nil), sp.Expect.Covers...)
+		sort.Strings(cov)
+		fmt.Fprintf(tw, "%s\t%dx%d\t%d\t%.2f\t%s\t%s\t%s\t%s\n", sp.Name, sp.Render.Width, sp.Render.Height, sim.Trace.FPS, sim.Trace.Duration,
+			dash(strings.Join(sides, " ")), dash(strings.Join(pockets, " ")), dash(strings.Join(fouls, " ")), strings.Join(cov, " "))
+	}
+	tw.Flush()
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	return nil
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

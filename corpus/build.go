@@ -1,0 +1,584 @@
+package corpus
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/render"
+	"github.com/boardcam/boardcam/scene"
+	"github.com/boardcam/boardcam/sim"
+)
+
+// Simulation is a spec run through the simulator and refereed.
+type Simulation struct {
+	Spec      *Spec
+	Trace     *sim.Trace
+	Setup     RefereeSetup
+	Judgement *Judgement
+}
+
+// Simulate runs the spec's scenario and referees its events (exactly, as
+// ground truth). It does not render anything.
+func Simulate(sp *Spec) (*Simulation, error) {
+	tr, err := sim.Run(sp.Scenario, sim.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	setup, err := Setup(sp)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	cfg, err := setup.RefereeConfig(tr.Geometry, true)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %s: %w", sp.Path, err)
+	}
+	j, err := setup.Judge(tr.Events, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %s: %w", sp.Path, err)
+	}
+	return &Simulation{Spec: sp, Trace: tr, Setup: setup, Judgement: j}, nil
+}
+
+// Verify checks that the simulation shows what the spec expects: the
+// fouls, pockets, jumps, placements, pushes and strokes of expect:, every
+// checkable tag of expect.covers, the length, and (mode match) that the
+// rules engine accepted every decision. Each problem is one line of the
+// error.
+func (s *Simulation) Verify() error {
+	sp, tr := s.Spec, s.Trace
+	var probs []string
+	probs = append(probs, sp.Expect.check(summarize(tr.Events, s.Judgement.Fouls))...)
+	if d := tr.Duration; d > sp.Expect.MaxSeconds {
+		probs = append(probs, fmt.Sprintf("the clip runs %.2f s, longer than %.0f s (expect.max_seconds)", d, sp.Expect.MaxSeconds))
+	}
+	for _, r := range s.Judgement.Rejected {
+		probs = append(probs, "the rules engine rejected a decision: "+r)
+	}
+	for _, tag := range sp.Expect.Covers {
+		if check, ok := tagChecks[tag]; ok {
+			if msg := check(s); msg != "" {
+				probs = append(probs, fmt.Sprintf("expect.covers %s: %s", tag, msg))
+			}
+		}
+	}
+	if len(probs) > 0 {
+		return fmt.Errorf("corpus: %s: the clip does not show what it should:\n  %s", sp.Path, strings.Join(probs, "\n  "))
+	}
+	return nil
+}
+
+// tagChecks check a tag of expect.covers against the simulation ("" when
+// it holds). Tags that can only be checked on the rendered truth (hands
+// hiding discs) are checked in Generate.
+var tagChecks = map[string]func(s *Simulation) string{
+	"break": func(s *Simulation) string {
+		if s.Spec.Scenario.Arrangement.Kind != sim.ArrangeOpening || len(s.Trace.Strokes) == 0 {
+			return "no stroke from the opening arrangement"
+		}
+		return ""
+	},
+	"single_pocket": func(s *Simulation) string {
+		return strokeWith(s, func(st sim.Stroke) bool { return countMen(st) == 1 }, "no stroke pockets exactly one piece")
+	},
+	"multiple_pockets": func(s *Simulation) string {
+		return strokeWith(s, func(st sim.Stroke) bool { return countMen(st) >= 2 }, "no stroke pockets two pieces or more")
+	},
+	"striker_pocketed": func(s *Simulation) string { return hasPocketed(s, "S") },
+	"queen_covered": func(s *Simulation) string {
+		if c, ok := queenCover(s); !ok || !c {
+			return "the queen is not pocketed and covered"
+		}
+		return ""
+	},
+	"queen_not_covered": func(s *Simulation) string {
+		if c, ok := queenCover(s); !ok || c {
+			return "the queen is not pocketed and left uncovered"
+		}
+		return ""
+	},
+	"queen_returned": func(s *Simulation) string { return hasEvent(s, events.Placed, "Q") },
+	"overboard":      func(s *Simulation) string { return hasEvent(s, events.Overboard, "") },
+	"cluster": func(s *Simulation) string {
+		for _, st := range s.Trace.Strokes {
+			if largestCluster(s.Trace.At(st.Start), s.Trace.Geometry) >= 3 {
+				return ""
+			}
+		}
+		return "no stroke starts with three or more pieces touching"
+	},
+	"placement_both_lines":  placementTag(board.Baseline, false),
+	"placement_one_line":    placementTag(board.OneLine, false),
+	"placement_base_circle": placementTag(board.BaseCircle, false),
+	"placement_cut_moon":    placementTag(board.CutMoon, false),
+	"placement_arrow":       placementTag(-1, true),
+	"backward_flick":        foulTag("backward_flick"),
+	"behind_line_first":     foulTag("behind_line_first"),
+	"hand_over_pocket":      actionTag(sim.ActHandOverPocket),
+	"dues_placed": func(s *Simulation) string {
+		for _, a := range s.Spec.Scenario.Timeline {
+			if a.Kind == sim.ActPlace && a.Place.By != "umpire" {
+				for _, p := range a.Place.Pieces {
+					if k, _ := board.KindOfID(p.ID); k == board.White || k == board.Black {
+						return ""
+					}
+				}
+			}
+		}
+		return "no player places a man"
+	},
+	"camera_knock": func(s *Simulation) string {
+		for _, k := range s.Spec.Render.Camera.Knocks {
+			if k.T > 0 && k.T < s.Trace.Duration-0.5 {
+				return ""
+			}
+		}
+		return "no camera knock during the clip (render.camera.knocks)"
+	},
+	"lights_dimmed": func(s *Simulation) string {
+		for _, d := range s.Spec.Render.Lighting.Dims {
+			if d.T < s.Trace.Duration-0.5 && d.Level < 0.9 {
+				return ""
+			}
+		}
+		return "the lights do not dim during the clip (render.lighting.dims)"
+	},
+	"side_S":             sideTag(board.S),
+	"side_E":             sideTag(board.E),
+	"side_N":             sideTag(board.N),
+	"side_W":             sideTag(board.W),
+	"doubles":            func(s *Simulation) string { return unless(s.Spec.Scenario.Players == 4, "players is not 4") },
+	"arm_over_foul_line": func(s *Simulation) string { return hasEvent(s, events.ArmOverFoulLine, "") },
+	"touched_piece":      func(s *Simulation) string { return hasEvent(s, events.Moved, "") },
+	"home_board": func(s *Simulation) string {
+		return unless(s.Spec.Render.Board.Markings == "home", "render.board.markings is not home")
+	},
+	"res_1080p": func(s *Simulation) string {
+		return unless(s.Spec.Render.Width == 1920 && s.Spec.Render.Height == 1080, "the frame is not 1920×1080")
+	},
+	"fps_60":  func(s *Simulation) string { return unless(s.Trace.FPS == 60, "fps is not 60") },
+	"fps_120": func(s *Simulation) string { return unless(s.Trace.FPS == 120, "fps is not 120") },
+}
+
+func unless(ok bool, msg string) string {
+	if ok {
+		return ""
+	}
+	return msg
+}
+
+func countMen(st sim.Stroke) int {
+	n := 0
+	for _, p := range st.Pocketed {
+		if p.ID != "S" {
+			n++
+		}
+	}
+	return n
+}
+
+func strokeWith(s *Simulation, f func(sim.Stroke) bool, msg string) string {
+	for _, st := range s.Trace.Strokes {
+		if f(st) {
+			return ""
+		}
+	}
+	return msg
+}
+
+func hasPocketed(s *Simulation, id string) string { return hasEvent(s, events.Pocketed, id) }
+
+func hasEvent(s *Simulation, t events.Type, id string) string {
+	for _, e := range s.Trace.Events {
+		if e.Type == t && (id == "" || e.ID == id) {
+			return ""
+		}
+	}
+	if id != "" {
+		return fmt.Sprintf("no %s event for %s", t, id)
+	}
+	return fmt.Sprintf("no %s event", t)
+}
+
+func foulTag(code string) func(s *Simulation) string {
+	return func(s *Simulation) string {
+		for _, f := range s.Judgement.Fouls {
+			if string(f.Foul) == code {
+				return ""
+			}
+		}
+		return "the referee calls no " + code
+	}
+}
+
+func actionTag(k sim.ActionKind) func(s *Simulation) string {
+	return func(s *Simulation) string {
+		for _, a := range s.Spec.Scenario.Timeline {
+			if a.Kind == k {
+				return ""
+			}
+		}
+		return fmt.Sprintf("no %s action in the timeline", k)
+	}
+}
+
+func sideTag(side board.Side) func(s *Simulation) string {
+	return func(s *Simulation) string {
+		return strokeWith(s, func(st sim.Stroke) bool { return st.Side == side }, "no stroke from side "+side.String())
+	}
+}
+
+// placementTag holds when a stroke's striker placement reads as kind (or,
+// with arrow, touches an arrow).
+func placementTag(kind board.PlacementKind, arrow bool) func(s *Simulation) string {
+	return func(s *Simulation) string {
+		g := s.Trace.Geometry
+		for _, e := range s.Trace.Events {
+			if e.Type != events.StrokeStart {
+				continue
+			}
+			pl := g.StrikerPlacement(*e.Side, e.StrikerMM.Vec(), g.Radius(board.Striker))
+			if arrow && pl.TouchesArrow {
+				return ""
+			}
+			if !arrow && pl.Kind == kind && !pl.TouchesArrow {
+				return ""
+			}
+		}
+		if arrow {
+			return "no striker placement touches an arrow"
+		}
+		return "no striker placement reads as " + kind.String()
+	}
+}
+
+// queenCover reports whether the queen was pocketed (ok) and then covered:
+// the side that pocketed it pocketed a man of its colour in the same
+// stroke or its next one.
+func queenCover(s *Simulation) (covered, ok bool) {
+	strokes := s.Trace.Strokes
+	for i, st := range strokes {
+		q := false
+		for _, p := range st.Pocketed {
+			q = q || p.ID == "Q"
+		}
+		if !q {
+			continue
+		}
+		colour := colourOf(s.Setup, st.Side)
+		own := func(st sim.Stroke) bool {
+			for _, p := range st.Pocketed {
+				if k, _ := board.KindOfID(p.ID); k == colour {
+					return true
+				}
+			}
+			return false
+		}
+		if own(st) {
+			return true, true
+		}
+		if i+1 < len(strokes) && strokes[i+1].Side == st.Side && own(strokes[i+1]) {
+			return true, true
+		}
+		return false, true
+	}
+	return false, false
+}
+
+// colourOf is the colour the seat plays: the breaker's team white.
+func colourOf(rs RefereeSetup, seat board.Side) board.Kind {
+	for _, p := range rs.Players {
+		if p.Seat == seat && p.Team == 1 {
+			return board.Black
+		}
+	}
+	return board.White
+}
+
+// largestCluster is the size of the largest group of pieces on the board
+// touching each other (within 0.5 mm), the striker left out.
+func largestCluster(sc scene.Scene, g *board.Geometry) int {
+	var ds []scene.Disc
+	for _, d := range sc.Discs {
+		if d.State.OnBoard() && d.Kind != board.Striker {
+			ds = append(ds, d)
+		}
+	}
+	parent := make([]int, len(ds))
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for parent[i] != i {
+			i = parent[i]
+		}
+		return i
+	}
+	for i := range ds {
+		for j := i + 1; j < len(ds); j++ {
+			if ds[i].Pos.Dist(ds[j].Pos) <= g.Radius(ds[i].Kind)+g.Radius(ds[j].Kind)+0.5 {
+				parent[find(i)] = find(j)
+			}
+		}
+	}
+	size := map[int]int{}
+	best := 0
+	for i := range ds {
+		r := find(i)
+		size[r]++
+		best = max(best, size[r])
+	}
+	return best
+}
+
+// Options tune Generate.
+type Options struct {
+	// Progress, when set, is called every few frames with the clip's name,
+	// the frames done and the total.
+	Progress func(name string, done, total int)
+	// Context cancels a long generation.
+	Context context.Context
+}
+
+// Generate renders the spec's clip into dir: NAME.mp4 and its truth
+// (NAME.truth.json, or NAME.truth.json.gz when large; the other form is
+// removed). It verifies the spec first and refuses a clip that does not
+// show what its spec expects. Files are written under temporary names and
+// renamed at the end, so an interrupted run leaves the old clip intact.
+func Generate(sp *Spec, dir string, opt Options) (*Truth, error) {
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s, err := Simulate(sp)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Verify(); err != nil {
+		return nil, err
+	}
+	tr := s.Trace
+	set := sp.Render
+	rd, err := render.New(set, tr.Geometry, int64(tr.Seed))
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %s: %w", sp.Path, err)
+	}
+	defer rd.Close()
+	video := VideoFile(dir, sp.Name)
+	tmpVideo := filepath.Join(dir, "."+sp.Name+".tmp.mp4")
+	enc, err := render.NewEncoder(tmpVideo, set.Width, set.Height, render.EncoderOptions{FPS: tr.FPS, Video: set.Video})
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %s: %w", sp.Name, err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			enc.Abort()
+			os.Remove(tmpVideo)
+		}
+	}()
+	g := tr.Geometry
+	truth := &Truth{Version: TruthVersion, Referee: s.Setup, Judgement: s.Judgement, Expect: sp.Expect, Events: tr.Events}
+	if truth.Events == nil {
+		truth.Events = []events.Event{}
+	}
+	frame := gocv.NewMat()
+	defer frame.Close()
+	at := func(t float64) *scene.Scene { sc := tr.At(t); return &sc }
+	n := tr.NumFrames()
+	hiddenSeen := map[string]bool{}
+	for i := 0; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("corpus: %s: %w", sp.Name, err)
+		}
+		sc := tr.Frame(i)
+		if err := rd.RenderSampled(&sc, at, &frame); err != nil {
+			return nil, fmt.Errorf("corpus: %s: frame %d: %w", sp.Name, i, err)
+		}
+		if err := enc.Write(frame); err != nil {
+			return nil, fmt.Errorf("corpus: %s: %w", sp.Name, err)
+		}
+		cam := rd.CameraAt(sc.T)
+		addCamera(truth, i, cam, g)
+		ft := frameTruth(i, sc, rd, cam, g, set.Pieces.Thickness)
+		for _, d := range ft.Discs {
+			if d.State.OnBoard() && d.Hand >= 0.5 {
+				hiddenSeen[d.ID] = true
+			}
+		}
+		truth.Frames = append(truth.Frames, ft)
+		if opt.Progress != nil && (i%15 == 14 || i == n-1) {
+			opt.Progress(sp.Name, i+1, n)
+		}
+	}
+	var missing []string
+	for _, id := range sp.Expect.Hidden {
+		if !hiddenSeen[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("corpus: %s: expect.hidden: no hand hides %s in any frame", sp.Path, strings.Join(missing, ", "))
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("corpus: %s: %w", sp.Name, err)
+	}
+	sum, size, err := fileSHA256(tmpVideo)
+	if err != nil {
+		return nil, err
+	}
+	specSum := sha256.Sum256(sp.Source)
+	boardFile := sp.Scenario.BoardFile
+	truth.Clip = ClipInfo{
+		Name: sp.Name, Spec: filepath.Base(sp.Path), SpecSHA256: hex.EncodeToString(specSum[:]),
+		Video: filepath.Base(video), SHA256: sum, Bytes: size, Seed: tr.Seed, FPS: tr.FPS,
+		Width: set.Width, Height: set.Height, Frames: n,
+		Board: g.Name, BoardFile: boardFile, Markings: set.Board.Markings,
+		ManRadius: g.Radius(board.White), StrikerRadius: g.Radius(board.Striker), Thickness: set.Pieces.Thickness,
+		TraceSHA256: tr.Hash(),
+	}
+	truth.Clip.Duration = math.Round(tr.Duration*1000) / 1000
+	data, gz, err := truth.Encode()
+	if err != nil {
+		return nil, err
+	}
+	truthPath, other := TruthFile(dir, sp.Name), TruthFileGz(dir, sp.Name)
+	if gz {
+		truthPath, other = other, truthPath
+	}
+	tmpTruth := filepath.Join(dir, "."+sp.Name+".tmp.truth")
+	if err := os.WriteFile(tmpTruth, data, 0o644); err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	if err := os.Rename(tmpVideo, video); err != nil {
+		os.Remove(tmpTruth)
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	ok = true
+	if err := os.Rename(tmpTruth, truthPath); err != nil {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	if err := os.Remove(other); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("corpus: %w", err)
+	}
+	return truth, nil
+}
+
+// addCamera records frame i's camera, extending the last segment when the
+// pose is the same.
+func addCamera(t *Truth, i int, cam *render.Camera, g *board.Geometry) {
+	c := CameraTruth{From: i, To: i, CornersPx: cam.Corners(g), Homography: cam.Homography(),
+		CameraMatrix: cam.CameraMatrix(), DistCoeffs: cam.DistCoeffs(), PxPerMM: cam.Scale()}
+	if n := len(t.Cameras); n > 0 {
+		last := &t.Cameras[n-1]
+		if last.To == i-1 && last.CornersPx == c.CornersPx && last.Homography == c.Homography &&
+			last.CameraMatrix == c.CameraMatrix && last.DistCoeffs == c.DistCoeffs {
+			last.To = i
+			return
+		}
+	}
+	t.Cameras = append(t.Cameras, c)
+}
+
+// frameTruth is frame i's discs and hands. The hidden fractions come from
+// the renderer's visibility with and without the hands: Outside is what
+// lies outside the image, Hand what the hands hide of the rest.
+func frameTruth(i int, sc scene.Scene, rd *render.Renderer, cam *render.Camera, g *board.Geometry, thickness float64) FrameTruth {
+	ft := FrameTruth{I: i, T: r3(sc.T)}
+	vis := rd.Visible(&sc)
+	bare := sc
+	bare.Hands = nil
+	inImg := rd.Visible(&bare)
+	for _, d := range sc.Discs {
+		dt := DiscTruth{ID: d.ID, Kind: d.Kind, State: d.State, Pocket: d.Pocket}
+		switch d.State {
+		case scene.Rest, scene.Moving, scene.Held, scene.Overboard:
+			mm := vec2(d.Pos)
+			dt.MM = &mm
+			dt.Z = r3(d.Z)
+		}
+		if v, ok := vis[d.ID]; ok {
+			z := math.Max(d.Z, 0) + thickness
+			if d.Kind == board.Striker {
+				z++
+			}
+			if x, y, ok := cam.Project(d.Pos, z); ok {
+				dt.PX = &[2]R3{R3(x), R3(y)}
+			}
+			in := inImg[d.ID]
+			dt.Outside = r3(1 - in)
+			if in > 0 {
+				dt.Hand = r3(math.Max(0, in-v) / in)
+			}
+		}
+		ft.Discs = append(ft.Discs, dt)
+	}
+	for _, h := range sc.Hands {
+		ft.Hands = append(ft.Hands, HandTruth{Owner: h.Owner, Elbow: vec2(h.Elbow), Wrist: vec2(h.Wrist), Fingertip: vec2(h.Fingertip),
+			ArmWidth: r3(h.ArmWidth), HandWidth: r3(h.HandWidth), Z: r3(h.Z), Holding: h.Holding})
+	}
+	return ft
+}
+
+func fileSHA256(path string) (string, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, fmt.Errorf("corpus: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, fmt.Errorf("corpus: %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// Check regenerates the spec's clip into the scratch directory tmp and
+// compares the video and the truth file byte for byte (by SHA-256) with
+// those committed in dir. It returns the differences (none: identical).
+func Check(sp *Spec, dir, tmp string, opt Options) ([]string, error) {
+	if _, err := Generate(sp, tmp, opt); err != nil {
+		return nil, err
+	}
+	var diffs []string
+	cmp := func(what, committed, fresh string) error {
+		a, _, err := fileSHA256(committed)
+		if err != nil {
+			diffs = append(diffs, fmt.Sprintf("%s: %s is missing", what, filepath.Base(committed)))
+			return nil
+		}
+		b, _, err := fileSHA256(fresh)
+		if err != nil {
+			return err
+		}
+		if a != b {
+			diffs = append(diffs, fmt.Sprintf("%s: %s differs (committed sha256 %s…, regenerated %s…)", what, filepath.Base(committed), a[:12], b[:12]))
+		}
+		return nil
+	}
+	if err := cmp("video", VideoFile(dir, sp.Name), VideoFile(tmp, sp.Name)); err != nil {
+		return nil, err
+	}
+	fresh, err := FindTruth(tmp, sp.Name)
+	if err != nil {
+		return nil, err
+	}
+	committed := filepath.Join(dir, filepath.Base(fresh))
+	if err := cmp("truth", committed, fresh); err != nil {
+		return nil, err
+	}
+	return diffs, nil
+}

@@ -1,0 +1,245 @@
+package corpus
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/events"
+)
+
+const videos = "../testdata/videos"
+
+// Every committed spec simulates, is refereed and shows what its expect:
+// section says; together they cover every situation the issue lists.
+func TestCommittedSpecsShowWhatTheyExpect(t *testing.T) {
+	specs, err := LoadDir(videos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(specs) < 21 {
+		t.Errorf("%d clip specs, want at least 20 clips and the demo", len(specs))
+	}
+	demo := false
+	for _, sp := range specs {
+		demo = demo || sp.Name == "demo"
+		s, err := Simulate(sp)
+		if err != nil {
+			t.Errorf("%s: %v", sp.Name, err)
+			continue
+		}
+		if err := s.Verify(); err != nil {
+			t.Error(err)
+		}
+		if sp.Name != "demo" && s.Trace.Duration > MaxSeconds {
+			t.Errorf("%s runs %.1f s", sp.Name, s.Trace.Duration)
+		}
+	}
+	if !demo {
+		t.Error("no demo.yaml")
+	}
+	if miss := MissingTags(specs); len(miss) > 0 {
+		t.Errorf("no clip covers %v", miss)
+	}
+}
+
+// The demo starts a board from the opening and its decisions are all
+// accepted by the rules engine; the queen ends covered and a foul was
+// called, so the score visibly changes.
+func TestDemoPlaysUnderTheRules(t *testing.T) {
+	sp, err := LoadSpec(filepath.Join(videos, "demo.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Simulate(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := s.Judgement
+	if s.Setup.Mode != ModeMatch || j.Final == nil {
+		t.Fatalf("mode %s, final %v", s.Setup.Mode, j.Final)
+	}
+	if len(j.Rejected) > 0 {
+		t.Errorf("rejected: %v", j.Rejected)
+	}
+	if q := j.Final.Queen; q.Status != "covered" || q.Team != 0 {
+		t.Errorf("queen %+v, want covered by team 0 (S)", q)
+	}
+	if len(j.Fouls) == 0 {
+		t.Error("no foul in the demo")
+	}
+	if d := s.Trace.Duration; d < 20 || d > 40 {
+		t.Errorf("the demo runs %.1f s, want 20–40", d)
+	}
+}
+
+// A clip whose simulation drifts from its spec is refused: each field of
+// expect: is checked.
+func TestVerifyCatchesDrift(t *testing.T) {
+	base, err := os.ReadFile(filepath.Join(videos, "camera-knock.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct{ from, to, want string }{
+		{"pocketed: [W1@NW]", "pocketed: [W1@NE]", "expect.pocketed"},
+		{"pocketed: [W1@NW]", "pocketed: []", "expect.pocketed"},
+		{"pocketed: [W1@NW]", "pocketed: [W1@NW]\n  fouls: [cut_moon]", "expect.fouls"},
+		{"pocketed: [W1@NW]", "pocketed: [W1@NW]\n  placed: [W1]", "expect.placed"},
+		{"pocketed: [W1@NW]", "pocketed: [W1@NW]\n  strokes: [N]", "expect.strokes"},
+		{"covers: [camera_knock, single_pocket, side_S]", "covers: [camera_knock, single_pocket, side_E]", "covers side_E"},
+		{"covers: [camera_knock, single_pocket, side_S]", "covers: [lights_dimmed, single_pocket]", "covers lights_dimmed"},
+		{"covers: [camera_knock, single_pocket, side_S]", "covers: [multiple_pockets]", "covers multiple_pockets"},
+		{"pocketed: [W1@NW]", "pocketed: [W1@NW]\n  max_seconds: 2", "longer than 2 s"},
+	}
+	for _, c := range cases {
+		src := strings.Replace(string(base), c.from, c.to, 1)
+		if src == string(base) {
+			t.Fatalf("%q not in the spec", c.from)
+		}
+		sp, err := ParseSpec([]byte(src), filepath.Join(videos, "camera-knock.yaml"))
+		if err != nil {
+			t.Fatalf("%s: %v", c.to, err)
+		}
+		s, err := Simulate(sp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = s.Verify()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one about %s", c.to, err, c.want)
+		}
+	}
+}
+
+func TestSpecErrorsSayWhere(t *testing.T) {
+	ok := "fps: 30\narrangement: {positions: {W1: [0, 0]}}\ntimeline:\n  - wait: 1\nexpect:\n  covers: [break]\n"
+	if _, err := ParseSpec([]byte(ok), "x.yaml"); err != nil {
+		t.Fatalf("valid spec: %v", err)
+	}
+	cases := []struct{ src, want string }{
+		{"fps: 30\ntimeline:\n  - wait: 1\n", "x.yaml:1: no expect:"},
+		{"timeline:\n  - wait: 1\nexpect: {}\n", "fps: a clip spec must give"},
+		{"fps: 25\ntimeline:\n  - wait: 1\nexpect: {}\n", "x.yaml:1: fps: 25"},
+		{"fps: 30\ntimeline:\n  - wait: 1\nexpect:\n  covers: [brake]\n", `x.yaml:5:12: expect.covers: unknown tag "brake"`},
+		{"fps: 30\ntimeline:\n  - wait: 1\nexpect:\n  fouls: [bad_foul]\n", `x.yaml:5:11: expect.fouls: unknown foul "bad_foul"`},
+		{"fps: 30\ntimeline:\n  - wait: 1\nexpect:\n  pocketed: [W1]\n", "x.yaml:5:14: expect.pocketed: want ID@POCKET"},
+		{"fps: 30\ntimeline:\n  - wait: 1\nexpect:\n  colour: red\n", "x.yaml:5:3: expect.colour: unknown field"},
+		{"fps: 30\ntimeline:\n  - wait: 1\nexpect:\n  context: {mode: later}\n", "expect.context.mode"},
+		{"fps: 30\ntimeline:\n  - wait: 1\nrender:\n  fps: 60\nexpect: {}\n", "x.yaml:5: render.fps 60 differs"},
+		{"fps: 30\ntimeline:\n  - wait: 1\nrender:\n  camera: {tilt: 40}\nexpect: {}\n", "camera.tilt"},
+		// The simulator's errors keep the file's line numbers.
+		{"fps: 30\nexpect:\n  covers: [break]\ntimeline:\n  - strike: {side: X, direction: 0, speed: 1}\n", "x.yaml:5"},
+	}
+	for _, c := range cases {
+		_, err := ParseSpec([]byte(c.src), "x.yaml")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.src, err, c.want)
+		}
+	}
+}
+
+// The mid-board context counts the men on the board from the arrangement
+// and takes the turn from the first strike.
+func TestMidBoardContext(t *testing.T) {
+	sp, err := LoadSpec(filepath.Join(videos, "dues-placed.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := Setup(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := rs.Context
+	if rs.Mode != ModeMidBoard || st == nil {
+		t.Fatalf("mode %s context %v", rs.Mode, st)
+	}
+	if st.Teams[0].OnBoard != 1 || st.Teams[0].Pocketed != 8 || st.Teams[1].OnBoard != 2 || st.Turn != board.N ||
+		st.Teams[0].AwaitingPlacement != 2 || st.Placer != "N" || st.Queen.Status != "covered" {
+		t.Errorf("context %+v", st)
+	}
+}
+
+func TestTruthRoundTrip(t *testing.T) {
+	tr := &Truth{Version: TruthVersion, Clip: ClipInfo{Name: "x", Frames: 1, Width: 1280, Height: 720, FPS: 30},
+		Cameras: []CameraTruth{{From: 0, To: 0, CornersPx: [4][2]float64{{1, 2}, {3, 4}, {5, 6}, {7, 8}}}},
+		Events:  []events.Event{{Type: events.StrokeEnd, Frame: 0, T: 0.0123456789}},
+		Frames: []FrameTruth{{I: 0, T: 0, Discs: []DiscTruth{
+			{ID: "W1", Kind: board.White, State: "rest", MM: &[2]R3{1.23456, -0.0004}, PX: &[2]R3{640.5, 360.25}, Hand: 0.25},
+			{ID: "W2", Kind: board.White, State: "pocketed", Pocket: func() *board.Pocket { p := board.NE; return &p }()},
+		}}}}
+	b, err := tr.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for _, want := range []string{`"mm":[1.235,0]`, `"px":[640.5,360.25]`, `"hand":0.25`, `"t":0.0123456789`, "\n    {\"i\":0,"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("truth JSON lacks %s:\n%s", want, s)
+		}
+	}
+	back, err := ParseTruth(b, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := back.Frames[0].Discs[0]
+	if d.Pos() != (board.Vec{X: 1.235, Y: 0}) || !d.Visible(1280, 720) || back.Frames[0].Discs[1].Visible(1280, 720) {
+		t.Errorf("disc %+v", d)
+	}
+	b2, _ := back.Marshal()
+	if string(b2) != s {
+		t.Error("marshal → parse → marshal changed the bytes")
+	}
+	if _, err := ParseTruth([]byte(strings.Replace(s, `"version": 1`, `"version": 99`, 1)), "x"); err == nil || !strings.Contains(err.Error(), "version 99") {
+		t.Errorf("version check: %v", err)
+	}
+	if _, err := ParseTruth([]byte(strings.Replace(s, `"frames":1,`, `"frames":2,`, 1)), "x"); err == nil {
+		t.Error("a frame count that disagrees is accepted")
+	}
+}
+
+// The committed truth files belong to the committed specs and videos,
+// and the clips keep within the size limits (3 MB each, 60 MB in all).
+func TestCommittedCorpusIsConsistent(t *testing.T) {
+	specs, err := LoadDir(videos)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var total int64
+	for _, sp := range specs {
+		p, err := FindTruth(videos, sp.Name)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		tr, err := ReadTruth(p)
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		sum, size, err := fileSHA256(VideoFile(videos, sp.Name))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if sum != tr.Clip.SHA256 || size != tr.Clip.Bytes {
+			t.Errorf("%s: the video is not the one its truth describes", sp.Name)
+		}
+		specSum, _, _ := fileSHA256(sp.Path)
+		if specSum != tr.Clip.SpecSHA256 {
+			t.Errorf("%s: the spec changed since the clip was generated: run boardcam synth --only %s", sp.Name, sp.Name)
+		}
+		if size > 3<<20 {
+			t.Errorf("%s: %.2f MB, more than 3 MB", sp.Name, float64(size)/(1<<20))
+		}
+		st, _ := os.Stat(p)
+		total += size + st.Size()
+		if sp.Name == "demo" && (tr.Clip.Width != 1280 || tr.Clip.FPS != 30) {
+			t.Errorf("demo is %dx%d at %d fps, want 720p30", tr.Clip.Width, tr.Clip.Height, tr.Clip.FPS)
+		}
+	}
+	if total > 60<<20 {
+		t.Errorf("the corpus is %.1f MB, more than 60 MB", float64(total)/(1<<20))
+	}
+}

@@ -1,0 +1,191 @@
+package corpus
+
+import (
+	"fmt"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/referee"
+	"github.com/boardcam/boardcam/referee/refsim"
+	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/sim"
+)
+
+// RefereeSetup is how a clip's events are refereed: the rules, who sits
+// where, and the match context (see [Context]). It is stored in the truth
+// file so that the evaluation harness referees a pipeline's events exactly
+// as the truth was refereed.
+type RefereeSetup struct {
+	Profile string         `json:"profile"`
+	Mode    string         `json:"mode"`
+	Players []rules.Player `json:"players"`
+	Teams   [2]string      `json:"teams"`
+	Break   board.Side     `json:"break"`
+	// Context is the fixed state of mode mid_board.
+	Context *rules.State `json:"context,omitempty"`
+}
+
+// Foul is one foul the referee called, flattened for comparison.
+type Foul struct {
+	Foul  rules.Foul `json:"foul"`
+	Seat  board.Side `json:"seat"`
+	Frame int        `json:"frame"`
+	T     float64    `json:"t"`
+	// Status is the call's status (applied, derived, offered …).
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// Judgement is what the referee (and in mode match the rules engine) made
+// of a clip's events.
+type Judgement struct {
+	Decisions []referee.Decision `json:"decisions"`
+	Fouls     []Foul             `json:"fouls"`
+	// Rejected lists decisions the rules engine refused (mode match).
+	Rejected []string `json:"rejected,omitempty"`
+	// Final is the match state after the last event (mode match): the
+	// score a daemon running the clip must reach.
+	Final *rules.State `json:"final_state,omitempty"`
+}
+
+// Setup builds the referee setup of a spec (see [Context]).
+func Setup(sp *Spec) (RefereeSetup, error) {
+	sc := sp.Scenario
+	c := sp.Expect.Context
+	h := refsim.DefaultHeader(sc, sp.Expect.Profile)
+	rs := RefereeSetup{Profile: sp.Expect.Profile, Mode: c.Mode, Players: h.Players, Teams: h.Teams, Break: h.Break}
+	if rs.Mode == "" {
+		rs.Mode = ModeMidBoard
+		if sc.Arrangement.Kind == sim.ArrangeOpening {
+			rs.Mode = ModeMatch
+		}
+	}
+	if rs.Mode == ModeMatch {
+		if sc.Arrangement.Kind != sim.ArrangeOpening {
+			return rs, fmt.Errorf("%s: expect.context.mode: match needs the opening arrangement (the rules engine starts every board from it)", sp.Path)
+		}
+		if c.Turn != nil || c.Queen != "" || c.AwaitingWhite+c.AwaitingBlack > 0 || c.Placer != "" {
+			return rs, fmt.Errorf("%s: expect.context: turn, queen, awaiting and placer apply to mode mid_board only", sp.Path)
+		}
+		return rs, nil
+	}
+	st := rules.State{
+		Profile: sp.Expect.Profile, Doubles: sc.Players == 4, Players: h.Players,
+		Board: 1, Turn: sc.Breaker, Strokes: 10, Winner: -1, Breaker: sc.Breaker,
+		Queen: rules.Queen{Status: rules.QueenOnBoard, Team: -1},
+	}
+	for t := range st.Teams {
+		st.Teams[t].Name = h.Teams[t]
+		for _, p := range h.Players {
+			if p.Team == t {
+				st.Teams[t].Players = append(st.Teams[t].Players, p.Name)
+			}
+		}
+	}
+	st.Teams[0].Colour, st.Teams[1].Colour = board.White, board.Black
+	// The men on the board, from the arrangement.
+	var on [4]int
+	queenOn := false
+	for _, p := range sc.Arrangement.Positions {
+		k, _ := board.KindOfID(p.ID)
+		on[k]++
+		queenOn = queenOn || k == board.Queen
+	}
+	st.Teams[0].OnBoard, st.Teams[0].Pocketed = on[board.White], board.MenPerColour-on[board.White]
+	st.Teams[1].OnBoard, st.Teams[1].Pocketed = on[board.Black], board.MenPerColour-on[board.Black]
+	if !queenOn {
+		st.Queen = rules.Queen{Status: rules.QueenCovered, Team: 1}
+	}
+	for _, a := range sc.Timeline {
+		if a.Kind == sim.ActStrike && a.Strike.Side != nil {
+			st.Turn = *a.Strike.Side
+			break
+		}
+	}
+	if c.Turn != nil {
+		st.Turn = *c.Turn
+	}
+	if c.Queen != "" {
+		st.Queen = rules.Queen{Status: rules.QueenStatus(c.Queen), Team: c.QueenTeam}
+		if st.Queen.Status == rules.QueenOnBoard || st.Queen.Status == rules.QueenAwaitingPlacement {
+			st.Queen.Team = -1
+		}
+	}
+	st.Teams[0].AwaitingPlacement, st.Teams[1].AwaitingPlacement = c.AwaitingWhite, c.AwaitingBlack
+	st.Placer = c.Placer
+	rs.Context = &st
+	return rs, nil
+}
+
+// RefereeConfig is the referee configuration for the setup: exact (no
+// tolerance) for the simulator's truth, the default camera tolerances for
+// a pipeline's events.
+func (rs RefereeSetup) RefereeConfig(g *board.Geometry, exact bool) (referee.Config, error) {
+	p, err := rules.ProfileByName(rs.Profile)
+	if err != nil {
+		return referee.Config{}, err
+	}
+	cfg := referee.DefaultConfig(p)
+	if g != nil {
+		cfg.Geometry = g
+	}
+	if exact {
+		cfg.Tolerance, cfg.TimeTolerance = 0, 0
+	}
+	return cfg, nil
+}
+
+// Judge referees the events under the setup. Events the referee refuses
+// are errors (naming the frame); decisions the rules engine refuses are
+// listed in Rejected.
+func (rs RefereeSetup) Judge(evs []events.Event, cfg referee.Config) (*Judgement, error) {
+	j := &Judgement{}
+	switch rs.Mode {
+	case ModeMatch:
+		h := rules.Header{Profile: rs.Profile, Teams: rs.Teams, Players: rs.Players, Break: rs.Break}
+		res, err := refsim.Referee(evs, h, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("referee: %w", err)
+		}
+		j.Decisions = res.Decisions
+		for _, r := range res.Rejected {
+			j.Rejected = append(j.Rejected, fmt.Sprintf("frame %d %q: %v", r.Decision.Frame, r.Decision.Log, r.Err))
+		}
+		st := res.Match.State()
+		j.Final = &st
+	case ModeMidBoard:
+		if rs.Context == nil {
+			return nil, fmt.Errorf("referee: mode mid_board without a context")
+		}
+		ref, err := referee.New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range evs {
+			ds, err := ref.Observe(e, *rs.Context)
+			if err != nil {
+				return nil, fmt.Errorf("referee: frame %d: %w", e.Frame, err)
+			}
+			j.Decisions = append(j.Decisions, ds...)
+		}
+	default:
+		return nil, fmt.Errorf("referee: unknown mode %q", rs.Mode)
+	}
+	j.Fouls = FoulsOf(j.Decisions)
+	return j, nil
+}
+
+// FoulsOf lists the calls of the decisions that were not overruled, in
+// order.
+func FoulsOf(ds []referee.Decision) []Foul {
+	out := []Foul{}
+	for _, d := range ds {
+		for _, c := range d.Calls {
+			if c.Status == referee.Overruled {
+				continue
+			}
+			out = append(out, Foul{Foul: c.Foul, Seat: c.Seat, Frame: c.Frame, T: c.T, Status: string(c.Status), Reason: c.Reason})
+		}
+	}
+	return out
+}
