@@ -1,0 +1,287 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/pipeline"
+
+	// The analysis pipeline is what `boardcam eval` measures and the
+	// daemon runs: registered with package eval as "vision".
+	_ "github.com/boardcam/boardcam/pipeline/evalpipe"
+)
+
+func init() {
+	register(command{Name: "analyze", Summary: "find the board, track the pieces and print the physical events of a video", Run: cmdAnalyze})
+}
+
+const analyzeDescription = `
+Analyse a video of a carrom board: find the board (or use --calibration),
+detect the pieces in every frame, follow the twenty discs (W1…W9, B1…B9, Q,
+S) and print the physical events — one line per event, or one JSON object
+per line with --json (the format of package events, docs/tracking.md):
+calibrated, recalibrated, stroke_start, front_line_crossed, contact,
+pocketed, overboard, stroke_end, placed, moved, arm_over_foul_line.
+
+Frame times are frame number / frame rate (the video's, or --fps). Events
+carry the frame in which they happened; they are printed a few frames
+later, once recognised, always in time order. Board millimetres: origin at
+the centre, x toward E, y toward S.
+
+The sides are named from the calibration (--calibration), else from
+--south-at; with --turn the first stroke names them: it is played from
+that seat.`
+
+func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
+	fs := newFlags("analyze", "VIDEO [--calibration FILE] [--board FILE] [--json] [--progress]", analyzeDescription, s)
+	calPath := fs.String("calibration", "", "calibration `file` (from boardcam calibrate); default: find the board in the frames")
+	boardPath := fs.String("board", "", "board geometry `file` (YAML); default: the ICF board")
+	lensPath := fs.String("lens-file", "", "lens model `file` (from calibrate --lens) when the board is found in the frames")
+	southAt := fs.String("south-at", "bottom", "image side nearest board side S, when the board is found in the frames: bottom, right, top or left")
+	breaker := fs.String("breaker-side", "S", "side the first player (breaker) sits on (numbers the opening position)")
+	turnFlag := fs.String("turn", "", "seat (S, E, N, W) of the player who strikes first in the video: the board's orientation is then taken from the first stroke (instead of --south-at)")
+	fpsFlag := fs.Float64("fps", 0, "frame rate, frames per second (default: the video's)")
+	asJSON := fs.Bool("json", false, "print one JSON object per line per event")
+	progress := fs.Bool("progress", false, "report progress on standard error")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		if fs.NArg() == 0 {
+			return usageError("no video given")
+		}
+		return usageError("one video at a time (got %d arguments)", fs.NArg())
+	}
+	video := fs.Arg(0)
+	if *fpsFlag < 0 || math.IsNaN(*fpsFlag) || math.IsInf(*fpsFlag, 0) {
+		return usageError("--fps %v: want a positive frame rate", *fpsFlag)
+	}
+	cfg := pipeline.Config{}
+	var err error
+	if *boardPath != "" {
+		if cfg.Geometry, err = board.Load(*boardPath); err != nil {
+			return err
+		}
+	}
+	if *calPath != "" {
+		if cfg.Calibration, err = calibrate.Load(*calPath); err != nil {
+			return err
+		}
+	}
+	if *lensPath != "" {
+		if *calPath != "" {
+			return usageError("--lens-file: the calibration file carries its own lens model")
+		}
+		if cfg.Lens, err = calibrate.LoadLens(*lensPath); err != nil {
+			return err
+		}
+	}
+	dir, err := calibrate.ParseDirection(*southAt)
+	if err != nil {
+		return usageError("--south-at: %v", err)
+	}
+	side, err := board.ParseSide(*breaker)
+	if err != nil {
+		return usageError("--breaker-side: %v", err)
+	}
+	cfg.Orientation = calibrate.Orientation{SouthAt: dir, Breaker: side, BreakerSource: "config"}
+	if *turnFlag != "" {
+		turn, err := board.ParseSide(*turnFlag)
+		if err != nil {
+			return usageError("--turn: %v", err)
+		}
+		cfg.Turn = &turn
+	}
+
+	if _, err := os.Stat(video); err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	vc, err := gocv.VideoCaptureFile(video)
+	if err != nil {
+		return fmt.Errorf("analyze: %s: cannot open the video: %w", video, err)
+	}
+	defer vc.Close()
+	if !vc.IsOpened() {
+		return fmt.Errorf("analyze: %s: cannot open the video (not a video file, or a format OpenCV cannot decode)", video)
+	}
+	fps := *fpsFlag
+	if fps == 0 {
+		fps = vc.Get(gocv.VideoCaptureFPS)
+		if !(fps > 0 && fps < 1000) {
+			return fmt.Errorf("analyze: %s: the video does not say its frame rate: give --fps", video)
+		}
+	}
+	total := int(vc.Get(gocv.VideoCaptureFrameCount))
+
+	a, err := pipeline.New(cfg)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	img := gocv.NewMat()
+	defer img.Close()
+
+	out := eventWriter{w: s.Out, json: *asJSON}
+	start := time.Now()
+	lastReport := start
+	frames, nevents := 0, 0
+	var lastNote string
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !vc.Read(&img) || img.Empty() {
+			break
+		}
+		res, err := a.Process(img, frames, float64(frames)/fps)
+		if err != nil {
+			return fmt.Errorf("analyze: %s: %w", video, err)
+		}
+		for _, e := range res.Events {
+			if err := out.write(e); err != nil {
+				return err
+			}
+			nevents++
+		}
+		frames++
+		if *progress {
+			if res.Note != "" && res.Note != lastNote {
+				fmt.Fprintf(s.Err, "analyze: frame %d: %s\n", res.Index, res.Note)
+			}
+			if now := time.Now(); now.Sub(lastReport) >= 2*time.Second {
+				lastReport = now
+				fmt.Fprintf(s.Err, "analyze: %s\n", progressLine(frames, total, now.Sub(start), nevents))
+			}
+		}
+		lastNote = res.Note
+	}
+	if frames == 0 {
+		return fmt.Errorf("analyze: %s: no frame could be decoded (not a video, or corrupt)", video)
+	}
+	for _, e := range a.Finish() {
+		if err := out.write(e); err != nil {
+			return err
+		}
+		nevents++
+	}
+	if total > 0 && frames < total-1 {
+		fmt.Fprintf(s.Err, "analyze: %s: only %d of %d frames could be decoded (the file may be truncated or corrupt)\n", video, frames, total)
+	}
+	if a.Calibration() == nil {
+		fmt.Fprintf(s.Err, "analyze: %s: the board was never found (%s); give --calibration\n", video, lastNote)
+	}
+	if *progress {
+		fmt.Fprintf(s.Err, "analyze: done: %s\n", progressLine(frames, frames, time.Since(start), nevents))
+	}
+	return nil
+}
+
+// progressLine says how far the analysis is.
+func progressLine(done, total int, d time.Duration, nevents int) string {
+	rate := float64(done) / math.Max(d.Seconds(), 1e-9)
+	if total > 0 {
+		return fmt.Sprintf("%d/%d frames (%.0f%%), %.0f frames/s, %d events", done, total, 100*float64(done)/float64(total), rate, nevents)
+	}
+	return fmt.Sprintf("%d frames, %.0f frames/s, %d events", done, rate, nevents)
+}
+
+// eventWriter prints events as JSON lines or as readable lines.
+type eventWriter struct {
+	w    io.Writer
+	json bool
+}
+
+func (ew eventWriter) write(e events.Event) error {
+	if ew.json {
+		b, err := e.Marshal()
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(ew.w, "%s\n", b)
+		return err
+	}
+	_, err := fmt.Fprintln(ew.w, describeEvent(e))
+	return err
+}
+
+// describeEvent is the readable line of an event.
+func describeEvent(e events.Event) string {
+	mm := func(m *events.MM) string {
+		if m == nil {
+			return "?"
+		}
+		return fmt.Sprintf("(%.1f, %.1f) mm", m[0], m[1])
+	}
+	piece := func() string {
+		k := "?"
+		if e.Piece != nil {
+			k = e.Piece.String()
+		}
+		if e.ID != "" {
+			return k + " " + e.ID
+		}
+		return k
+	}
+	side := "?"
+	if e.Side != nil {
+		side = e.Side.String()
+	}
+	var what string
+	switch e.Type {
+	case events.Calibrated, events.Recalibrated:
+		var cs []string
+		for _, c := range e.CornersPx {
+			cs = append(cs, fmt.Sprintf("(%.1f, %.1f)", c[0], c[1]))
+		}
+		what = "board corners NW NE SE SW at " + strings.Join(cs, " ") + " px"
+	case events.StrokeStart:
+		what = fmt.Sprintf("%s strikes, striker at %s", side, mm(e.StrikerMM))
+	case events.FrontLineCrossed:
+		what = fmt.Sprintf("the striker crossed %s's front line", side)
+	case events.Contact:
+		what = fmt.Sprintf("%s touched %s", e.A, e.B)
+		if e.AMM != nil && e.BMM != nil {
+			what += fmt.Sprintf(" at %s / %s", mm(e.AMM), mm(e.BMM))
+		}
+	case events.Pocketed:
+		pk := "?"
+		if e.Pocket != nil {
+			pk = e.Pocket.String()
+		}
+		what = fmt.Sprintf("%s into pocket %s", piece(), pk)
+	case events.Overboard:
+		what = fmt.Sprintf("%s left the board at %s", piece(), mm(e.MM))
+	case events.StrokeEnd:
+		var ps []string
+		for _, p := range e.Pieces {
+			id := p.ID
+			if id == "" {
+				id = p.Piece.String()
+			}
+			ps = append(ps, fmt.Sprintf("%s (%.0f, %.0f)", id, p.MM[0], p.MM[1]))
+		}
+		what = fmt.Sprintf("all at rest, %d on the board: %s", len(e.Pieces), strings.Join(ps, ", "))
+	case events.Placed:
+		what = fmt.Sprintf("%s placed at %s", piece(), mm(e.MM))
+	case events.Moved:
+		what = fmt.Sprintf("%s moved by hand to %s", piece(), mm(e.MM))
+	case events.ArmOverFoulLine:
+		what = fmt.Sprintf("%s's hand or arm over the foul line", side)
+		if e.MM != nil {
+			what += " at " + mm(e.MM)
+		}
+	default:
+		what = string(e.Type)
+	}
+	return fmt.Sprintf("frame %6d  %8.3f s  %-18s %s", e.Frame, e.T, e.Type, what)
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/boardcam/boardcam/daemon"
+	"github.com/boardcam/boardcam/rules"
+)
+
+func init() {
+	register(command{Name: "run", Summary: "referee a live match: camera or video → scoreboard, websocket, journal", Run: cmdRun})
+}
+
+const runHelp = `
+Run the live daemon: read a camera, a stream or a video, find the board,
+track the pieces, referee every stroke, keep the score by the rules of the
+match, and show it on the terminal, the LED scoreboard and the web overlay
+and umpire console.
+
+With no flags it plays the bundled demo clip (testdata/videos/demo.mp4,
+looked for in the working directory and beside the binary) at real time,
+prints the final score at its end and exits. Live sources run until
+SIGTERM or Ctrl-C, which stop capture, drain the pipeline and close the
+journal.
+
+Sources (--source):
+  FILE.mp4                 a video file (paced at its frame rate; --no-pace
+                           reads it as fast as possible, dropping nothing)
+  /dev/video0              a V4L2 camera (USB webcam; source.width/height/fps
+                           in the configuration)
+  rtsp://user:pw@host/…    an RTSP or HTTP stream
+  gst:PIPELINE             a GStreamer pipeline ending in appsink, e.g. a Pi
+                           camera module: gst:libcamerasrc ! video/x-raw,width=1280,height=720,framerate=30/1 ! videoconvert ! appsink
+  events:FILE.jsonl        physical events (boardcam simulate --json or
+                           boardcam analyze --json) fed to the referee
+
+Every stroke outcome, placement and umpire decision is written to the match
+journal (a stroke log, fsync'd) before it is announced; after a crash or a
+restart the daemon replays the journal and carries on (a video is caught up
+with from its start). --new-match starts afresh. docs/daemon.md describes
+the configuration file, the decisions, the journal and the metrics.
+`
+
+func cmdRun(ctx context.Context, args []string, s stdio) error {
+	fs := newFlags("run", "[flags]", runHelp, s)
+	configFile := fs.String("config", "", "configuration file (YAML; deploy/boardcam.example.yaml)")
+	source := fs.String("source", "", "video file, /dev/videoN, rtsp://…, gst:PIPELINE or events:FILE (default: the demo clip)")
+	disp := fs.String("display", "", "scoreboard on the terminal: term or none (default none)")
+	listen := fs.String("listen", "", "web server address, e.g. :8080; '' turns it off (default localhost:8080)")
+	profile := fs.String("profile", "", "rule profile of a new match: "+strings.Join(rules.ProfileNames(), ", "))
+	players := fs.String("players", "", "players of a new match: S=Asha,N=Ravi (four for doubles)")
+	teams := fs.String("teams", "", "doubles team names: Blue,Red")
+	breaker := fs.String("break", "", "seat that breaks the first board (default: the first player's)")
+	decisions := fs.String("decisions", "", "automatic decisions: auto, delay or confirm (default auto)")
+	noPace := fs.Bool("no-pace", false, "read video files as fast as possible (default: at their frame rate)")
+	speed := fs.Float64("speed", 0, "play video files this many times faster than real time")
+	exitAtEnd := fs.Bool("exit-at-end", true, "exit when a video ends (false: keep the web server up until SIGTERM)")
+	journalDir := fs.String("journal-dir", "", "directory of the match journals (default ~/.local/state/boardcam/matches)")
+	newMatch := fs.Bool("new-match", false, "start a new match even if the last one is unfinished")
+	logLevel := fs.String("log-level", "", "debug, info, warn or error")
+	quiet := fs.Bool("quiet", false, "do not print the final score and the pipeline figures at exit")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError("run takes no arguments (use --source %s)", fs.Arg(0))
+	}
+	cfg := daemon.DefaultConfig()
+	if *configFile != "" {
+		var err error
+		cfg, err = daemon.LoadConfig(*configFile)
+		if err != nil {
+			return err
+		}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	override := func(flagName, path string, apply func()) {
+		if set[flagName] {
+			apply()
+			cfg.SetByFlag(path, "--"+flagName)
+		}
+	}
+	override("source", "source.uri", func() { cfg.Source.URI = *source })
+	override("display", "display", func() { cfg.Display = *disp })
+	override("listen", "web.listen", func() { l := *listen; cfg.Web.Listen = &l })
+	override("profile", "match.profile", func() { cfg.Match.Profile = *profile })
+	override("players", "match.players", func() { cfg.Match.Players = splitList(*players) })
+	override("teams", "match.teams", func() { cfg.Match.Teams = splitList(*teams) })
+	override("break", "match.breaker", func() { cfg.Match.Breaker = *breaker })
+	override("decisions", "match.decisions", func() { cfg.Match.Decisions = *decisions })
+	override("no-pace", "source.pace", func() { p := !*noPace; cfg.Source.Pace = &p })
+	override("speed", "source.speed", func() { cfg.Source.Speed = *speed })
+	override("exit-at-end", "source.exit_at_end", func() { e := *exitAtEnd; cfg.Source.ExitAtEnd = &e })
+	override("journal-dir", "journal.dir", func() { cfg.Journal.Dir = *journalDir })
+	override("log-level", "log.level", func() { cfg.Log.Level = *logLevel })
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	log := cfg.Logger(s.Err)
+	d := &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, NewMatch: *newMatch}
+	if err := d.Initialize(); err != nil {
+		return err
+	}
+	defer d.Close()
+	err := d.Run(ctx)
+	d.Close() // the outputs have written everything before the summary
+	if !*quiet {
+		printFinal(s.Out, d)
+	}
+	return err
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// printFinal writes the score and the pipeline's figures.
+func printFinal(w io.Writer, d *daemon.Daemon) {
+	st := d.State()
+	fmt.Fprintf(w, "\n%s\n", scoreLine(st))
+	for _, b := range st.Boards {
+		win := "no winner"
+		if b.Winner >= 0 {
+			win = fmt.Sprintf("%s wins %d", st.Teams[b.Winner].Name, b.Points)
+			if b.Demanded > 0 {
+				win += fmt.Sprintf(" +%d demanded", b.Demanded)
+			}
+		}
+		fmt.Fprintf(w, "  board %d  %s: %s\n", b.Board, win, b.Reason)
+	}
+	if p := d.JournalPath(); p != "" {
+		fmt.Fprintf(w, "journal: %s (boardcam score %s)\n", p, p)
+	}
+	d.Metrics().Summary(d.Clock.Now()).Print(w)
+}
+
+func scoreLine(st rules.State) string {
+	t := st.Teams
+	s := fmt.Sprintf("score: %s %d – %d %s (%s", t[0].Name, t[0].Score, t[1].Score, t[1].Name, st.Profile)
+	switch {
+	case st.MatchOver && st.Winner >= 0:
+		s += fmt.Sprintf("; %s wins the match", t[st.Winner].Name)
+	default:
+		s += fmt.Sprintf("; board %d in play, %d strokes, %s to strike", st.Board, st.Strokes, st.Turn)
+	}
+	if st.MatchResult != "" {
+		s += "; " + st.MatchResult
+	}
+	return s + ")"
+}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/daemon"
+	"github.com/boardcam/boardcam/rules"
+)
+
+// simulated writes the ground-truth events of a scenario as JSON lines.
+func simulated(t *testing.T, scenario string) string {
+	t.Helper()
+	code, out, errOut := runCmd(t, "", "simulate", "--json", "../../testdata/scenarios/"+scenario)
+	if code != 0 {
+		t.Fatalf("simulate: %s", errOut)
+	}
+	path := filepath.Join(t.TempDir(), "events.jsonl")
+	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+var journalLine = regexp.MustCompile(`journal: (\S+)`)
+
+func journalState(t *testing.T, out string) (string, rules.State) {
+	t.Helper()
+	m := journalLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no journal in the output:\n%s", out)
+	}
+	jf, err := daemon.ReadJournal(m[1], false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	match, err := jf.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m[1], match.State()
+}
+
+// `boardcam run` on a file of events: it prints the final score, the
+// journal and the pipeline's figures; `boardcam score` replays the journal
+// to the same score.
+func TestRunEvents(t *testing.T) {
+	src := simulated(t, "autoplay-board.yaml")
+	dir := t.TempDir()
+	code, out, errOut := runCmd(t, "", "run", "--source", "events:"+src, "--no-pace", "--listen", "", "--journal-dir", dir,
+		"--players", "S=Asha,N=Ravi")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"score: Asha ", "board 1  Asha wins", "journal: " + dir, "pipeline: ", "frame → journal", "pocket → sink"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	path, st := journalState(t, out)
+	if len(st.Boards) != 1 || st.Teams[0].Name != "Asha" {
+		t.Errorf("journal state %+v", st)
+	}
+	code, score, errOut := runCmd(t, "", "score", path)
+	if code != 0 || !strings.Contains(score, "board 1  Asha wins") {
+		t.Errorf("score of the journal: exit %d %s %s", code, score, errOut)
+	}
+}
+
+// --display term draws the scoreboard on standard output.
+func TestRunDisplayTerm(t *testing.T) {
+	src := simulated(t, "autoplay-board.yaml")
+	code, out, errOut := runCmd(t, "", "run", "--source", "events:"+src, "--no-pace", "--listen", "", "--journal-dir", t.TempDir(), "--display", "term")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"A  South", "B  North", "board 2"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the terminal scoreboard lacks %q", want)
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("source:\n  uri: x.mp4\nmatch:\n  profil: icf\n"), 0o644)
+	cases := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--config", bad}, 1, "bad.yaml:4: match.profil: unknown key"},
+		{[]string{"--display", "lcd"}, 1, "--display: unknown display"},
+		{[]string{"--players", "S=Asha,E=Ravi"}, 1, "--players:"},
+		{[]string{"--source", filepath.Join(dir, "none.mp4"), "--listen", ""}, 1, "none.mp4"},
+		{[]string{"extra"}, 2, "takes no arguments"},
+	}
+	for _, c := range cases {
+		code, _, errOut := runCmd(t, "", append([]string{"run", "--journal-dir", dir}, c.args...)...)
+		if code != c.code || !strings.Contains(errOut, c.want) {
+			t.Errorf("run %v: exit %d, %q; want %d and %q", c.args, code, errOut, c.code, c.want)
+		}
+	}
+	// Without the demo clip (another working directory), the error says
+	// what to do.
+	t.Chdir(dir)
+	code, _, errOut := runCmd(t, "", "run", "--journal-dir", dir, "--listen", "")
+	if code != 1 || !strings.Contains(errOut, "demo clip is missing") || !strings.Contains(errOut, "--source") {
+		t.Errorf("no demo clip: exit %d %q", code, errOut)
+	}
+}
+
+// The corpus end to end: `boardcam run` on every clip that plays a match
+// from the opening (the rules engine starts every match there) ends with
+// the score and the fouls of the truth. It decodes and analyses every
+// frame of the clips (about half a minute), and it is the acceptance test
+// of the whole vision → tracker → referee chain, so it runs when
+// BOARDCAM_E2E=1 (scripts or CI that want it set it).
+func TestRunCorpusClips(t *testing.T) {
+	if os.Getenv("BOARDCAM_E2E") == "" {
+		t.Skip("set BOARDCAM_E2E=1 to run the corpus through boardcam run")
+	}
+	const dir = "../../testdata/videos"
+	videos, _ := filepath.Glob(filepath.Join(dir, "*.mp4"))
+	if len(videos) == 0 {
+		t.Skip("the corpus clips are not rendered (boardcam synth)")
+	}
+	sort.Strings(videos)
+	ran := 0
+	for _, v := range videos {
+		name := strings.TrimSuffix(filepath.Base(v), ".mp4")
+		tp, err := corpus.FindTruth(dir, name)
+		if err != nil {
+			continue
+		}
+		truth, err := corpus.ReadTruth(tp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if truth.Judgement == nil || truth.Judgement.Final == nil || truth.Referee.Mode != corpus.ModeMatch {
+			continue // a clip that starts mid-board: the daemon starts matches from the opening
+		}
+		ran++
+		t.Run(name, func(t *testing.T) {
+			rs := truth.Referee
+			var players []string
+			for _, p := range rs.Players {
+				players = append(players, fmt.Sprintf("%s=%s", p.Seat, p.Name))
+			}
+			args := []string{"run", "--source", v, "--no-pace", "--listen", "", "--journal-dir", t.TempDir(),
+				"--profile", rs.Profile, "--players", strings.Join(players, ","), "--break", rs.Break.String(), "--quiet=false"}
+			if len(rs.Players) == 4 {
+				args = append(args, "--teams", rs.Teams[0]+","+rs.Teams[1])
+			}
+			code, out, errOut := runCmd(t, "", args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			jpath, got := journalState(t, out)
+			want := *truth.Judgement.Final
+			// The same fouls, by type.
+			jf, err := daemon.ReadJournal(jpath, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gotF, wantF []string
+			for _, e := range jf.Events() {
+				gotF = append(gotF, foulsOf(e)...)
+			}
+			for _, d := range truth.Judgement.Decisions {
+				if e := d.Event(); e != nil {
+					wantF = append(wantF, foulsOf(e)...)
+				}
+			}
+			sort.Strings(gotF)
+			sort.Strings(wantF)
+			if strings.Join(gotF, " ") != strings.Join(wantF, " ") {
+				t.Errorf("fouls %v, want %v", gotF, wantF)
+			}
+			for i := 0; i < 2; i++ {
+				if got.Teams[i].Score != want.Teams[i].Score || got.Teams[i].Pocketed != want.Teams[i].Pocketed || got.Teams[i].BoardsWon != want.Teams[i].BoardsWon {
+					t.Errorf("team %d: got %+v, want %+v", i, got.Teams[i], want.Teams[i])
+				}
+			}
+			if got.Board != want.Board || got.Strokes != want.Strokes || got.Queen != want.Queen {
+				t.Errorf("board %d strokes %d queen %+v; want %d %d %+v", got.Board, got.Strokes, got.Queen, want.Board, want.Strokes, want.Queen)
+			}
+		})
+	}
+	if ran == 0 {
+		t.Skip("no clip of the corpus plays a match from the opening")
+	}
+}
+
+func foulsOf(e rules.Event) []string {
+	var fs []rules.Foul
+	switch v := e.(type) {
+	case rules.Stroke:
+		fs = v.Fouls
+	case rules.Place:
+		fs = v.Fouls
+	case rules.FoulCall:
+		fs = v.Fouls
+	}
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = string(f)
+	}
+	return out
+}

@@ -1,0 +1,73 @@
+package daemon
+
+import (
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/web"
+)
+
+// Analyzer is the calibrate → vision → tracker part of the pipeline: it
+// turns frames into physical events and tracked pieces. The daemon calls it
+// from one goroutine, frame after frame.
+type Analyzer interface {
+	// Analyze processes one frame (8-bit BGR; the analyzer must not keep
+	// it): index is the frame's number in the stream (gaps where frames
+	// were dropped), pts its time in the stream.
+	Analyze(frame gocv.Mat, index int64, pts time.Duration) (Analysis, error)
+	// Reset is called when the picture returns after the camera stalled
+	// or was reconnected: the camera may have moved, so the analyzer makes
+	// sure its calibration still holds, recalibrating (and emitting a
+	// recalibrated event) when it does not.
+	Reset()
+	// Calibrate replaces the calibration by one from the four corners of
+	// the playing surface (NW, NE, SE, SW) in the pixels of the current
+	// frames (the umpire's manual calibration).
+	Calibrate(cornersPx [4][2]float64) error
+	Close() error
+}
+
+// Flusher is an Analyzer that holds events back (a stroke still being
+// watched) and can report them when the video ends.
+type Flusher interface {
+	Flush() (Analysis, error)
+}
+
+// Analysis is what an Analyzer found in one frame.
+type Analysis struct {
+	// Events are the physical events completed by this frame.
+	Events []events.Event
+	// Pieces are the tracked pieces (nil: none, or unchanged).
+	Pieces []web.Piece
+	// Calibration is set when the calibration status changed.
+	Calibration *web.Calibration
+	// Timings are the analyzer's own stages (calibrate, vision, tracker).
+	Timings []StageTiming
+}
+
+// StageTiming is how long a stage took for one frame.
+type StageTiming struct {
+	Stage string
+	D     time.Duration
+}
+
+// calibrationStatus is the web's calibration message for cal.
+func calibrationStatus(cal *calibrate.Calibration, frame gocv.Mat, index int64, msg string) *web.Calibration {
+	st := web.CalibrationOK
+	if cal.Quality.Method == calibrate.Manual {
+		st = web.CalibrationManual
+	}
+	c := &web.Calibration{Status: st, Quality: cal.Quality.Score, CornersPx: cal.CornersPx(),
+		Width: frame.Cols(), Height: frame.Rows(), Frame: index, Message: msg}
+	var h [9]float64
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			h[i*3+j] = cal.HInv[i][j]
+		}
+	}
+	c.Homography = &h
+	return c
+}

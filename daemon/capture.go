@@ -1,0 +1,443 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/web"
+)
+
+// Frame is one captured frame on its way through the pipeline.
+type Frame struct {
+	Mat gocv.Mat
+	// Index numbers the frames of the stream from 0; a dropped frame
+	// leaves a gap.
+	Index int64
+	// PTS is the frame's time in the source (files) or since the stream
+	// started (live sources).
+	PTS time.Duration
+	// Captured is when the frame was read (the daemon's clock): latencies
+	// count from it.
+	Captured time.Time
+	// Resumed marks the first frame after the picture returned from a
+	// stall or a reconnection: the analyzer recalibrates.
+	Resumed bool
+}
+
+// capture reads a Source into frames for the analysis: the first
+// component of the pipeline. It never waits for the analysis when the
+// source is live (or a file played at its pace): when no frame buffer is
+// free the frame is read anyway and dropped (counted). A live source that
+// delivers nothing for StallTimeout is reported stalled; after three times
+// that, or when it fails, it is closed and reopened with exponential
+// backoff, the match state untouched.
+type capture struct {
+	cfg       SourceConfig
+	queue     int // frame_queue
+	log       *slog.Logger
+	clock     Clock
+	src       Source
+	reopen    func() (Source, error) // a new Source after a read was abandoned
+	metrics   *Metrics
+	status    func(web.Camera)
+	lost      func() // the picture was lost (stall or disconnection)
+	pool      chan *Frame
+	out       chan *Frame
+	spare     *Frame
+	catchUp   int64 // frames up to this index are read unpaced and kept
+	lossless  bool  // never drop (unpaced files)
+	next      int64
+	resumed   bool
+	paceStart time.Time
+	paceBase  time.Duration
+	frames    int64 // frames read by the current connection
+	// liveStart is when the first live frame was asked for.
+	liveStart time.Time
+	// lastDropped: the last frame read was dropped (it is in c.spare).
+	lastDropped bool
+	// srcWithReader: an abandoned reader still uses c.src and closes it.
+	srcWithReader bool
+	// backoffs records each wait before a reconnection (for tests).
+	backoffs []time.Duration
+}
+
+// errStopped ends the capture without error (SIGTERM).
+var errStopped = errors.New("stopped")
+
+// Initialize allocates the frame buffers: queue+1 (queue waiting, one
+// being analysed); the channel holds them all, so a frame with a buffer is
+// never refused.
+func (c *capture) Initialize() error {
+	q := c.queue
+	if q < 1 {
+		return fmt.Errorf("capture: frame queue %d", q)
+	}
+	c.catchUp = -1
+	c.out = make(chan *Frame, q+1)
+	c.pool = make(chan *Frame, q+1)
+	for i := 0; i < q+1; i++ {
+		c.pool <- &Frame{Mat: gocv.NewMat()}
+	}
+	c.spare = &Frame{Mat: gocv.NewMat()}
+	return nil
+}
+
+// Close releases every frame buffer; call after run has returned and the
+// analysis has given its frames back.
+func (c *capture) Close() {
+	if c.pool == nil {
+		return
+	}
+	for {
+		select {
+		case f := <-c.pool:
+			f.Mat.Close()
+		default:
+			if c.spare != nil {
+				c.spare.Mat.Close()
+				c.spare = nil
+			}
+			return
+		}
+	}
+}
+
+func (c *capture) setStatus(st, msg string) {
+	info := c.src.Info()
+	cam := web.Camera{Status: st, Source: info.Name, Width: info.Width, Height: info.Height, FPS: info.FPS, Frame: c.next - 1, Message: msg}
+	if c.status != nil {
+		c.status(cam)
+	}
+}
+
+// run captures until the source ends (ErrEOF), fails for good (a file
+// that cannot be decoded: ErrCorrupt; ErrUnsupported), or done is closed
+// (nil). The caller closes c.out after recording the result.
+func (c *capture) run(done <-chan struct{}) error {
+	live := c.src.Info().Live
+	backoff := c.cfg.ReconnectMin.D()
+	attempts := 0
+	for {
+		select {
+		case <-done:
+			return nil
+		default:
+		}
+		if attempts == 0 {
+			c.setStatus(web.CameraStarting, "")
+		}
+		err := c.src.Open()
+		if err != nil {
+			if !live || errors.Is(err, ErrUnsupported) || errors.Is(err, ErrCorrupt) {
+				c.setStatus(web.CameraError, err.Error())
+				return err
+			}
+			attempts++
+			c.setStatus(web.CameraNoSignal, fmt.Sprintf("%v; next attempt in %s", err, backoff))
+			c.log.Warn("source unavailable; retrying", "source", c.src.Info().Name, "err", err, "attempt", attempts, "retry_in", backoff)
+			c.backoffs = append(c.backoffs, backoff)
+			if !sleep(c.clock, backoff, done) {
+				return nil
+			}
+			backoff = min(2*backoff, c.cfg.ReconnectMax.D())
+			continue
+		}
+		info := c.src.Info()
+		if attempts > 0 || c.next > 0 {
+			c.resumed = true
+			c.metrics.reconnect()
+			c.log.Info("source reconnected", "source", info.Name, "width", info.Width, "height", info.Height, "fps", info.FPS)
+		} else {
+			c.log.Info("source opened", "source", info.Name, "kind", info.Kind, "width", info.Width, "height", info.Height, "fps", info.FPS, "frames", info.Frames)
+		}
+		c.setStatus(web.CameraOK, "")
+		c.frames = 0
+		if live {
+			err = c.readLive(done)
+		} else {
+			err = c.readFile(done)
+		}
+		switch {
+		case errors.Is(err, errStopped):
+			if !c.srcWithReader {
+				c.src.Close()
+			}
+			return nil
+		case errors.Is(err, ErrEOF):
+			c.deliverLast(done)
+			c.src.Close()
+			c.setStatus(web.CameraStopped, "end of the video")
+			return err
+		case !live:
+			c.src.Close()
+			c.setStatus(web.CameraError, err.Error())
+			return err
+		}
+		// A live source was lost.
+		if c.frames > 0 {
+			backoff = c.cfg.ReconnectMin.D()
+		}
+		if c.lost != nil {
+			c.lost()
+		}
+		attempts = 1
+		c.setStatus(web.CameraNoSignal, fmt.Sprintf("%v; reconnecting in %s", err, backoff))
+		c.log.Warn("source lost; reconnecting", "source", info.Name, "err", err, "retry_in", backoff)
+		c.backoffs = append(c.backoffs, backoff)
+		if !sleep(c.clock, backoff, done) {
+			return nil
+		}
+		backoff = min(2*backoff, c.cfg.ReconnectMax.D())
+	}
+}
+
+// take returns a free frame buffer, or the spare (dropped) one when none
+// is free and the capture may not wait.
+func (c *capture) take(done <-chan struct{}, wait bool) (*Frame, bool, error) {
+	select {
+	case f := <-c.pool:
+		return f, true, nil
+	default:
+	}
+	if !wait {
+		return c.spare, false, nil
+	}
+	select {
+	case f := <-c.pool:
+		return f, true, nil
+	case <-done:
+		return nil, false, errStopped
+	}
+}
+
+// deliver hands a frame to the analysis, or drops it.
+func (c *capture) deliver(f *Frame, pooled bool) {
+	now := c.clock.Now()
+	c.metrics.frameIn(now)
+	f.Index = c.next
+	c.next++
+	c.frames++
+	if !pooled {
+		c.metrics.drop("analyze")
+		c.lastDropped = true
+		return
+	}
+	c.lastDropped = false
+	f.Captured = now
+	f.Resumed, c.resumed = c.resumed, false
+	select {
+	case c.out <- f:
+	default: // cannot happen: the channel holds every buffer of the pool
+		c.metrics.drop("analyze")
+		c.pool <- f
+	}
+}
+
+// deliverLast hands the analysis the last frame of a stream that ended,
+// if it was dropped: whatever the pipeline missed on the way, it sees the
+// final picture (the pieces at rest after the last stroke).
+func (c *capture) deliverLast(done <-chan struct{}) {
+	if !c.lastDropped || c.spare == nil {
+		return
+	}
+	f, _, err := c.take(done, true)
+	if err != nil {
+		return
+	}
+	c.spare.Mat.CopyTo(&f.Mat)
+	f.Index, f.PTS, f.Captured, f.Resumed = c.spare.Index, c.spare.PTS, c.clock.Now(), false
+	c.lastDropped = false
+	c.out <- f
+}
+
+// readFile reads a file: paced at its frame rate (times Speed) unless
+// pacing is off or the frames are being caught up with.
+func (c *capture) readFile(done <-chan struct{}) error {
+	pace := c.cfg.pace()
+	for {
+		select {
+		case <-done:
+			return errStopped
+		default:
+		}
+		catching := c.next <= c.catchUp
+		wait := c.lossless || catching || !pace
+		f, pooled, err := c.take(done, wait)
+		if err != nil {
+			return err
+		}
+		pts, err := c.src.Read(&f.Mat)
+		if err != nil {
+			if pooled {
+				c.pool <- f
+			}
+			return err
+		}
+		f.PTS = pts
+		if pace && !catching {
+			if c.paceStart.IsZero() {
+				c.paceStart, c.paceBase = c.clock.Now(), pts
+			}
+			due := c.paceStart.Add(time.Duration(float64(pts-c.paceBase) / c.cfg.Speed))
+			if d := due.Sub(c.clock.Now()); d > 0 {
+				if !sleep(c.clock, d, done) {
+					if pooled {
+						c.pool <- f
+					}
+					return errStopped
+				}
+			}
+		}
+		c.deliver(f, pooled)
+	}
+}
+
+// readLive reads a camera or stream through a reader goroutine, so that a
+// Read that never returns is noticed (stalled) and, after three stall
+// timeouts, given up: the reader is abandoned (it closes the source when
+// its Read returns) and the source reopened.
+func (c *capture) readLive(done <-chan struct{}) error {
+	r := newReader(c.src)
+	defer r.stop()
+	if c.liveStart.IsZero() {
+		c.liveStart = c.clock.Now() // frame times run on across reconnections
+	}
+	start := c.liveStart
+	stall := c.cfg.StallTimeout.D()
+	for {
+		f, pooled, err := c.take(done, c.lossless)
+		if err != nil {
+			return err
+		}
+		r.req <- f
+		t := c.clock.NewTimer(stall)
+		stalled := false
+		var res readResult
+	wait:
+		for {
+			select {
+			case res = <-r.res:
+				t.Stop()
+				break wait
+			case <-t.C():
+				if !stalled {
+					stalled = true
+					c.setStatus(web.CameraStalled, fmt.Sprintf("no frame for %s", stall))
+					c.log.Warn("source stalled", "source", c.src.Info().Name, "after", stall)
+					if c.lost != nil {
+						c.lost()
+					}
+					t = c.clock.NewTimer(2 * stall)
+					continue
+				}
+				// Give the connection up; the frame buffer stays with
+				// the abandoned reader, which closes it.
+				r.abandon(f)
+				c.abandonFrame(f, pooled)
+				if c.reopen != nil {
+					if src, err := c.reopen(); err == nil {
+						c.src = src
+					}
+				}
+				return fmt.Errorf("%w: no frame for %s", ErrStalled, 3*stall)
+			case <-done:
+				t.Stop()
+				r.abandon(f)
+				c.abandonFrame(f, pooled)
+				c.srcWithReader = true
+				return errStopped
+			}
+		}
+		if res.err != nil {
+			if pooled {
+				c.pool <- f
+			}
+			if errors.Is(res.err, ErrStalled) && !stalled {
+				c.setStatus(web.CameraStalled, res.err.Error())
+			}
+			return res.err
+		}
+		if stalled {
+			c.resumed = true
+			c.setStatus(web.CameraOK, "frames again")
+			c.log.Info("source resumed", "source", c.src.Info().Name)
+		}
+		f.PTS = c.clock.Now().Sub(start)
+		c.deliver(f, pooled)
+	}
+}
+
+// abandonFrame replaces a frame buffer left with an abandoned reader.
+func (c *capture) abandonFrame(f *Frame, pooled bool) {
+	if pooled {
+		c.pool <- &Frame{Mat: gocv.NewMat()}
+	} else {
+		c.spare = &Frame{Mat: gocv.NewMat()}
+	}
+}
+
+type readResult struct {
+	pts time.Duration
+	err error
+}
+
+// reader runs a Source's blocking Reads in its own goroutine.
+type reader struct {
+	src       Source
+	req       chan *Frame
+	res       chan readResult
+	mu        sync.Mutex
+	abandoned bool
+	quit      chan struct{}
+	once      sync.Once
+}
+
+func newReader(src Source) *reader {
+	r := &reader{src: src, req: make(chan *Frame), res: make(chan readResult, 1), quit: make(chan struct{})}
+	go r.loop()
+	return r
+}
+
+func (r *reader) loop() {
+	for {
+		select {
+		case f := <-r.req:
+			pts, err := r.src.Read(&f.Mat)
+			r.mu.Lock()
+			if r.abandoned {
+				r.mu.Unlock()
+				f.Mat.Close()
+				r.src.Close()
+				return
+			}
+			r.res <- readResult{pts, err}
+			r.mu.Unlock()
+		case <-r.quit:
+			return
+		}
+	}
+}
+
+// abandon leaves the reader to finish its Read alone: it then closes the
+// frame buffer f and the source. If the Read has returned already, both
+// are closed here.
+func (r *reader) abandon(f *Frame) {
+	r.mu.Lock()
+	r.abandoned = true
+	r.mu.Unlock()
+	r.stop()
+	select {
+	case <-r.res:
+		f.Mat.Close()
+		r.src.Close()
+	default:
+	}
+}
+
+// stop ends an idle reader.
+func (r *reader) stop() { r.once.Do(func() { close(r.quit) }) }

@@ -1,0 +1,658 @@
+package daemon
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/hardware"
+	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/web"
+)
+
+// Config is boardcam's configuration file (deploy/boardcam.example.yaml is
+// a commented example). Every field has a default; flags of `boardcam run`
+// override the file.
+type Config struct {
+	Source SourceConfig `yaml:"source"`
+	// Board is a board description file (board.Load); empty: the ICF board.
+	Board string `yaml:"board"`
+	// Calibration is a calibration file made by `boardcam calibrate`;
+	// empty: the daemon finds the board by itself in the first frames.
+	Calibration string          `yaml:"calibration"`
+	Match       MatchConfig     `yaml:"match"`
+	Referee     RefereeConfig   `yaml:"referee"`
+	Journal     JournalConfig   `yaml:"journal"`
+	Web         WebConfig       `yaml:"web"`
+	Display     string          `yaml:"display"`
+	Hardware    hardware.Config `yaml:"hardware"`
+	Pipeline    PipelineConfig  `yaml:"pipeline"`
+	Log         LogConfig       `yaml:"log"`
+
+	// file is the configuration file's name and where holds the line of
+	// every field read from it ("source.uri" → 12); flag names the flag
+	// that last set a field.
+	file  string
+	where map[string]int
+	flag  map[string]string
+}
+
+// SourceConfig says where frames come from.
+type SourceConfig struct {
+	// URI is a video file, a V4L2 device (/dev/video0), an RTSP or HTTP
+	// URL (rtsp://…), a GStreamer pipeline ("gst:libcamerasrc ! … !
+	// appsink") or a file of physical events ("events:FILE.jsonl", the
+	// output of `boardcam simulate --json` or `boardcam analyze --json`).
+	// Empty: the bundled demo clip testdata/videos/demo.mp4.
+	URI string `yaml:"uri"`
+	// Kind forces the kind: auto (default, from the URI), file, v4l2,
+	// gstreamer, rtsp, events.
+	Kind string `yaml:"kind"`
+	// Width, Height and FPS are asked of a V4L2 device (0: the device's
+	// default).
+	Width  int     `yaml:"width"`
+	Height int     `yaml:"height"`
+	FPS    float64 `yaml:"fps"`
+	// Pace plays files at their own frame rate (default true); false reads
+	// them as fast as the pipeline takes frames, dropping none.
+	Pace *bool `yaml:"pace"`
+	// Speed multiplies the pace of files (default 1: real time).
+	Speed float64 `yaml:"speed"`
+	// StallTimeout: a live source that delivers no frame for this long is
+	// stalled (default 3s).
+	StallTimeout Duration `yaml:"stall_timeout"`
+	// ReconnectMin and ReconnectMax bound the exponential backoff between
+	// reconnection attempts (defaults 500ms and 30s).
+	ReconnectMin Duration `yaml:"reconnect_min"`
+	ReconnectMax Duration `yaml:"reconnect_max"`
+	// ExitAtEnd ends the daemon when a file ends (default true); false
+	// keeps the web server up with the final state until SIGTERM.
+	ExitAtEnd *bool `yaml:"exit_at_end"`
+}
+
+// MatchConfig describes the match started when no unfinished journal is
+// found (the umpire console can start another).
+type MatchConfig struct {
+	// Profile is the rule profile (icf, team-3board, nit-delhi,
+	// jamshedpur, four-break); default icf.
+	Profile string `yaml:"profile"`
+	// Format is the profile's match format ("" for its default).
+	Format string `yaml:"format"`
+	// Players are "SEAT=NAME": two opposite seats (singles) or four
+	// (doubles, partners opposite). Default S=South, N=North.
+	Players []string `yaml:"players"`
+	// Teams names the two doubles pairs, the first player's pair first.
+	Teams []string `yaml:"teams"`
+	// Breaker is the seat that breaks the first board (default: the first
+	// player's seat).
+	Breaker string `yaml:"breaker"`
+	// Title is written in the journal's header.
+	Title string `yaml:"title"`
+	// Decisions says what happens to the referee's automatic decisions:
+	// "auto" (default: applied at once; those with fouls are listed for the
+	// umpire to confirm or overrule), "delay" (held for Delay, then applied
+	// unless the umpire decided first) or "confirm" (held until the umpire
+	// confirms or overrules).
+	Decisions string   `yaml:"decisions"`
+	Delay     Duration `yaml:"delay"`
+}
+
+// RefereeConfig tunes the automatic referee.
+type RefereeConfig struct {
+	// ToleranceMM is the camera's measurement noise: calls closer to the
+	// line than this are low-confidence and only offered to the umpire
+	// (default 1 mm; 0 for the simulator's exact events).
+	ToleranceMM *float64 `yaml:"tolerance_mm"`
+	// TimeToleranceS: contacts this close in time are simultaneous
+	// (default 0.02 s).
+	TimeToleranceS *float64 `yaml:"time_tolerance_s"`
+	// ApplyLowConfidence applies low-confidence calls instead of offering
+	// them.
+	ApplyLowConfidence bool `yaml:"apply_low_confidence"`
+}
+
+// JournalConfig is where matches are journaled.
+type JournalConfig struct {
+	// Dir holds one journal per match (default
+	// $XDG_STATE_HOME/boardcam/matches, i.e. ~/.local/state/boardcam/matches).
+	Dir string `yaml:"dir"`
+}
+
+// WebConfig configures the web server.
+type WebConfig struct {
+	// Listen is the address of the web server (default "localhost:8080";
+	// "" turns it off).
+	Listen *string `yaml:"listen"`
+	// UmpireHash is the hash of the umpire's password (`boardcam
+	// passwd`-style PBKDF2 hash, web.HashPassword); empty: the console is
+	// read-only.
+	UmpireHash string `yaml:"umpire_hash"`
+	// AllowedOrigins lists other origins whose pages may read the
+	// websocket.
+	AllowedOrigins []string `yaml:"allowed_origins"`
+}
+
+// PipelineConfig sizes the queues between the components.
+type PipelineConfig struct {
+	// FrameQueue is the number of frames waiting for analysis (default
+	// 4); when it is full a live frame is dropped and counted.
+	FrameQueue int `yaml:"frame_queue"`
+	// EventQueue is the number of analysed frames waiting for the referee
+	// (default 256). Frames with events are never dropped: the analysis
+	// waits instead (and capture drops frames before it).
+	EventQueue int `yaml:"event_queue"`
+	// PublishQueue is the number of announcements waiting for the
+	// publishers (default 1024; never dropped).
+	PublishQueue int `yaml:"publish_queue"`
+}
+
+// LogConfig configures the structured log on standard error.
+type LogConfig struct {
+	// Level is debug, info (default), warn or error.
+	Level string `yaml:"level"`
+	// Format is text (default) or json.
+	Format string `yaml:"format"`
+}
+
+// Duration is a time.Duration written as "3s", "500ms", "1m30s".
+type Duration time.Duration
+
+// UnmarshalYAML reads a duration.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: want a duration such as 3s or 500ms", n.Line)
+	}
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("line %d: %q is not a duration (write e.g. 3s, 500ms, 1m30s)", n.Line, n.Value)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalYAML writes the duration as text.
+func (d Duration) MarshalYAML() (any, error) { return time.Duration(d).String(), nil }
+
+// D returns the time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// Decision modes (MatchConfig.Decisions).
+const (
+	DecideAuto    = "auto"
+	DecideDelay   = "delay"
+	DecideConfirm = "confirm"
+)
+
+// Source kinds (SourceConfig.Kind).
+const (
+	KindAuto      = "auto"
+	KindFile      = "file"
+	KindV4L2      = "v4l2"
+	KindGStreamer = "gstreamer"
+	KindRTSP      = "rtsp"
+	KindEvents    = "events"
+)
+
+// DemoClip is the bundled demo clip played when no source is given,
+// relative to the working directory or the binary.
+const DemoClip = "testdata/videos/demo.mp4"
+
+// DefaultConfig returns the configuration with every default.
+func DefaultConfig() Config {
+	c := Config{}
+	c.applyDefaults()
+	return c
+}
+
+func (c *Config) applyDefaults() {
+	s := &c.Source
+	if s.Kind == "" {
+		s.Kind = KindAuto
+	}
+	if s.Speed == 0 {
+		s.Speed = 1
+	}
+	if s.StallTimeout == 0 {
+		s.StallTimeout = Duration(3 * time.Second)
+	}
+	if s.ReconnectMin == 0 {
+		s.ReconnectMin = Duration(500 * time.Millisecond)
+	}
+	if s.ReconnectMax == 0 {
+		s.ReconnectMax = Duration(30 * time.Second)
+	}
+	m := &c.Match
+	if m.Profile == "" {
+		m.Profile = "icf"
+	}
+	if len(m.Players) == 0 {
+		m.Players = []string{"S=South", "N=North"}
+	}
+	if m.Decisions == "" {
+		m.Decisions = DecideAuto
+	}
+	if m.Delay == 0 {
+		m.Delay = Duration(10 * time.Second)
+	}
+	if c.Journal.Dir == "" {
+		c.Journal.Dir = defaultJournalDir()
+	}
+	if c.Web.Listen == nil {
+		l := "localhost:8080"
+		c.Web.Listen = &l
+	}
+	if c.Display == "" {
+		c.Display = "none"
+	}
+	p := &c.Pipeline
+	if p.FrameQueue == 0 {
+		p.FrameQueue = 4
+	}
+	if p.EventQueue == 0 {
+		p.EventQueue = 256
+	}
+	if p.PublishQueue == 0 {
+		p.PublishQueue = 1024
+	}
+	if c.Log.Level == "" {
+		c.Log.Level = "info"
+	}
+	if c.Log.Format == "" {
+		c.Log.Format = "text"
+	}
+}
+
+func defaultJournalDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "boardcam", "matches")
+	}
+	if h, err := os.UserHomeDir(); err == nil && h != "" {
+		return filepath.Join(h, ".local", "state", "boardcam", "matches")
+	}
+	return filepath.Join(os.TempDir(), "boardcam", "matches")
+}
+
+// LoadConfig reads a configuration file: unknown keys are rejected and
+// every error names the file, the line and the field. The result has every
+// default applied and is validated.
+func LoadConfig(path string) (Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	return ParseConfig(b, path)
+}
+
+// ParseConfig reads a configuration from b; name is the file's name in
+// errors.
+func ParseConfig(b []byte, name string) (Config, error) {
+	c := Config{file: name, where: map[string]int{}}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			c.applyDefaults()
+			return c, c.Validate()
+		}
+		return Config{}, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+			c.applyDefaults()
+			return c, c.Validate()
+		}
+		return Config{}, fmt.Errorf("%s:%d: the configuration must be a mapping of sections (source:, match:, …)", name, root.Line)
+	}
+	if errs := checkKeys(root, reflect.TypeOf(c), "", c.where); len(errs) > 0 {
+		for i := range errs {
+			errs[i] = fmt.Errorf("%s:%w", name, errs[i])
+		}
+		return Config{}, errors.Join(errs...)
+	}
+	if err := root.Decode(&c); err != nil {
+		return Config{}, fmt.Errorf("%s: %s", name, cleanYAMLError(err))
+	}
+	c.applyDefaults()
+	return c, c.Validate()
+}
+
+func cleanYAMLError(err error) string {
+	s := strings.TrimPrefix(err.Error(), "yaml: unmarshal errors:\n")
+	s = strings.TrimPrefix(s, "yaml: ")
+	lines := strings.Split(s, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	return strings.Join(lines, "; ")
+}
+
+// checkKeys rejects the keys of mapping n that are not yaml fields of struct
+// type t, recursively, and records the line of every field it meets.
+// hardware.Config checks its own keys (its UnmarshalYAML).
+func checkKeys(n *yaml.Node, t reflect.Type, prefix string, where map[string]int) []error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if n.Kind != yaml.MappingNode || t.Kind() != reflect.Struct || t == reflect.TypeOf(hardware.Config{}) {
+		return nil
+	}
+	fields := map[string]reflect.Type{}
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		fields[name] = f.Type
+		names = append(names, name)
+	}
+	var errs []error
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		path := k.Value
+		if prefix != "" {
+			path = prefix + "." + k.Value
+		}
+		ft, ok := fields[k.Value]
+		if !ok {
+			msg := fmt.Sprintf("%d: %s: unknown key", k.Line, path)
+			if s := closest(k.Value, names); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			} else {
+				sort.Strings(names)
+				msg += " (known: " + strings.Join(names, ", ") + ")"
+			}
+			errs = append(errs, errors.New(msg))
+			continue
+		}
+		where[path] = v.Line
+		if v.Kind == yaml.MappingNode {
+			errs = append(errs, checkKeys(v, ft, path, where)...)
+		}
+	}
+	return errs
+}
+
+// closest returns the name nearest to s by edit distance, if close enough
+// to be a typo.
+func closest(s string, names []string) string {
+	best, bd := "", 3
+	for _, n := range names {
+		if d := editDistance(strings.ToLower(s), n); d < bd {
+			best, bd = n, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// SetByFlag records that flag set the field at path, so that an error
+// about it names the flag rather than the file.
+func (c *Config) SetByFlag(path, flag string) {
+	if c.flag == nil {
+		c.flag = map[string]string{}
+	}
+	c.flag[path] = flag
+}
+
+// at names where the field at path comes from: "--flag", "FILE:LINE:
+// path" or "path".
+func (c *Config) at(path string) string {
+	if f, ok := c.flag[path]; ok {
+		return f
+	}
+	if l, ok := c.where[path]; ok && c.file != "" {
+		return fmt.Sprintf("%s:%d: %s", c.file, l, path)
+	}
+	if c.file != "" {
+		return fmt.Sprintf("%s: %s", c.file, path)
+	}
+	return path
+}
+
+// Validate checks the configuration and reports every problem at once,
+// each naming the flag or the file, line and field.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(path, format string, a ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", c.at(path), fmt.Sprintf(format, a...)))
+	}
+	s := c.Source
+	switch s.Kind {
+	case KindAuto, KindFile, KindV4L2, KindGStreamer, KindRTSP, KindEvents:
+	default:
+		bad("source.kind", "unknown kind %q (want auto, file, v4l2, gstreamer, rtsp or events)", s.Kind)
+	}
+	if s.Width < 0 || s.Height < 0 || s.Width > 8192 || s.Height > 8192 {
+		bad("source.width", "%d×%d is not a frame size", s.Width, s.Height)
+	}
+	if s.FPS < 0 || s.FPS > 1000 {
+		bad("source.fps", "%v is not a frame rate (0…1000)", s.FPS)
+	}
+	if !(s.Speed > 0 && s.Speed <= 1000) {
+		bad("source.speed", "%v: want a speed above 0 and at most 1000 (1 = real time)", s.Speed)
+	}
+	if s.StallTimeout.D() < 100*time.Millisecond {
+		bad("source.stall_timeout", "%v is too short (at least 100ms)", s.StallTimeout.D())
+	}
+	if s.ReconnectMin.D() <= 0 {
+		bad("source.reconnect_min", "must be positive, got %v", s.ReconnectMin.D())
+	}
+	if s.ReconnectMax.D() < s.ReconnectMin.D() {
+		bad("source.reconnect_max", "%v is shorter than reconnect_min %v", s.ReconnectMax.D(), s.ReconnectMin.D())
+	}
+	if c.Board != "" {
+		if _, err := board.Load(c.Board); err != nil {
+			bad("board", "%v", err)
+		}
+	}
+	if c.Calibration != "" {
+		if _, err := os.Stat(c.Calibration); err != nil {
+			bad("calibration", "%v", err)
+		}
+	}
+	if _, err := c.Header(); err != nil {
+		errs = append(errs, err)
+	}
+	switch c.Match.Decisions {
+	case DecideAuto, DecideConfirm:
+	case DecideDelay:
+		if c.Match.Delay.D() <= 0 {
+			bad("match.delay", "must be positive, got %v", c.Match.Delay.D())
+		}
+	default:
+		bad("match.decisions", "unknown mode %q (want auto, delay or confirm)", c.Match.Decisions)
+	}
+	if t := c.Referee.ToleranceMM; t != nil && (*t < 0 || *t > 50) {
+		bad("referee.tolerance_mm", "%v: want 0…50 mm", *t)
+	}
+	if t := c.Referee.TimeToleranceS; t != nil && (*t < 0 || *t > 1) {
+		bad("referee.time_tolerance_s", "%v: want 0…1 s", *t)
+	}
+	if c.Journal.Dir == "" {
+		bad("journal.dir", "empty")
+	}
+	if c.Web.UmpireHash != "" || len(c.Web.AllowedOrigins) > 0 {
+		// web checks the hash and the origins in Initialize; check them
+		// here too, so that the error names the file and line.
+		probe := web.Config{UmpireHash: c.Web.UmpireHash, AllowedOrigins: c.Web.AllowedOrigins}
+		srv := &web.Server{Config: probe}
+		if err := srv.Initialize(); err != nil {
+			bad("web", "%s", strings.TrimPrefix(err.Error(), "web: config: "))
+		} else {
+			srv.Close()
+		}
+	}
+	switch c.Display {
+	case "term", "none":
+	default:
+		bad("display", "unknown display %q (want term or none)", c.Display)
+	}
+	if err := c.Hardware.Validate(); err != nil {
+		bad("hardware", "%v", err)
+	}
+	p := c.Pipeline
+	if p.FrameQueue < 1 || p.FrameQueue > 256 {
+		bad("pipeline.frame_queue", "%d: want 1…256", p.FrameQueue)
+	}
+	if p.EventQueue < 1 || p.EventQueue > 1<<16 {
+		bad("pipeline.event_queue", "%d: want 1…65536", p.EventQueue)
+	}
+	if p.PublishQueue < 1 || p.PublishQueue > 1<<16 {
+		bad("pipeline.publish_queue", "%d: want 1…65536", p.PublishQueue)
+	}
+	if _, err := parseLevel(c.Log.Level); err != nil {
+		bad("log.level", "%v", err)
+	}
+	if c.Log.Format != "text" && c.Log.Format != "json" {
+		bad("log.format", "unknown format %q (want text or json)", c.Log.Format)
+	}
+	return errors.Join(errs...)
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	switch strings.ToLower(s) {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info", "":
+		return slog.LevelInfo, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, fmt.Errorf("unknown level %q (want debug, info, warn or error)", s)
+}
+
+// Logger makes the structured logger the configuration asks for, writing
+// to w.
+func (c *Config) Logger(w interface{ Write([]byte) (int, error) }) *slog.Logger {
+	lvl, _ := parseLevel(c.Log.Level)
+	o := &slog.HandlerOptions{Level: lvl}
+	if c.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, o))
+	}
+	return slog.New(slog.NewTextHandler(w, o))
+}
+
+// Header is the match the configuration describes.
+func (c *Config) Header() (rules.Header, error) {
+	m := c.Match
+	h := rules.Header{Profile: m.Profile, Format: m.Format}
+	if _, err := rules.ProfileByName(m.Profile); err != nil {
+		return h, fmt.Errorf("%s: %v (known: %s)", c.at("match.profile"), err, strings.Join(rules.ProfileNames(), ", "))
+	}
+	seated := map[board.Side]string{}
+	var order []board.Side
+	for _, item := range m.Players {
+		seat, nm, ok := strings.Cut(item, "=")
+		if !ok {
+			return h, fmt.Errorf("%s: %q is not SEAT=NAME (e.g. S=Asha)", c.at("match.players"), item)
+		}
+		s, err := board.ParseSide(strings.TrimSpace(seat))
+		if err != nil {
+			return h, fmt.Errorf("%s: %v", c.at("match.players"), err)
+		}
+		nm = strings.TrimSpace(nm)
+		if nm == "" {
+			return h, fmt.Errorf("%s: no name for seat %s", c.at("match.players"), s)
+		}
+		if _, dup := seated[s]; dup {
+			return h, fmt.Errorf("%s: two players at %s", c.at("match.players"), s)
+		}
+		seated[s] = nm
+		order = append(order, s)
+	}
+	switch len(order) {
+	case 2:
+		if len(m.Teams) > 0 {
+			return h, fmt.Errorf("%s: team names are for doubles (four players)", c.at("match.teams"))
+		}
+		for t, s := range order {
+			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
+			h.Teams[t] = seated[s]
+		}
+	case 4:
+		first := order[0]
+		for _, s := range order {
+			t := 1
+			if s == first || s == first.Opposite() {
+				t = 0
+			}
+			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
+		}
+		switch len(m.Teams) {
+		case 0:
+			for t := range 2 {
+				var ns []string
+				for _, p := range h.Players {
+					if p.Team == t {
+						ns = append(ns, p.Name)
+					}
+				}
+				h.Teams[t] = strings.Join(ns, " & ")
+			}
+		case 2:
+			h.Teams = [2]string{strings.TrimSpace(m.Teams[0]), strings.TrimSpace(m.Teams[1])}
+		default:
+			return h, fmt.Errorf("%s: want two team names, got %d", c.at("match.teams"), len(m.Teams))
+		}
+	default:
+		return h, fmt.Errorf("%s: %d players: want 2 (singles, opposite seats) or 4 (doubles)", c.at("match.players"), len(order))
+	}
+	h.Break = order[0]
+	if m.Breaker != "" {
+		b, err := board.ParseSide(m.Breaker)
+		if err != nil {
+			return h, fmt.Errorf("%s: %v", c.at("match.breaker"), err)
+		}
+		h.Break = b
+	}
+	if m.Title != "" {
+		h.Meta = append(h.Meta, rules.Meta{Key: "title", Value: m.Title})
+	}
+	if err := h.Validate(); err != nil {
+		return h, fmt.Errorf("%s: %v", c.at("match.players"), err)
+	}
+	return h, nil
+}
+
+// Pace reports whether files are played at their frame rate.
+func (s SourceConfig) pace() bool { return s.Pace == nil || *s.Pace }
+
+func (s SourceConfig) exitAtEnd() bool { return s.ExitAtEnd == nil || *s.ExitAtEnd }

@@ -1,0 +1,1113 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/hardware"
+	"github.com/boardcam/boardcam/hardware/buttons"
+	"github.com/boardcam/boardcam/referee"
+	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/web"
+)
+
+// Publisher receives every message the daemon publishes (the web server is
+// one). Publish must not block for long: the publishing component waits
+// for it, and while it waits the referee's queue fills and capture starts
+// dropping frames (never decisions).
+type Publisher interface {
+	Publish(web.Message) error
+}
+
+// Daemon is `boardcam run`: capture → analysis (calibrate, vision,
+// tracker) → referee → rules → journal → publishers (scoreboard sinks,
+// websocket), each a goroutine connected to the next by a bounded queue.
+//
+//	d := &daemon.Daemon{Config: cfg, Logger: log}
+//	if err := d.Initialize(); err != nil { … }
+//	defer d.Close()
+//	err := d.Run(ctx) // until the video ends or ctx is cancelled
+//
+// Set the fields before Initialize.
+type Daemon struct {
+	Config Config
+	Logger *slog.Logger
+	// Clock is the time source (default the wall clock).
+	Clock Clock
+	// Out receives the terminal scoreboard (display: term); default
+	// standard output.
+	Out io.Writer
+	// NewMatch starts a new match even when the journal of an unfinished
+	// one exists.
+	NewMatch bool
+
+	// Source replaces the configured source; Reopen, when set, makes a
+	// fresh one after a read was abandoned (default: Source again).
+	Source Source
+	Reopen func() (Source, error)
+	// Analyzer replaces the default analyzer.
+	Analyzer Analyzer
+	// Publishers and Sinks are added to the web server and to the
+	// terminal and hardware sinks.
+	Publishers []Publisher
+	Sinks      []display.Sink
+	// Hardware are the hardware openers (tests use fakes).
+	Hardware hardware.Options
+	// WebClock is the web server's clock (default the system clock).
+	WebClock web.Clock
+
+	geom     *board.Geometry
+	metrics  *Metrics
+	web      *web.Server
+	sink     display.Sink
+	devices  *hardware.Devices
+	keeper   *keeper
+	cap      *capture
+	feed     *feed
+	analyzer Analyzer
+	srcInfo  SourceInfo
+	identity string
+	catchUp  int64
+
+	cmds      chan command
+	lostC     chan struct{}
+	ann       chan announcement
+	wake      chan struct{}
+	keeperEnd chan struct{}
+
+	slotMu    sync.Mutex
+	camSlot   *web.Camera
+	pieceSlot *web.Pieces
+
+	snapMu sync.Mutex
+	snap   web.Snapshot
+
+	frameMu   sync.Mutex
+	latest    gocv.Mat
+	latestNo  int64
+	hasLatest bool
+	latestAt  time.Time
+
+	lock        *os.File
+	srcErr      error
+	srcErrMu    sync.Mutex
+	lastSinkLat atomic.Int64
+	reportMu    sync.Mutex
+	reportErrs  map[string]string
+	closeOnce   sync.Once
+}
+
+// Initialize checks the configuration, opens the journal (replaying an
+// unfinished match), the source, the sinks, the hardware and the web
+// server. It does not start reading. On error everything opened is
+// released.
+func (d *Daemon) Initialize() error {
+	if err := d.initialize(); err != nil {
+		d.Close()
+		return err
+	}
+	return nil
+}
+
+func (d *Daemon) initialize() error {
+	if d.Clock == nil {
+		d.Clock = RealClock{}
+	}
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Out == nil {
+		d.Out = os.Stdout
+	}
+	if d.Config.Source.Kind == "" {
+		d.Config.applyDefaults()
+	}
+	cfg := &d.Config
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	d.geom = board.ICF()
+	if cfg.Board != "" {
+		g, err := board.Load(cfg.Board)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cfg.at("board"), err)
+		}
+		d.geom = g
+	}
+	d.cmds = make(chan command)
+	d.lostC = make(chan struct{}, 1)
+	d.ann = make(chan announcement, cfg.Pipeline.PublishQueue)
+	d.wake = make(chan struct{}, 1)
+	d.keeperEnd = make(chan struct{})
+	d.latest = gocv.NewMat()
+	d.reportErrs = map[string]string{}
+	d.catchUp = -1
+
+	var wm *web.Metrics
+	if *cfg.Web.Listen != "" {
+		wm = web.NewMetrics()
+	}
+	d.metrics = NewMetrics(wm, d.Clock.Now())
+
+	if err := d.openSource(); err != nil {
+		return err
+	}
+	if err := d.openMatch(); err != nil {
+		return err
+	}
+	if d.cap != nil {
+		d.cap.catchUp = d.catchUp
+	}
+	d.Logger.Info("boardcam starting", "source", d.srcInfo.Name, "live", d.srcInfo.Live, "profile", d.keeper.m.Profile().Name,
+		"decisions", cfg.Match.Decisions, "journal", d.keeper.j.Path(), "display", cfg.Display)
+	if d.feed != nil {
+		d.feed.catchUp = d.catchUp
+	}
+	d.initSnapshot()
+
+	// Outputs.
+	var sinks []display.Sink
+	if cfg.Display == "term" {
+		sinks = append(sinks, display.NewTerminal(d.Out, display.TerminalOptions{ANSI: isTerminal(d.Out), Clock: d.Clock, Report: d.report}))
+	}
+	if cfg.Hardware != (hardware.Config{}) {
+		o := d.Hardware
+		o.Clock, o.Report = d.Clock, d.report
+		dev, err := hardware.Open(cfg.Hardware, o)
+		if err != nil {
+			d.sink = display.Fanout(sinks...) // closed by Close
+			return fmt.Errorf("%s: %w", cfg.at("hardware"), err)
+		}
+		d.devices = dev
+		for _, s := range dev.Opened {
+			d.Logger.Info("hardware ready", "device", s)
+		}
+		for _, e := range dev.Missing {
+			d.Logger.Warn("hardware missing: carrying on without it", "err", e)
+		}
+		sinks = append(sinks, dev.Sink)
+	} else {
+		d.Logger.Debug("no hardware configured")
+	}
+	sinks = append(sinks, d.Sinks...)
+	d.sink = display.Fanout(sinks...)
+
+	if *cfg.Web.Listen != "" {
+		wc := d.WebClock
+		if wc == nil {
+			wc = web.SystemClock{}
+		}
+		d.web = &web.Server{
+			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins, Board: d.geom, Clock: wc},
+			Logger: d.Logger.With("component", "web"),
+			Source: d, Sink: d, Frames: d, Metrics: wm,
+		}
+		if err := d.web.Initialize(); err != nil {
+			d.web = nil
+			hint := ""
+			if strings.Contains(err.Error(), "address already in use") {
+				hint = " (another program uses it: set web.listen or --listen, or --listen '' to turn the web server off)"
+			}
+			return fmt.Errorf("%s: %w%s", cfg.at("web.listen"), err, hint)
+		}
+		d.Logger.Info("web server listening", "addr", d.web.Addr(), "umpire_console", cfg.Web.UmpireHash != "")
+	}
+	return nil
+}
+
+// openSource resolves the source and makes the capture or the feed.
+func (d *Daemon) openSource() error {
+	cfg := &d.Config
+	src := d.Source
+	if src == nil {
+		uri := cfg.Source.URI
+		if uri == "" {
+			p, err := FindDemoClip()
+			if err != nil {
+				return err
+			}
+			uri = p
+			cfg.Source.URI = p
+			d.Logger.Info("no source given: playing the demo clip", "file", p)
+		}
+		spec, err := ParseSource(uri, cfg.Source.Kind)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
+		}
+		if spec.Kind == KindEvents {
+			f := &feed{path: spec.Target, queue: cfg.Pipeline.EventQueue, cfg: cfg.Source, log: d.Logger.With("component", "events"),
+				clock: d.Clock, metrics: d.metrics, status: d.cameraStatus}
+			if err := f.Initialize(); err != nil {
+				return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
+			}
+			d.feed = f
+			d.identity = f.identity
+			d.srcInfo = SourceInfo{Name: spec.Target, Kind: KindEvents, Identity: f.identity}
+			return nil
+		}
+		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS}
+		s, err := NewCaptureSource(spec, opt)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
+		}
+		src = s
+		if d.Reopen == nil {
+			d.Reopen = func() (Source, error) { return NewCaptureSource(spec, opt) }
+		}
+	}
+	d.srcInfo = src.Info()
+	d.identity = d.srcInfo.Identity
+	c := &capture{cfg: cfg.Source, queue: cfg.Pipeline.FrameQueue, src: src, log: d.Logger.With("component", "capture"),
+		clock: d.Clock, metrics: d.metrics, status: d.cameraStatus}
+	if err := c.Initialize(); err != nil {
+		return err
+	}
+	c.lost = func() {
+		select {
+		case d.lostC <- struct{}{}:
+		default:
+		}
+	}
+	c.reopen = d.Reopen
+	if c.reopen == nil {
+		c.reopen = func() (Source, error) { return src, nil }
+	}
+	c.lossless = !d.srcInfo.Live && !cfg.Source.pace()
+	d.cap = c
+	d.analyzer = d.Analyzer
+	if d.analyzer == nil {
+		var cal *calibrate.Calibration
+		if cfg.Calibration != "" {
+			c, err := calibrate.Load(cfg.Calibration)
+			if err != nil {
+				return fmt.Errorf("%s: %w", cfg.at("calibration"), err)
+			}
+			cal = c
+		}
+		breaker := board.S
+		if h, err := cfg.Header(); err == nil {
+			breaker = h.Break
+		}
+		a, err := NewVisionAnalyzer(d.geom, cal, breaker)
+		if err != nil {
+			return fmt.Errorf("vision pipeline: %w", err)
+		}
+		d.analyzer = a
+	}
+	return nil
+}
+
+// lockJournalDir makes sure one daemon at a time writes the journals of a
+// directory: two would interleave their lines.
+func (d *Daemon) lockJournalDir() error {
+	dir := d.Config.Journal.Dir
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return fmt.Errorf("%s: %w", d.Config.at("journal.dir"), err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o640)
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.Config.at("journal.dir"), err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: another boardcam is running with the journals in %s (%v)", d.Config.at("journal.dir"), dir, err)
+	}
+	d.lock = f
+	return nil
+}
+
+// FindDemoClip looks for the bundled demo clip relative to the working
+// directory, then to the binary.
+func FindDemoClip() (string, error) {
+	tried := []string{DemoClip}
+	if _, err := os.Stat(DemoClip); err == nil {
+		return DemoClip, nil
+	}
+	if exe, err := os.Executable(); err == nil {
+		dir := filepath.Dir(exe)
+		for _, base := range []string{dir, filepath.Dir(dir)} {
+			p := filepath.Join(base, DemoClip)
+			tried = append(tried, p)
+			if _, err := os.Stat(p); err == nil {
+				return p, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("the demo clip is missing (looked for %s): give a source with --source FILE, /dev/video0, rtsp://… or gst:PIPELINE", strings.Join(tried, ", "))
+}
+
+func (d *Daemon) refereeConfig(p *rules.Profile) referee.Config {
+	rc := referee.DefaultConfig(p)
+	rc.Geometry = d.geom
+	if t := d.Config.Referee.ToleranceMM; t != nil {
+		rc.Tolerance = *t
+	}
+	if t := d.Config.Referee.TimeToleranceS; t != nil {
+		rc.TimeTolerance = *t
+	}
+	rc.ApplyLowConfidence = d.Config.Referee.ApplyLowConfidence
+	return rc
+}
+
+// openMatch opens the journal of an unfinished match (replaying it) or
+// starts a new one, and works out whether the source continues the
+// journal's stream.
+func (d *Daemon) openMatch() error {
+	cfg := &d.Config
+	log := d.Logger
+	k := &keeper{cfg: cfg, log: log.With("component", "match"), clock: d.Clock, metrics: d.metrics, geom: d.geom,
+		dir: cfg.Journal.Dir, mode: cfg.Match.Decisions, delay: cfg.Match.Delay.D(), refCfg: d.refereeConfig,
+		out: d.ann, last: noPos, from: noPos, source: d.identity}
+	k.pieces = d.putPieces
+	if d.analyzer != nil {
+		a := d.analyzer
+		k.calibrate = func(c [4][2]float64) error { return a.Calibrate(c) }
+	}
+	if err := d.lockJournalDir(); err != nil {
+		return err
+	}
+	var jf *JournalFile
+	if !d.NewMatch {
+		path, err := LatestJournal(cfg.Journal.Dir)
+		if err != nil {
+			return err
+		}
+		if path != "" {
+			jf, err = ReadJournal(path, true)
+			if err != nil {
+				return fmt.Errorf("%w (move the file aside, or start a new match with --new-match)", err)
+			}
+			if jf.Repaired != "" {
+				log.Warn("journal: cut off the end left by a crash (it was never announced)", "journal", path, "cut", jf.Repaired)
+			}
+		}
+	}
+	if jf != nil {
+		m, err := rules.NewMatch(jf.Header)
+		if err != nil {
+			return fmt.Errorf("journal %s: header: %w", jf.Path, err)
+		}
+		var pend []*pending
+		for _, r := range jf.Records {
+			if err := applyRecord(m, &pend, r); err != nil {
+				return fmt.Errorf("journal %s:%d: %w (move the file aside, or start a new match with --new-match)", jf.Path, r.Line, err)
+			}
+		}
+		closed, why := jf.Closed()
+		switch {
+		case closed:
+			log.Info("the last match's journal is closed: starting a new match", "journal", jf.Path, "why", why)
+			jf = nil
+		case m.State().MatchOver:
+			log.Info("the last match is over: starting a new match", "journal", jf.Path)
+			jf = nil
+		default:
+			k.m, k.pend = m, pend
+		}
+	}
+	if jf == nil {
+		h, err := cfg.Header()
+		if err != nil {
+			return err
+		}
+		j, err := CreateJournal(cfg.Journal.Dir, h, d.Clock.Now())
+		if err != nil {
+			return err
+		}
+		k.j = j
+		k.m, _ = rules.NewMatch(h)
+		k.stream, k.session = 1, 1
+		log.Info("new match", "journal", j.Path(), "profile", h.Profile, "teams", h.Teams[0]+" v "+h.Teams[1], "break", h.Break.String())
+		if err := k.commit([]Line{{Meta: Meta{Session: 1, Source: d.identity, Replayable: d.identity != "", Stream: 1}}}); err != nil {
+			return err
+		}
+	} else {
+		j, err := openAppend(jf.Path)
+		if err != nil {
+			return err
+		}
+		k.j = j
+		d.resume(k, jf)
+	}
+	if err := k.newReferee(); err != nil {
+		return err
+	}
+	d.keeper = k
+	return nil
+}
+
+// resume sets the keeper up to continue a journal.
+func (d *Daemon) resume(k *keeper, jf *JournalFile) {
+	log := d.Logger
+	var last *Record
+	maxSession, maxStream := 0, 0
+	for i, r := range jf.Records {
+		if r.Meta.Session > 0 {
+			last = &jf.Records[i]
+			maxSession = max(maxSession, r.Meta.Session)
+			maxStream = max(maxStream, r.Meta.Stream)
+		}
+		if n, err := strconv.Atoi(strings.TrimPrefix(r.Meta.Pending, "p")); err == nil && n > k.nextP {
+			k.nextP = n
+		}
+	}
+	k.session = maxSession + 1
+	ended := false
+	if last != nil {
+		for _, r := range jf.Records {
+			if r.Line > last.Line && r.Meta.End != "" {
+				ended = true
+			}
+		}
+	}
+	st := k.m.State()
+	log.Info("resuming the match from its journal", "journal", jf.Path, "events", len(jf.Events()),
+		"board", st.Board, "score", fmt.Sprintf("%d-%d", st.Teams[0].Score, st.Teams[1].Score), "pending", len(k.pend),
+		"hint", "--new-match starts afresh")
+	meta := Meta{Session: k.session, Source: d.identity, Replayable: d.identity != ""}
+	if last != nil && !ended && d.identity != "" && last.Meta.Source == d.identity {
+		k.stream = last.Meta.Stream
+		first := -1
+		for i, r := range jf.Records {
+			if r.Meta.Session > 0 && r.Meta.Stream == k.stream {
+				first = i
+				break
+			}
+		}
+		if fr := jf.Records[first].Meta.From; fr != nil {
+			k.from = pos{*fr, jf.Records[first].Meta.FromE}
+		}
+		var recs []Record
+		until := noPos
+		for _, r := range jf.Records[first+1:] {
+			if r.Meta.Session > 0 {
+				continue
+			}
+			recs = append(recs, r)
+			if f, e := r.tag(); until.less(pos{f, e}) {
+				until = pos{f, e}
+			}
+		}
+		if until != noPos {
+			m0, _ := rules.NewMatch(jf.Header)
+			var p0 []*pending
+			for _, r := range jf.Records[:first] {
+				_ = applyRecord(m0, &p0, r)
+			}
+			k.cu = &catchUp{until: until, recs: recs, m: m0, pend: p0}
+		}
+		d.catchUp = max(until.F, k.from.F)
+		meta.Stream, meta.Resume = k.stream, true
+		log.Info("the source is the journal's: catching up with its frames first", "source", d.srcInfo.Name, "until_frame", d.catchUp)
+	} else {
+		k.stream = maxStream + 1
+		meta.Stream = k.stream
+	}
+	if err := k.commit([]Line{{Meta: meta}}); err != nil {
+		log.Error("journal: cannot record the session", "err", err)
+	}
+}
+
+// initSnapshot builds the first snapshot from the keeper.
+func (d *Daemon) initSnapshot() {
+	k := d.keeper
+	d.snap = web.Snapshot{
+		State:       k.m.State(),
+		Profile:     profileInfo(k.m.Profile()),
+		Calibration: web.Calibration{Status: web.CalibrationNone},
+		Camera:      web.Camera{Status: web.CameraStarting, Source: d.srcInfo.Name},
+		Pending:     []web.Pending{},
+	}
+	for _, p := range k.pend {
+		d.snap.Pending = append(d.snap.Pending, k.pendingMsg(p))
+	}
+	for _, p := range rules.Profiles() {
+		d.snap.Profiles = append(d.snap.Profiles, web.ProfileInfo{Name: p.Name, Title: p.Title})
+	}
+}
+
+func profileInfo(p *rules.Profile) web.ProfileInfo {
+	pi := web.ProfileInfo{Name: p.Name, Title: p.Title}
+	for _, code := range p.FoulCodes() {
+		r, _ := p.Foul(code)
+		if r.Derived {
+			continue
+		}
+		pi.Fouls = append(pi.Fouls, web.FoulCode{Code: string(code), Rule: r.Ref, Text: code.Summary()})
+	}
+	return pi
+}
+
+// Snapshot implements web.StateSource.
+func (d *Daemon) Snapshot() web.Snapshot {
+	d.snapMu.Lock()
+	defer d.snapMu.Unlock()
+	s := d.snap
+	s.Pending = append([]web.Pending{}, d.snap.Pending...)
+	s.Pieces.Pieces = append([]web.Piece(nil), d.snap.Pieces.Pieces...)
+	return s
+}
+
+// State returns the match state as last published.
+func (d *Daemon) State() rules.State {
+	d.snapMu.Lock()
+	defer d.snapMu.Unlock()
+	return d.snap.State
+}
+
+// JournalPath is the journal of the match in play.
+func (d *Daemon) JournalPath() string {
+	if d.keeper == nil || d.keeper.j == nil {
+		return ""
+	}
+	return d.keeper.j.Path()
+}
+
+// Metrics returns the daemon's metrics.
+func (d *Daemon) Metrics() *Metrics { return d.metrics }
+
+// WebAddr is the web server's address ("" without one).
+func (d *Daemon) WebAddr() string {
+	if d.web == nil {
+		return ""
+	}
+	return d.web.Addr()
+}
+
+// Do implements web.CommandSink: the command is carried out by the match
+// component, between two frames.
+func (d *Daemon) Do(ctx context.Context, c web.Command) (string, error) {
+	return d.do(ctx, command{Command: c, By: "umpire"})
+}
+
+func (d *Daemon) do(ctx context.Context, c command) (string, error) {
+	c.reply = make(chan cmdResult, 1)
+	select {
+	case d.cmds <- c:
+	case <-ctx.Done():
+		return "", fmt.Errorf("boardcam is busy: %w", ctx.Err())
+	case <-d.keeperEnd:
+		return "", errors.New("boardcam is shutting down")
+	}
+	select {
+	case r := <-c.reply:
+		return r.msg, r.err
+	case <-ctx.Done():
+		return "", fmt.Errorf("no answer in time: %w (the command may still be carried out)", ctx.Err())
+	}
+}
+
+// CopyFrame implements web.FrameSource.
+func (d *Daemon) CopyFrame(dst *gocv.Mat) (int64, bool) {
+	d.frameMu.Lock()
+	defer d.frameMu.Unlock()
+	if !d.hasLatest {
+		return 0, false
+	}
+	d.latest.CopyTo(dst)
+	return d.latestNo, true
+}
+
+// keepLatest copies a frame for the preview, at most 10 times a second.
+func (d *Daemon) keepLatest(f *Frame) {
+	now := f.Captured
+	d.frameMu.Lock()
+	defer d.frameMu.Unlock()
+	if d.hasLatest && now.Sub(d.latestAt) < 100*time.Millisecond {
+		return
+	}
+	f.Mat.CopyTo(&d.latest)
+	d.latestNo, d.hasLatest, d.latestAt = f.Index, true, now
+}
+
+func (d *Daemon) signal() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
+}
+
+// cameraStatus is called by the capture: it never blocks.
+func (d *Daemon) cameraStatus(c web.Camera) {
+	d.slotMu.Lock()
+	d.camSlot = &c
+	d.slotMu.Unlock()
+	d.signal()
+}
+
+// putPieces hands live positions to the publishers (latest wins).
+func (d *Daemon) putPieces(p web.Pieces) {
+	d.slotMu.Lock()
+	if d.pieceSlot != nil {
+		d.metrics.drop("publish")
+	}
+	d.pieceSlot = &p
+	d.slotMu.Unlock()
+	d.signal()
+}
+
+// report receives the sinks' reports: errors are logged (once per change),
+// device writes timed.
+func (d *Daemon) report(r display.Report) {
+	if r.Err != nil {
+		d.reportMu.Lock()
+		was := d.reportErrs[r.Sink]
+		d.reportErrs[r.Sink] = r.Err.Error()
+		d.reportMu.Unlock()
+		if was != r.Err.Error() {
+			d.Logger.Warn("output device error", "sink", r.Sink, "op", r.Op, "err", r.Err)
+		}
+		return
+	}
+	d.reportMu.Lock()
+	if d.reportErrs[r.Sink] != "" {
+		d.reportErrs[r.Sink] = ""
+		d.reportMu.Unlock()
+		d.Logger.Info("output device works again", "sink", r.Sink)
+	} else {
+		d.reportMu.Unlock()
+	}
+	if r.Queued.IsZero() || r.Unchanged || !(r.Op == "show" || strings.HasPrefix(r.Op, "alert")) {
+		return
+	}
+	if l := d.lastSinkLat.Load(); l > 0 {
+		d.metrics.observe(PathDevice, FromFrame, time.Duration(l)+r.Done.Sub(r.Queued))
+	}
+}
+
+func (d *Daemon) setSrcErr(err error) {
+	d.srcErrMu.Lock()
+	d.srcErr = err
+	d.srcErrMu.Unlock()
+}
+
+func (d *Daemon) getSrcErr() error {
+	d.srcErrMu.Lock()
+	defer d.srcErrMu.Unlock()
+	return d.srcErr
+}
+
+// Run runs the pipeline until the video ends (with exit_at_end), the
+// source fails for good, or ctx is cancelled (SIGTERM): then capture
+// stops, the queues drain, the journal is closed. It returns nil at the
+// end of a video and on cancellation, and the source's error (a corrupt
+// file, an unsupported source) otherwise.
+func (d *Daemon) Run(ctx context.Context) error {
+	done := make(chan struct{})
+	stop := sync.OnceFunc(func() { close(done) })
+	go func() {
+		select {
+		case <-ctx.Done():
+			stop()
+		case <-d.keeperEnd:
+		}
+	}()
+	var wg sync.WaitGroup
+	var obs <-chan observation
+	if d.feed != nil {
+		obs = d.feed.out
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := d.feed.run(done)
+			d.setSrcErr(err)
+			close(d.feed.out)
+		}()
+	} else {
+		o := make(chan observation, d.Config.Pipeline.EventQueue)
+		obs = o
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			err := d.cap.run(done)
+			d.setSrcErr(err)
+			close(d.cap.out)
+		}()
+		go func() {
+			defer wg.Done()
+			d.analyze(o)
+		}()
+	}
+	d.sink.Show(d.State()) // the match as replayed, before the first frame
+	pubDone := make(chan struct{})
+	go func() {
+		defer close(pubDone)
+		d.publishLoop()
+	}()
+	if d.devices != nil && d.devices.Buttons != nil {
+		go d.buttonLoop(ctx)
+	}
+	if d.web != nil {
+		go func() {
+			select {
+			case err := <-d.web.Err():
+				d.Logger.Error("web server stopped", "err", err)
+			case <-d.keeperEnd:
+			}
+		}()
+	}
+	d.keep(ctx, obs)
+	close(d.keeperEnd)
+	stop()
+	wg.Wait()
+	<-pubDone
+	err := d.getSrcErr()
+	if errors.Is(err, ErrEOF) {
+		err = nil
+	}
+	return err
+}
+
+// analyze is the analysis component: frames in, observations out.
+func (d *Daemon) analyze(out chan<- observation) {
+	defer close(out)
+	a := d.analyzer
+	var lastErr string
+	lossless := d.cap.lossless
+	last := int64(-1)
+	defer func() {
+		fl, ok := a.(Flusher)
+		if !ok || !errors.Is(d.getSrcErr(), ErrEOF) {
+			return
+		}
+		res, err := fl.Flush()
+		if err != nil {
+			d.Logger.Warn("analysis: flushing at the end of the video", "err", err)
+		}
+		if len(res.Events) > 0 || res.Pieces != nil {
+			out <- observation{Frame: last + 1, Captured: d.Clock.Now(), Events: res.Events, Pieces: res.Pieces}
+		}
+	}()
+	for f := range d.cap.out {
+		last = f.Index
+		if f.Resumed {
+			a.Reset()
+		}
+		start := time.Now()
+		res, err := a.Analyze(f.Mat, f.Index, f.PTS)
+		d.metrics.stage("analyze", time.Since(start))
+		for _, t := range res.Timings {
+			d.metrics.stage(t.Stage, t.D)
+		}
+		d.keepLatest(f)
+		captured, index := f.Captured, f.Index
+		d.cap.pool <- f
+		d.metrics.frameOut(d.Clock.Now())
+		if err != nil {
+			if err.Error() != lastErr {
+				lastErr = err.Error()
+				d.Logger.Warn("analysis failed on a frame", "frame", index, "err", err)
+			}
+			continue
+		}
+		o := observation{Frame: index, Captured: captured, Events: res.Events, Pieces: res.Pieces, Calibration: res.Calibration}
+		if len(o.Events) > 0 || o.Calibration != nil || lossless || index <= d.catchUp {
+			out <- o
+			continue
+		}
+		select {
+		case out <- o:
+		default:
+			d.metrics.drop("referee")
+		}
+	}
+}
+
+// keep runs the match component until the observations end (or ctx is
+// cancelled and they are drained).
+func (d *Daemon) keep(ctx context.Context, obs <-chan observation) {
+	defer close(d.ann)
+	k := d.keeper
+	exitAtEnd := d.Config.Source.exitAtEnd()
+	var timer Timer
+	var timerAt time.Time
+	for {
+		var timerC <-chan time.Time
+		if due, ok := k.nextDue(); ok {
+			if timer == nil || !due.Equal(timerAt) {
+				if timer != nil {
+					timer.Stop()
+				}
+				timer, timerAt = d.Clock.NewTimer(due.Sub(d.Clock.Now())), due
+			}
+			timerC = timer.C()
+		} else if timer != nil {
+			timer.Stop()
+			timer = nil
+		}
+		select {
+		case o, ok := <-obs:
+			if !ok {
+				obs = nil
+				if d.ended(k) || exitAtEnd {
+					return
+				}
+				continue
+			}
+			k.observe(o)
+		case c := <-d.cmds:
+			msg, err := k.do(c)
+			c.reply <- cmdResult{msg, err}
+		case <-d.lostC:
+			k.pictureLost()
+		case <-timerC:
+			timer = nil
+			k.applyDue(d.Clock.Now())
+		case <-ctx.Done():
+			if obs != nil {
+				for o := range obs {
+					k.observe(o)
+				}
+				d.ended(k)
+			}
+			return
+		}
+	}
+}
+
+// ended handles the end of the observations; it reports whether the
+// daemon must stop (a fatal source error).
+func (d *Daemon) ended(k *keeper) bool {
+	err := d.getSrcErr()
+	switch {
+	case errors.Is(err, ErrEOF):
+		k.finishCatchUp(fmt.Sprintf("the source ended before frame %d", k.last.F))
+		k.closeAtEnd("the video ended")
+		k.announce(announcement{Msgs: []web.Message{web.Notice{Text: "the video ended", Level: "info"}}})
+		st := k.m.State()
+		d.Logger.Info("end of the video", "board", st.Board, "score", fmt.Sprintf("%d-%d", st.Teams[0].Score, st.Teams[1].Score))
+		return false
+	case err != nil:
+		d.Logger.Error("source failed", "err", err)
+		return true
+	}
+	return false
+}
+
+// publishLoop is the publishing component.
+func (d *Daemon) publishLoop() {
+	for {
+		select {
+		case a, ok := <-d.ann:
+			if !ok {
+				d.publishSlots()
+				return
+			}
+			d.publish(a)
+		case <-d.wake:
+			d.publishSlots()
+		}
+	}
+}
+
+func (d *Daemon) publishSlots() {
+	d.slotMu.Lock()
+	cam, pcs := d.camSlot, d.pieceSlot
+	d.camSlot, d.pieceSlot = nil, nil
+	d.slotMu.Unlock()
+	if cam != nil {
+		d.snapMu.Lock()
+		d.snap.Camera = *cam
+		d.snapMu.Unlock()
+		d.send(*cam)
+	}
+	if pcs != nil {
+		d.snapMu.Lock()
+		d.snap.Pieces = *pcs
+		d.snapMu.Unlock()
+		d.send(*pcs)
+	}
+}
+
+func (d *Daemon) send(m web.Message) {
+	if d.web != nil {
+		if err := d.web.Publish(m); err != nil {
+			d.Logger.Warn("web: publish", "type", m.MessageType(), "err", err)
+		}
+	}
+	for _, p := range d.Publishers {
+		if err := p.Publish(m); err != nil {
+			d.Logger.Warn("publish", "type", m.MessageType(), "err", err)
+		}
+	}
+}
+
+func (d *Daemon) publish(a announcement) {
+	if a.Resync && a.State != nil {
+		d.snapMu.Lock()
+		d.snap.State = *a.State
+		d.snap.Pending = []web.Pending{}
+		d.snap.Profile = profileInfo(mustProfile(a.State.Profile))
+		d.snapMu.Unlock()
+		if d.web != nil {
+			if err := d.web.Resync(); err != nil {
+				d.Logger.Warn("web: resync", "err", err)
+			}
+		}
+		snap := d.Snapshot()
+		for _, p := range d.Publishers {
+			_ = p.Publish(snap)
+		}
+	}
+	d.snapMu.Lock()
+	for _, m := range a.Msgs {
+		switch v := m.(type) {
+		case web.StateUpdate:
+			d.snap.State = rules.State(v)
+		case web.Calibration:
+			d.snap.Calibration = v
+		case web.Pending:
+			d.snap.Pending = append(d.snap.Pending, v)
+		case web.Decided:
+			for i, p := range d.snap.Pending {
+				if p.ID == v.ID {
+					d.snap.Pending = append(d.snap.Pending[:i], d.snap.Pending[i+1:]...)
+					break
+				}
+			}
+		}
+	}
+	d.snapMu.Unlock()
+	if a.State != nil {
+		d.sink.Show(*a.State)
+		if a.Prev != nil {
+			for _, al := range display.Alerts(*a.Prev, *a.State) {
+				d.sink.Alert(al)
+			}
+		}
+		if !a.Captured.IsZero() {
+			now := d.Clock.Now()
+			lat := now.Sub(a.Captured)
+			d.lastSinkLat.Store(int64(lat))
+			d.metrics.observe(PathSink, FromFrame, lat)
+			for _, p := range a.Pockets {
+				d.metrics.observe(PathSink, FromPocket, now.Sub(p))
+			}
+		}
+	}
+	for _, m := range a.Msgs {
+		d.send(m)
+	}
+	if !a.Captured.IsZero() {
+		now := d.Clock.Now()
+		switch {
+		case a.PocketNotice:
+			d.metrics.observe(PathNotice, FromPocket, now.Sub(a.Captured))
+		case a.State != nil:
+			d.metrics.observe(PathPublish, FromFrame, now.Sub(a.Captured))
+			for _, p := range a.Pockets {
+				d.metrics.observe(PathPublish, FromPocket, now.Sub(p))
+			}
+		}
+	}
+}
+
+func mustProfile(name string) *rules.Profile {
+	p, err := rules.ProfileByName(name)
+	if err != nil {
+		p, _ = rules.ProfileByName("icf")
+	}
+	return p
+}
+
+// buttonLoop turns the umpire's buttons into commands.
+func (d *Daemon) buttonLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.keeperEnd:
+			return
+		case p, ok := <-d.devices.Presses():
+			if !ok {
+				return
+			}
+			var name string
+			switch p.Command {
+			case buttons.Confirm:
+				name = web.CmdConfirm
+			case buttons.Overrule:
+				name = web.CmdOverrule
+			case buttons.Undo:
+				name = web.CmdUndo
+			case buttons.NextBoard:
+				name = web.CmdNextBoard
+			default:
+				continue
+			}
+			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			msg, err := d.do(cctx, command{Command: web.Command{Name: name}, By: "button"})
+			cancel()
+			if err != nil {
+				d.Logger.Warn("button", "command", name, "line", p.Line, "err", err)
+				d.send(web.Notice{Text: fmt.Sprintf("button %s: %v", name, err), Level: "warning"})
+			} else {
+				d.Logger.Info("button", "command", name, "line", p.Line, "result", msg)
+			}
+		}
+	}
+}
+
+// Close releases everything Initialize opened. Run must have returned.
+func (d *Daemon) Close() {
+	d.closeOnce.Do(func() {
+		if d.web != nil {
+			d.web.Close()
+		}
+		if d.sink != nil {
+			if err := d.sink.Close(); err != nil {
+				d.Logger.Warn("closing the outputs", "err", err)
+			}
+		}
+		if d.devices != nil {
+			_ = d.devices.Close()
+		}
+		if d.analyzer != nil {
+			_ = d.analyzer.Close()
+		}
+		if d.cap != nil {
+			d.cap.Close()
+		}
+		if d.feed != nil {
+			d.feed.Close()
+		}
+		if d.keeper != nil {
+			d.keeper.Close()
+		}
+		if d.lock != nil {
+			_ = d.lock.Close() // releases the lock
+		}
+		d.frameMu.Lock()
+		if d.latest.Ptr() != nil {
+			d.latest.Close()
+		}
+		d.frameMu.Unlock()
+	})
+}
+
+// isTerminal reports whether w is a character device (an interactive
+// terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

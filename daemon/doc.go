@@ -1,0 +1,51 @@
+// Package daemon is the live pipeline of `boardcam run`: a source of frames
+// (a video file, a V4L2 camera, an RTSP stream, a GStreamer pipeline, or a
+// file of physical events), the analysis (package pipeline: calibrate →
+// vision → tracker), the referee and the rules engine, the match journal,
+// and the publishers (display sinks, LED scoreboard and buzzer of package
+// hardware, the websocket of package web). docs/daemon.md describes it for
+// users.
+//
+// # Components
+//
+// [Daemon] wires the components, each a goroutine connected to the next by
+// a bounded channel:
+//
+//	capture ──[frame_queue]──▶ analysis ──[event_queue]──▶ match ──[publish_queue]──▶ publishers
+//
+// Capture never waits: when no frame buffer is free a live frame is dropped
+// and counted. The analysis waits rather than drop an observation that
+// carries events, and the match component waits rather than drop an
+// announcement, so a slow publisher costs frames, never decisions. Live
+// sources ([Source]) are read by a reader goroutine under a stall watchdog
+// and reopened with exponential backoff; every wait uses the injected
+// [Clock].
+//
+// # The journal
+//
+// The match component ([Daemon] internally) applies the referee's
+// decisions to a rules.Match and commits them to the match journal
+// ([Journal]: a stroke log with the daemon's "#@" information, one write
+// and fsync per commit) before announcing anything. [ReadJournal] repairs a
+// torn end; on start the newest unfinished journal is replayed and, when
+// the source is the same file, the frames up to the journal's last position
+// are analysed again against the match as it was, so that the referee
+// carries on exactly where it stopped.
+//
+// # The umpire
+//
+// Automatic decisions are applied at once or held (MatchConfig.Decisions),
+// and listed for the umpire, who confirms, overrules, undoes, declares
+// fouls, concedes, replays the board or starts a new match through one
+// command interface ([Daemon.Do], the web.CommandSink; the GPIO buttons use
+// it too). Every command that changes the match is journaled.
+//
+// # Configuration
+//
+// [Config] is the YAML configuration file ([LoadConfig]: unknown keys and
+// bad values are errors naming the file, line and key) overridden by the
+// flags of `boardcam run` ([Config.SetByFlag]).
+//
+// The package logs with log/slog through Daemon.Logger; [Metrics] are
+// exported on the web server's /metrics and summarised at exit.
+package daemon

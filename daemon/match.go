@@ -1,0 +1,1064 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/referee"
+	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/web"
+)
+
+// observation is what the analysis hands the keeper for one frame.
+type observation struct {
+	Frame    int64
+	Captured time.Time
+	Events   []events.Event
+	// Pieces, when not nil, are the tracked pieces at this frame.
+	Pieces []web.Piece
+	// Calibration is set when the calibration status changed.
+	Calibration *web.Calibration
+}
+
+// announcement is what the keeper hands the publishers, after the journal
+// has it.
+type announcement struct {
+	Msgs []web.Message
+	// State is the match after a change (shown on the sinks, with the
+	// alerts derived from Prev).
+	State, Prev *rules.State
+	// Captured is the capture time of the frame that completed the
+	// decision (zero for the umpire's commands); Pockets those of the
+	// frames in which the stroke's pieces were pocketed.
+	Captured time.Time
+	Pockets  []time.Time
+	// Resync publishes a fresh snapshot (a new match).
+	Resync bool
+	// PocketNotice marks the immediate notice of a pocketing.
+	PocketNotice bool
+}
+
+// pos is a position in the stream: after E events of frame F.
+type pos struct {
+	F int64
+	E int
+}
+
+func (a pos) less(b pos) bool { return a.F < b.F || (a.F == b.F && a.E < b.E) }
+
+var noPos = pos{F: -1}
+
+// pending is an automatic decision put before the umpire.
+type pending struct {
+	ID string
+	D  referee.Decision
+	// Held: not applied until decided (delay, confirm); else applied and
+	// listed for review, Hist being the length of the match history right
+	// after it (0 for a decision whose event is empty: offered fouls only).
+	Held  bool
+	Hist  int
+	Due   time.Time
+	Frame int64
+}
+
+// command is an umpire command on its way to the keeper.
+type command struct {
+	web.Command
+	By    string
+	reply chan cmdResult
+}
+
+type cmdResult struct {
+	msg string
+	err error
+}
+
+// keeper is the referee → rules → journal component: it owns the
+// referee, the match, the journal and the pending decisions, and is the
+// only goroutine that touches them. Everything it announces is in the
+// journal first.
+type keeper struct {
+	cfg     *Config
+	log     *slog.Logger
+	clock   Clock
+	metrics *Metrics
+	geom    *board.Geometry
+	dir     string
+	mode    string
+	delay   time.Duration
+	refCfg  func(p *rules.Profile) referee.Config
+
+	j       *Journal
+	m       *rules.Match
+	ref     *referee.Referee
+	pend    []*pending
+	nextP   int
+	last    pos // the last position observed
+	from    pos // positions up to here belong to an earlier match
+	stream  int
+	session int
+	source  string // identity of the source being read ("" live)
+	cu      *catchUp
+	pockets []time.Time
+	out     chan<- announcement
+	// pieces hands live positions to the publishers (latest wins).
+	pieces func(web.Pieces)
+	// calibrate forwards the umpire's manual calibration to the analyzer.
+	calibrate func([4][2]float64) error
+	// warned limits repeated notices.
+	failed bool
+}
+
+// catchUp re-derives the referee's state after a restart on a replayable
+// source: the frames up to the journal's last position are analysed
+// again and the referee observes their events against the match as it
+// was then (a shadow match rebuilt from the journal), its decisions
+// discarded; the journal's records stand.
+type catchUp struct {
+	until pos
+	recs  []Record
+	m     *rules.Match
+	pend  []*pending
+}
+
+// Close closes the journal.
+func (k *keeper) Close() {
+	if k.j != nil {
+		_ = k.j.Close()
+	}
+}
+
+func (k *keeper) newReferee() error {
+	ref, err := referee.New(k.refCfg(k.m.Profile()))
+	if err != nil {
+		return err
+	}
+	k.ref = ref
+	k.pockets = nil
+	return nil
+}
+
+// projected is the state the referee reasons on: the match with the held
+// decisions applied.
+func projected(m *rules.Match, pend []*pending) rules.State {
+	n := 0
+	for _, p := range pend {
+		if !p.Held {
+			continue
+		}
+		if ev := p.D.Event(); ev != nil && m.Apply(ev) == nil {
+			n++
+		}
+	}
+	st := m.State()
+	for ; n > 0; n-- {
+		_ = m.Undo()
+	}
+	return st
+}
+
+// applyRecord applies one journal record to a match and its pending list
+// (at start-up for the live match, during catch-up for the shadow).
+func applyRecord(m *rules.Match, pend *[]*pending, r Record) error {
+	mt := r.Meta
+	if r.Event != nil {
+		if err := m.Apply(r.Event); err != nil {
+			return err
+		}
+		if mt.P != "" {
+			removePending(pend, mt.P)
+		}
+	}
+	if mt.Pending != "" && mt.Decision != nil {
+		p := &pending{ID: mt.Pending, D: *mt.Decision, Held: mt.Held, Hist: mt.Hist}
+		if mt.Due != nil {
+			p.Due = *mt.Due
+		}
+		if mt.F != nil {
+			p.Frame = *mt.F
+		}
+		*pend = append(*pend, p)
+	}
+	for _, id := range []string{mt.Confirmed, mt.Overruled, mt.Withdrawn} {
+		if id != "" {
+			removePending(pend, id)
+		}
+	}
+	return nil
+}
+
+func removePending(pend *[]*pending, id string) {
+	for i, p := range *pend {
+		if p.ID == id {
+			*pend = append((*pend)[:i], (*pend)[i+1:]...)
+			return
+		}
+	}
+}
+
+func (k *keeper) find(id string) (*pending, int) {
+	for i, p := range k.pend {
+		if p.ID == id {
+			return p, i
+		}
+	}
+	return nil, -1
+}
+
+// tagged sets the stream position on lines.
+func (k *keeper) tagged(lines []Line) []Line {
+	now := k.clock.Now().UTC()
+	for i := range lines {
+		if lines[i].Meta.F == nil {
+			f := k.last.F
+			lines[i].Meta.F = &f
+			lines[i].Meta.E = k.last.E
+		}
+		if i == len(lines)-1 {
+			lines[i].Meta.T = &now
+		}
+	}
+	return lines
+}
+
+// commit writes lines to the journal. On failure the caller undoes what it
+// applied in memory.
+func (k *keeper) commit(lines []Line) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	start := time.Now()
+	err := k.j.Commit(k.tagged(lines))
+	k.metrics.journalSync.Observe(time.Since(start).Seconds())
+	if err != nil {
+		k.failed = true
+		k.log.Error("journal write failed: the decision is not recorded", "journal", k.j.Path(), "err", err)
+		return err
+	}
+	if k.failed {
+		k.failed = false
+		k.log.Info("journal writes again", "journal", k.j.Path())
+	}
+	return nil
+}
+
+func (k *keeper) announce(a announcement) {
+	if len(a.Msgs) == 0 && a.State == nil && !a.Resync {
+		return
+	}
+	k.out <- a
+}
+
+func (k *keeper) stateChange(prev rules.State, msgs []web.Message, captured time.Time, pockets []time.Time) {
+	st := k.m.State()
+	msgs = append(msgs, web.StateUpdate(st))
+	k.announce(announcement{Msgs: msgs, State: &st, Prev: &prev, Captured: captured, Pockets: pockets})
+}
+
+func notice(level, format string, a ...any) web.Message {
+	return web.Notice{Text: fmt.Sprintf(format, a...), Level: level}
+}
+
+// observe handles one analysed frame.
+func (k *keeper) observe(o observation) {
+	if o.Pieces != nil && k.pieces != nil {
+		k.pieces(web.Pieces{Frame: o.Frame, Pieces: o.Pieces})
+	}
+	if c := o.Calibration; c != nil {
+		switch c.Status {
+		case web.CalibrationOK, web.CalibrationManual:
+			k.log.Info("board found", "status", c.Status, "quality", fmt.Sprintf("%.2f", c.Quality), "frame", o.Frame, "note", c.Message)
+		case web.CalibrationLost:
+			k.log.Warn("board lost", "frame", o.Frame, "why", c.Message)
+		default:
+			k.log.Debug("looking for the board", "frame", o.Frame, "why", c.Message)
+		}
+		k.announce(announcement{Msgs: []web.Message{*c}})
+	}
+	if len(o.Events) == 0 {
+		if k.last.less(pos{o.Frame, 0}) {
+			k.last = pos{o.Frame, 0}
+		}
+		return
+	}
+	var lines []Line
+	var after []announcement
+	var applied int
+	prev := k.m.State()
+	var decidedPockets []time.Time
+	completed := false
+	for i, ev := range o.Events {
+		p := pos{o.Frame, i + 1}
+		if !k.from.less(p) {
+			continue // an earlier match's part of the stream
+		}
+		if k.cu != nil {
+			if !k.cu.until.less(p) {
+				k.catchUpObserve(ev, p)
+				continue
+			}
+			k.finishCatchUp("")
+		}
+		k.last = p
+		if ev.Type == events.Pocketed && ev.Piece != nil {
+			k.pockets = append(k.pockets, o.Captured)
+			pk := ""
+			if ev.Pocket != nil {
+				pk = " in " + ev.Pocket.String()
+			}
+			after = append(after, announcement{Msgs: []web.Message{notice("info", "%s pocketed%s (frame %d)", pieceName(ev), pk, ev.Frame)}, Captured: o.Captured, PocketNotice: true})
+		}
+		ds, err := k.ref.Observe(ev, projected(k.m, k.pend))
+		if err != nil {
+			k.log.Warn("referee: event refused", "frame", ev.Frame, "err", err)
+			after = append(after, announcement{Msgs: []web.Message{notice("warning", "%v", err)}})
+			continue
+		}
+		for _, d := range ds {
+			n, ls, as := k.decide(d, o.Frame)
+			for i := range ls {
+				f := p.F
+				ls[i].Meta.F, ls[i].Meta.E = &f, p.E // decided after the referee saw event p
+			}
+			applied += n
+			lines = append(lines, ls...)
+			after = append(after, as...)
+			if d.Kind == referee.KindStroke {
+				decidedPockets = append(decidedPockets, k.pockets...)
+				k.pockets = nil
+			}
+			if d.Kind != referee.KindInfo {
+				completed = true
+			}
+		}
+	}
+	if k.last.less(pos{o.Frame, len(o.Events)}) && k.cu == nil {
+		k.last = pos{o.Frame, len(o.Events)}
+	}
+	if len(lines) > 0 {
+		if err := k.commit(lines); err != nil {
+			for ; applied > 0; applied-- {
+				_ = k.m.Undo()
+			}
+			k.pend = k.pend[:len(k.pend)-countNewPending(lines)]
+			k.announce(announcement{Msgs: []web.Message{notice("warning", "the journal cannot be written (%v): the decisions of frame %d were not recorded; enter them by hand once the disk is fixed", err, o.Frame)}})
+			return
+		}
+		if completed {
+			k.metrics.observe(PathJournal, FromFrame, k.clock.Now().Sub(o.Captured))
+			for _, pc := range decidedPockets {
+				k.metrics.observe(PathJournal, FromPocket, k.clock.Now().Sub(pc))
+			}
+		}
+	}
+	for _, a := range after {
+		k.announce(a)
+	}
+	if applied > 0 {
+		st := k.m.State()
+		k.announce(announcement{Msgs: []web.Message{web.StateUpdate(st)}, State: &st, Prev: &prev, Captured: o.Captured, Pockets: decidedPockets})
+	}
+}
+
+func countNewPending(lines []Line) int {
+	n := 0
+	for _, l := range lines {
+		if l.Meta.Pending != "" {
+			n++
+		}
+	}
+	return n
+}
+
+func pieceName(e events.Event) string {
+	if e.ID != "" {
+		return e.ID
+	}
+	if e.Piece != nil {
+		return e.Piece.String()
+	}
+	return "a piece"
+}
+
+// decide handles one decision of the referee: it applies it (auto) or
+// holds it (delay, confirm), and returns how many events it applied, the
+// journal lines and the announcements.
+func (k *keeper) decide(d referee.Decision, frame int64) (int, []Line, []announcement) {
+	kind := string(d.Kind)
+	if d.Kind == referee.KindInfo {
+		k.metrics.decision(kind, "info")
+		return 0, nil, []announcement{{Msgs: []web.Message{notice("info", "%s", strings.Join(d.Notes, "; "))}}}
+	}
+	var msgs []web.Message
+	ev := d.Event()
+	if k.mode != DecideAuto {
+		p := k.newPending(d, frame, true)
+		if k.mode == DecideDelay {
+			p.Due = k.clock.Now().Add(k.delay)
+		}
+		k.pend = append(k.pend, p)
+		k.metrics.decision(kind, "pending")
+		meta := Meta{Pending: p.ID, Held: true, Decision: &p.D, By: "auto"}
+		if !p.Due.IsZero() {
+			due := p.Due.UTC()
+			meta.Due = &due
+		}
+		msgs = append(msgs, k.pendingMsg(p))
+		return 0, []Line{{Meta: meta}}, []announcement{{Msgs: msgs}}
+	}
+	// Auto: apply at once; list the decision for review when a camera
+	// call may be confirmed or overruled.
+	var lines []Line
+	n := 0
+	review := hasReviewableCalls(d)
+	var id string
+	if review {
+		id = k.nextID()
+	}
+	if ev != nil {
+		if err := k.m.Apply(ev); err != nil {
+			k.metrics.decision(kind, "rejected")
+			k.log.Warn("rules engine refused the referee's decision", "decision", d.Log, "err", err)
+			text := fmt.Sprintf("the rules engine refused %q: %v — enter the right outcome by hand", d.Log, err)
+			return 0, []Line{{Meta: Meta{Rejected: d.Log, Note: err.Error(), By: "auto"}}}, []announcement{{Msgs: []web.Message{notice("warning", "%s", text)}}}
+		}
+		n = 1
+		lines = append(lines, Line{Event: ev, Meta: Meta{By: "auto"}})
+		k.metrics.decision(kind, "applied")
+	} else {
+		k.metrics.decision(kind, "offered")
+	}
+	if d.Kind == referee.KindStroke {
+		msgs = append(msgs, k.strokeMsg(d, id))
+	}
+	msgs = append(msgs, k.foulMsgs(d, id, true)...)
+	if review {
+		p := &pending{ID: id, D: d, Frame: frame}
+		if ev != nil {
+			p.Hist = len(k.m.History())
+		}
+		k.pend = append(k.pend, p)
+		lines = append(lines, Line{Meta: Meta{Pending: id, Hist: p.Hist, Decision: &p.D, By: "auto"}})
+		msgs = append(msgs, k.pendingMsg(p))
+	}
+	return n, lines, []announcement{{Msgs: msgs}}
+}
+
+// hasReviewableCalls: a camera call the umpire may confirm or overrule.
+func hasReviewableCalls(d referee.Decision) bool {
+	for _, c := range d.Calls {
+		if c.Source == referee.SourceCamera && (c.Status == referee.Applied || c.Status == referee.Offered) {
+			return true
+		}
+	}
+	return false
+}
+
+func (k *keeper) nextID() string {
+	k.nextP++
+	return "p" + strconv.Itoa(k.nextP)
+}
+
+func (k *keeper) newPending(d referee.Decision, frame int64, held bool) *pending {
+	return &pending{ID: k.nextID(), D: d, Held: held, Frame: frame}
+}
+
+// catchUpObserve feeds the referee an event already decided before the
+// restart, against the shadow match.
+func (k *keeper) catchUpObserve(ev events.Event, p pos) {
+	cu := k.cu
+	k.applyShadowBefore(p)
+	if _, err := k.ref.Observe(ev, projected(cu.m, cu.pend)); err != nil {
+		k.log.Debug("catch-up: referee refused an event", "frame", ev.Frame, "err", err)
+	}
+	k.applyShadowUpTo(p)
+	k.last = p
+}
+
+// applyShadowBefore applies the records written before position p.
+func (k *keeper) applyShadowBefore(p pos) {
+	k.applyShadow(func(t pos) bool { return t.less(p) })
+}
+
+// applyShadowUpTo applies the records written at or before position p.
+func (k *keeper) applyShadowUpTo(p pos) {
+	k.applyShadow(func(t pos) bool { return !p.less(t) })
+}
+
+func (k *keeper) applyShadow(ok func(pos) bool) {
+	cu := k.cu
+	for len(cu.recs) > 0 {
+		r := cu.recs[0]
+		f, e := r.tag()
+		if !ok(pos{f, e}) {
+			return
+		}
+		cu.recs = cu.recs[1:]
+		if uf := r.Meta.UmpireFoul; uf != nil {
+			if _, err := k.ref.Umpire(uf.Seat, uf.Fouls, int(f), 0, projected(cu.m, cu.pend)); err != nil {
+				k.log.Warn("catch-up: umpire foul", "line", r.Line, "err", err)
+			}
+		}
+		if err := applyRecord(cu.m, &cu.pend, r); err != nil {
+			k.log.Warn("catch-up: journal record does not apply to the shadow match", "line", r.Line, "err", err)
+		}
+	}
+}
+
+// finishCatchUp ends the catch-up; why is set when the source ended first.
+func (k *keeper) finishCatchUp(why string) {
+	cu := k.cu
+	if cu == nil {
+		return
+	}
+	k.applyShadow(func(pos) bool { return true })
+	k.cu = nil
+	if why != "" {
+		k.log.Warn("catch-up incomplete: the journal's state is kept", "why", why)
+		return
+	}
+	a, b := fmt.Sprintf("%+v", cu.m.State()), fmt.Sprintf("%+v", k.m.State())
+	if a != b {
+		k.log.Warn("catch-up: the re-derived match differs from the journal's; the journal's stands")
+	}
+	k.log.Info("caught up with the journal", "frame", k.last.F)
+}
+
+// resumeLost handles the picture coming back after a loss: a stroke in
+// progress is abandoned (its outcome was not seen).
+func (k *keeper) pictureLost() {
+	if k.ref != nil && k.ref.InStroke() {
+		st := k.m.State()
+		k.log.Warn("the picture was lost during a stroke: its outcome is unknown", "turn", st.Turn.String())
+		k.announce(announcement{Msgs: []web.Message{notice("warning", "the camera was lost during %s's stroke: its outcome was not seen — enter it by hand if it changed the score", st.Turn)}})
+		_ = k.newReferee()
+	}
+}
+
+// applyDue applies the delayed decisions whose time has come.
+func (k *keeper) applyDue(now time.Time) {
+	for len(k.pend) > 0 {
+		p := k.firstHeld()
+		if p == nil || p.Due.IsZero() || p.Due.After(now) {
+			return
+		}
+		if _, err := k.resolve(p, asDecided, "auto", fmt.Sprintf("applied as decided after %s without objection", k.delay)); err != nil {
+			k.log.Warn("delayed decision", "pending", p.ID, "err", err)
+			removePending(&k.pend, p.ID)
+		}
+	}
+}
+
+func (k *keeper) firstHeld() *pending {
+	for _, p := range k.pend {
+		if p.Held {
+			return p
+		}
+	}
+	return nil
+}
+
+// nextDue is the earliest time a held decision applies itself.
+func (k *keeper) nextDue() (time.Time, bool) {
+	p := k.firstHeld()
+	if p == nil || p.Due.IsZero() {
+		return time.Time{}, false
+	}
+	return p.Due, true
+}
+
+// How a pending decision is settled.
+const (
+	overrule  = iota // the camera's calls are taken out
+	confirm          // its offered calls join the event
+	asDecided        // as the referee decided (a delay ran out)
+)
+
+// resolve settles pending decision p.
+func (k *keeper) resolve(p *pending, how int, by, note string) (string, error) {
+	d := p.D // a copy to change
+	d.Calls = append([]referee.Call(nil), p.D.Calls...)
+	verdict := web.DecisionOverruled
+	if how != overrule {
+		verdict = web.DecisionConfirmed
+	}
+	for i := range d.Calls {
+		c := &d.Calls[i]
+		if c.Source != referee.SourceCamera || c.Status == referee.Derived {
+			continue
+		}
+		if how == confirm && c.Status == referee.Offered {
+			_ = d.Confirm(c.Foul)
+		}
+		if how == overrule && (c.Status == referee.Applied || c.Status == referee.Offered) {
+			_ = d.Overrule(c.Foul)
+		}
+	}
+	prev := k.m.State()
+	var lines []Line
+	var msg string
+	applied := 0
+	switch {
+	case p.Held:
+		if first := k.firstHeld(); first != p {
+			return "", fmt.Errorf("%s is still pending before %s: decide it first", first.ID, p.ID)
+		}
+		if how == overrule && !hasReviewableCalls(p.D) {
+			return "", fmt.Errorf("%s has no foul call to overrule: confirm it (and undo it afterwards if the outcome is wrong)", p.ID)
+		}
+		if ev := d.Event(); ev != nil {
+			if err := k.m.Apply(ev); err != nil {
+				lines = append(lines, Line{Meta: Meta{Withdrawn: p.ID, Rejected: d.Log, Note: err.Error(), By: by}})
+				removePending(&k.pend, p.ID)
+				if cerr := k.commit(lines); cerr != nil {
+					k.pend = append(k.pend, p)
+					return "", cerr
+				}
+				k.announce(announcement{Msgs: []web.Message{web.Decided{ID: p.ID, Decision: web.DecisionWithdrawn, By: by, Note: err.Error()},
+					notice("warning", "the rules engine refused %s (%s): %v", p.ID, d.Log, err)}})
+				return "", fmt.Errorf("the rules engine refused %s: %v", d.Log, err)
+			}
+			applied = 1
+			lines = append(lines, Line{Event: ev, Meta: Meta{P: p.ID, By: by, Note: verdict + ": " + note}})
+			msg = fmt.Sprintf("%s %s: %s", verdict, p.ID, d.Log)
+		} else {
+			lines = append(lines, Line{Meta: metaVerdict(p.ID, how != overrule, by, note)})
+			msg = fmt.Sprintf("%s %s: nothing to apply", verdict, p.ID)
+		}
+	case p.Hist == 0:
+		// Offered fouls only: nothing was applied.
+		if ev := d.Event(); ev != nil && how == confirm {
+			if err := k.m.Apply(ev); err != nil {
+				return "", fmt.Errorf("the rules engine refuses %s: %v", d.Log, err)
+			}
+			applied = 1
+			lines = append(lines, Line{Event: ev, Meta: Meta{P: p.ID, By: by, Note: verdict + ": " + note}})
+			msg = fmt.Sprintf("confirmed %s: %s", p.ID, d.Log)
+		} else {
+			lines = append(lines, Line{Meta: metaVerdict(p.ID, how != overrule, by, note)})
+			msg = fmt.Sprintf("%s %s", verdict, p.ID)
+		}
+	default:
+		// Applied already: correct it if the verdict changes the event.
+		before, after := p.D.Log, d.Log
+		if before == after {
+			lines = append(lines, Line{Meta: metaVerdict(p.ID, how != overrule, by, note)})
+			msg = fmt.Sprintf("%s %s: %s stands", verdict, p.ID, before)
+			break
+		}
+		if h := len(k.m.History()); h != p.Hist {
+			return "", fmt.Errorf("%s (%s) is not the last event any more (%d applied since): undo them first", p.ID, before, h-p.Hist)
+		}
+		if err := k.m.Undo(); err != nil {
+			return "", err
+		}
+		lines = append(lines, Line{Event: rules.Undo{}, Meta: Meta{P: p.ID, By: by, Note: "correcting " + before}})
+		if ev := d.Event(); ev != nil {
+			if err := k.m.Apply(ev); err != nil {
+				_ = k.m.Apply(p.D.Event())
+				return "", fmt.Errorf("the rules engine refuses the corrected %s: %v", after, err)
+			}
+			applied = 1
+			lines = append(lines, Line{Event: ev, Meta: Meta{P: p.ID, By: by, Note: verdict + ": " + note}})
+		} else {
+			lines[len(lines)-1].Meta.Note = verdict + ": " + note
+		}
+		applied++ // the undo
+		msg = fmt.Sprintf("%s %s: %s instead of %s", verdict, p.ID, orDash(after), before)
+	}
+	removePending(&k.pend, p.ID)
+	if err := k.commit(lines); err != nil {
+		k.rollback(lines, p.D.Event())
+		k.pend = append(k.pend, p)
+		sortPending(k.pend)
+		return "", err
+	}
+	k.log.Info("pending decision settled", "pending", p.ID, "decision", verdict, "by", by, "event", d.Log)
+	msgs := []web.Message{web.Decided{ID: p.ID, Decision: verdict, By: by, Note: note}}
+	if applied > 0 {
+		if d.Kind == referee.KindStroke && p.Held {
+			msgs = append(msgs, k.strokeMsg(d, ""))
+		}
+		msgs = append(msgs, k.foulMsgs(d, "", false)...)
+		k.stateChange(prev, msgs, time.Time{}, nil)
+	} else {
+		k.announce(announcement{Msgs: msgs})
+	}
+	return msg, nil
+}
+
+// rollback reverts in memory the events of lines that could not be
+// journaled; undone is the event an undo line took back.
+func (k *keeper) rollback(lines []Line, undone rules.Event) {
+	for i := len(lines) - 1; i >= 0; i-- {
+		switch lines[i].Event.(type) {
+		case nil:
+		case rules.Undo:
+			if undone != nil {
+				_ = k.m.Apply(undone)
+			}
+		default:
+			_ = k.m.Undo()
+		}
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "nothing"
+	}
+	return s
+}
+
+func sortPending(ps []*pending) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		a, _ := strconv.Atoi(strings.TrimPrefix(ps[i].ID, "p"))
+		b, _ := strconv.Atoi(strings.TrimPrefix(ps[j].ID, "p"))
+		return a < b
+	})
+}
+
+func metaVerdict(id string, confirm bool, by, note string) Meta {
+	if confirm {
+		return Meta{Confirmed: id, By: by, Note: note}
+	}
+	return Meta{Overruled: id, By: by, Note: note}
+}
+
+// do carries out an umpire command.
+func (k *keeper) do(c command) (string, error) {
+	if k.cu != nil {
+		return "", errors.New("boardcam is catching up with its journal after a restart; try again in a moment")
+	}
+	by := c.By
+	note := c.Note
+	switch c.Name {
+	case web.CmdConfirm, web.CmdOverrule:
+		if c.Pending == "" { // a hardware button: the oldest pending decision
+			if len(k.pend) == 0 {
+				return "", errors.New("no decision is pending")
+			}
+			c.Pending = k.pend[0].ID
+		}
+		p, _ := k.find(c.Pending)
+		if p == nil {
+			return "", fmt.Errorf("no pending decision %s", c.Pending)
+		}
+		how := overrule
+		if c.Name == web.CmdConfirm {
+			how = confirm
+		}
+		return k.resolve(p, how, by, note)
+	case web.CmdUndo:
+		return k.undo(by, note)
+	case web.CmdFoul:
+		return k.foul(*c.Seat, rules.Foul(c.Code), by, note)
+	case web.CmdDemand:
+		st := k.m.State()
+		if st.Demand == nil {
+			return "", errors.New("there are no \"if demanded\" points to take now")
+		}
+		if st.Demand.Team != *c.Team {
+			return "", fmt.Errorf("the \"if demanded\" points are %s's, not %s's", st.Teams[st.Demand.Team].Name, st.Teams[*c.Team].Name)
+		}
+		return k.applyUmpire(rules.DemandPoints{Points: c.Points}, by, note)
+	case web.CmdConcede:
+		st := k.m.State()
+		for _, p := range st.Players {
+			if p.Team == *c.Team {
+				return k.applyUmpire(rules.Concede{Seat: p.Seat, Match: true}, by, note)
+			}
+		}
+		return "", fmt.Errorf("nobody plays in team %d", *c.Team)
+	case web.CmdReplayBoard:
+		msg, err := k.applyUmpire(rules.Replay{}, by, note)
+		if err == nil {
+			_ = k.newReferee()
+		}
+		return msg, err
+	case web.CmdNextBoard:
+		st := k.m.State()
+		if st.MatchOver {
+			return "", errors.New("the match is over: start a new match")
+		}
+		if st.Strokes > 0 {
+			return "", fmt.Errorf("board %d is in play (%d strokes): it ends by the rules, or by replay_board or a concession", st.Board, st.Strokes)
+		}
+		if err := k.commit([]Line{{Meta: Meta{By: by, Note: fmt.Sprintf("board %d set up", st.Board)}}}); err != nil {
+			return "", err
+		}
+		_ = k.newReferee()
+		k.announce(announcement{Msgs: []web.Message{notice("info", "board %d: the pieces are set up; %s breaks", st.Board, st.Breaker)}})
+		return fmt.Sprintf("board %d ready", st.Board), nil
+	case web.CmdStartMatch:
+		return k.startMatch(c.Match, by)
+	case web.CmdCalibrate:
+		if k.calibrate == nil {
+			return "", errors.New("manual calibration needs a camera source")
+		}
+		if len(c.CornersPx) != 4 {
+			return "", errors.New("calibrate needs four corners")
+		}
+		var cs [4][2]float64
+		copy(cs[:], c.CornersPx)
+		if err := k.calibrate(cs); err != nil {
+			return "", fmt.Errorf("calibration: %v", err)
+		}
+		return "calibrated from the four corners", nil
+	}
+	return "", fmt.Errorf("unknown command %q", c.Name)
+}
+
+// applyUmpire applies and journals an umpire's event.
+func (k *keeper) applyUmpire(ev rules.Event, by, note string) (string, error) {
+	prev := k.m.State()
+	if err := k.m.Apply(ev); err != nil {
+		var ie *rules.IllegalEventError
+		if errors.As(err, &ie) {
+			return "", fmt.Errorf("%s: %s", ie.Event, ie.Reason)
+		}
+		return "", err
+	}
+	if err := k.commit([]Line{{Event: ev, Meta: Meta{By: by, Note: note}}}); err != nil {
+		_ = k.m.Undo()
+		return "", err
+	}
+	text := rules.FormatEvent(ev)
+	k.log.Info("umpire", "event", text, "by", by)
+	k.stateChange(prev, []web.Message{notice("info", "umpire: %s", text)}, time.Time{}, nil)
+	return text, nil
+}
+
+func (k *keeper) undo(by, note string) (string, error) {
+	h := k.m.History()
+	if len(h) == 0 {
+		return "", errors.New("nothing to undo")
+	}
+	last := rules.FormatEvent(h[len(h)-1])
+	prev := k.m.State()
+	if err := k.m.Undo(); err != nil {
+		return "", err
+	}
+	lines := []Line{{Event: rules.Undo{}, Meta: Meta{By: by, Note: note}}}
+	var withdrawn []*pending
+	for _, p := range k.pend {
+		if !p.Held && p.Hist > len(h)-1 {
+			withdrawn = append(withdrawn, p)
+			lines = append(lines, Line{Meta: Meta{Withdrawn: p.ID, By: by, Note: "its event was undone"}})
+		}
+	}
+	if err := k.commit(lines); err != nil {
+		_ = k.m.Apply(h[len(h)-1])
+		return "", err
+	}
+	msgs := []web.Message{notice("info", "undo: %s", last)}
+	for _, p := range withdrawn {
+		removePending(&k.pend, p.ID)
+		msgs = append(msgs, web.Decided{ID: p.ID, Decision: web.DecisionWithdrawn, By: by, Note: "its event was undone"})
+	}
+	k.log.Info("umpire undo", "event", last, "by", by)
+	k.stateChange(prev, msgs, time.Time{}, nil)
+	return "undone: " + last, nil
+}
+
+// foul declares a foul: against the striker during a stroke it joins the
+// stroke's decision; otherwise it is applied at once.
+func (k *keeper) foul(seat board.Side, f rules.Foul, by, note string) (string, error) {
+	ds, err := k.ref.Umpire(seat, []rules.Foul{f}, int(k.last.F), 0, projected(k.m, k.pend))
+	if err != nil {
+		return "", errors.New(strings.TrimPrefix(err.Error(), "referee: umpire: "))
+	}
+	if len(ds) == 0 {
+		if err := k.commit([]Line{{Meta: Meta{UmpireFoul: &UmpireFoul{Seat: seat, Fouls: []rules.Foul{f}}, By: by, Note: note}}}); err != nil {
+			return "", err
+		}
+		k.announce(announcement{Msgs: []web.Message{notice("info", "umpire: foul %s against %s, part of the stroke in progress", f, seat)}})
+		return fmt.Sprintf("%s against %s joins the stroke in progress", f, seat), nil
+	}
+	var out []string
+	for _, d := range ds {
+		ev := d.Event()
+		if ev == nil {
+			continue
+		}
+		msg, err := k.applyUmpire(ev, by, note)
+		if err != nil {
+			return "", err
+		}
+		out = append(out, msg)
+	}
+	return strings.Join(out, "; "), nil
+}
+
+// startMatch closes the journal and starts a new match.
+func (k *keeper) startMatch(ms *web.MatchSetup, by string) (string, error) {
+	h := rules.Header{Profile: ms.Profile, Break: ms.Breaker, Players: append([]rules.Player(nil), ms.Players...)}
+	for t := 0; t < 2; t++ {
+		var ns []string
+		for _, p := range h.Players {
+			if p.Team == t {
+				ns = append(ns, p.Name)
+			}
+		}
+		h.Teams[t] = strings.Join(ns, " & ")
+	}
+	if err := h.Validate(); err != nil {
+		return "", err
+	}
+	m, err := rules.NewMatch(h)
+	if err != nil {
+		return "", err
+	}
+	if err := k.commit([]Line{{Meta: Meta{Closed: "a new match was started", By: by}}}); err != nil {
+		return "", err
+	}
+	j, err := CreateJournal(k.dir, h, k.clock.Now())
+	if err != nil {
+		return "", err
+	}
+	old := k.j
+	k.j = j
+	old.Close()
+	k.m = m
+	k.pend = nil
+	k.nextP = 0
+	k.from = k.last
+	k.stream, k.session = 1, 1
+	f := k.last.F
+	if err := k.commit([]Line{{Meta: Meta{Session: 1, Source: k.source, Replayable: k.source != "", Stream: 1, From: &f, FromE: k.last.E}}}); err != nil {
+		return "", err
+	}
+	_ = k.newReferee()
+	k.log.Info("new match", "journal", j.Path(), "profile", h.Profile, "teams", h.Teams[0]+" v "+h.Teams[1], "by", by)
+	st := m.State()
+	k.announce(announcement{Resync: true, State: &st})
+	return fmt.Sprintf("new match: %s v %s (%s)", h.Teams[0], h.Teams[1], h.Profile), nil
+}
+
+// closeAtEnd marks the journal finished when the video ended.
+func (k *keeper) closeAtEnd(why string) {
+	if err := k.commit([]Line{{Meta: Meta{End: "eof", Closed: why}}}); err != nil {
+		k.log.Warn("journal: cannot mark the end of the video", "err", err)
+	}
+}
+
+// Messages for the web.
+
+func (k *keeper) playerName(seat board.Side) string {
+	if p, ok := k.m.Header().PlayerAt(seat); ok {
+		return p.Name
+	}
+	return seat.String()
+}
+
+func (k *keeper) strokeMsg(d referee.Decision, pendingID string) web.Message {
+	s := web.Stroke{Seat: d.Seat, Player: k.playerName(d.Seat), Frame: int64(d.Frame), Notation: d.Log, Pending: pendingID}
+	if o := d.Stroke; o != nil {
+		s.Pocketed = web.Pocketed{White: o.White, Black: o.Black, Queen: o.Queen, Striker: o.Striker}
+		for _, j := range o.Jumped {
+			id := j.ID
+			if id == "" {
+				id = j.Piece.String()
+			}
+			s.Overboard = append(s.Overboard, id)
+		}
+	}
+	for _, c := range d.Calls {
+		if c.Status == referee.Applied || c.Status == referee.Confirmed || c.Status == referee.Derived {
+			s.Fouls = append(s.Fouls, string(c.Foul))
+		}
+	}
+	return s
+}
+
+// foulMsgs are the decision's calls in force (and, when offered is set,
+// those offered to the umpire too).
+func (k *keeper) foulMsgs(d referee.Decision, pendingID string, offered bool) []web.Message {
+	var out []web.Message
+	for _, c := range d.Calls {
+		in := c.Status == referee.Applied || c.Status == referee.Confirmed || c.Status == referee.Derived
+		if !in && !(offered && c.Status == referee.Offered) {
+			continue
+		}
+		out = append(out, foulOf(c, pendingID))
+	}
+	return out
+}
+
+func foulOf(c referee.Call, pendingID string) web.Foul {
+	src := web.SourceAuto
+	if c.Source == referee.SourceUmpire {
+		src = web.SourceUmpire
+	}
+	f := web.Foul{Code: string(c.Foul), Rule: c.Rule, Text: c.Summary, Seat: c.Seat, Frame: int64(c.Frame), Source: src, Pending: pendingID}
+	note := c.Reason
+	if c.Status == referee.Offered {
+		note += fmt.Sprintf(" (offered to the umpire: confidence %.2f)", c.Confidence)
+	}
+	f.Evidence.Note = note
+	ev := c.Evidence
+	if ev.Striker != nil {
+		f.Evidence.Positions = append(f.Evidence.Positions, web.Piece{ID: "S", Kind: board.Striker, MM: [2]float64(*ev.Striker), State: web.PieceRest})
+	}
+	if ev.PieceMM != nil && ev.Piece != "" {
+		kind, _ := board.KindOfID(ev.Piece)
+		f.Evidence.Positions = append(f.Evidence.Positions, web.Piece{ID: ev.Piece, Kind: kind, MM: [2]float64(*ev.PieceMM), State: web.PieceRest})
+	}
+	return f
+}
+
+func (k *keeper) pendingMsg(p *pending) web.Pending {
+	d := p.D
+	wp := web.Pending{ID: p.ID, Frame: int64(d.Frame)}
+	if d.Kind == referee.KindStroke {
+		s := k.strokeMsg(d, p.ID).(web.Stroke)
+		wp.Stroke = &s
+	}
+	for _, m := range k.foulMsgs(d, p.ID, true) {
+		wp.Fouls = append(wp.Fouls, m.(web.Foul))
+	}
+	conf, over := d, d
+	conf.Calls = append([]referee.Call(nil), d.Calls...)
+	over.Calls = append([]referee.Call(nil), d.Calls...)
+	var offered, applied []string
+	for _, c := range d.Calls {
+		if c.Source != referee.SourceCamera {
+			continue
+		}
+		switch c.Status {
+		case referee.Offered:
+			offered = append(offered, string(c.Foul))
+			_ = conf.Confirm(c.Foul)
+			_ = over.Overrule(c.Foul)
+		case referee.Applied:
+			applied = append(applied, string(c.Foul))
+			_ = over.Overrule(c.Foul)
+		}
+	}
+	what := orDash(d.Log)
+	switch {
+	case p.Held:
+		wp.Summary = fmt.Sprintf("%s %s: %s — waiting for the umpire", d.Kind, d.Seat, what)
+	default:
+		wp.Summary = fmt.Sprintf("%s %s: %s applied", d.Kind, d.Seat, what)
+	}
+	if len(applied) > 0 {
+		wp.Summary += "; foul " + strings.Join(applied, ", ")
+	}
+	if len(offered) > 0 {
+		wp.Summary += "; possible foul " + strings.Join(offered, ", ") + " (low confidence, not applied)"
+	}
+	wp.IfConfirmed = "the match records " + orDash(conf.Log)
+	wp.IfOverruled = "the match records " + orDash(over.Log)
+	if p.Held && p.Due.After(time.Time{}) {
+		wp.Summary += fmt.Sprintf("; applies itself at %s", p.Due.Format("15:04:05"))
+	}
+	return wp
+}

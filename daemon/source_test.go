@@ -1,0 +1,214 @@
+package daemon
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/web"
+)
+
+// testVideo makes a small H.264 clip with ffmpeg's test pattern.
+func testVideo(t *testing.T, frames int, extra ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("ffmpeg is not installed")
+	}
+	path := filepath.Join(t.TempDir(), "clip.mp4")
+	args := []string{"-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=30", "-frames:v", strings.TrimSpace(itoa(frames)), "-pix_fmt", "yuv420p", "-c:v", "libx264"}
+	args = append(args, extra...)
+	args = append(args, path)
+	if out, err := exec.Command("ffmpeg", args...).CombinedOutput(); err != nil {
+		t.Skipf("ffmpeg cannot make a test clip: %v %s", err, out)
+	}
+	return path
+}
+
+func itoa(n int) string {
+	b := []byte{}
+	if n == 0 {
+		return "0"
+	}
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
+
+func readAll(t *testing.T, s Source) (int, error) {
+	t.Helper()
+	if err := s.Open(); err != nil {
+		return 0, err
+	}
+	defer s.Close()
+	m := gocv.NewMat()
+	defer m.Close()
+	n := 0
+	for {
+		if _, err := s.Read(&m); err != nil {
+			return n, err
+		}
+		n++
+		if n > 10000 {
+			t.Fatal("endless source")
+		}
+	}
+}
+
+func TestFileSource(t *testing.T) {
+	path := testVideo(t, 30)
+	s, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := readAll(t, s)
+	if n != 30 || !errors.Is(err, ErrEOF) {
+		t.Errorf("read %d frames, then %v; want 30 and ErrEOF", n, err)
+	}
+	info := s.Info()
+	if info.Live || info.Identity == "" || info.Width != 160 || info.FPS != 30 || info.Frames != 30 {
+		t.Errorf("info %+v", info)
+	}
+}
+
+// Corrupt and truncated videos are clear errors, never a crash.
+func TestCorruptVideos(t *testing.T) {
+	// Moov atom at the end: a truncated file cannot be opened at all.
+	path := testVideo(t, 60)
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, b[:len(b)/2], 0o644)
+	s, _ := NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{})
+	if _, err := readAll(t, s); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
+		t.Errorf("truncated (moov at the end): %v", err)
+	}
+	// Moov atom first: frames stop short of the count.
+	path = testVideo(t, 60, "-movflags", "+faststart")
+	b, _ = os.ReadFile(path)
+	os.WriteFile(path, b[:len(b)/2], 0o644)
+	s, _ = NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{})
+	n, err := readAll(t, s)
+	if !errors.Is(err, ErrCorrupt) || n >= 59 || !strings.Contains(err.Error(), "of 60") {
+		t.Errorf("truncated (moov first): %d frames, %v", n, err)
+	}
+	// Not a video at all.
+	path = filepath.Join(t.TempDir(), "notes.mp4")
+	os.WriteFile(path, []byte("this is not a video\n"), 0o644)
+	s, _ = NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{})
+	if _, err := readAll(t, s); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("text file: %v", err)
+	}
+	if _, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: filepath.Join(t.TempDir(), "none.mp4")}, CaptureOptions{}); err == nil || !strings.Contains(err.Error(), "none.mp4") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+// Debian's OpenCV 4.6 is built with GStreamer: a pipeline ending in
+// appsink is read like a camera.
+func TestGStreamerSource(t *testing.T) {
+	if !GStreamerAvailable() {
+		t.Skip("this OpenCV has no GStreamer (or no videotestsrc)")
+	}
+	s, err := NewCaptureSource(SourceSpec{Kind: KindGStreamer, Target: "videotestsrc num-buffers=12 ! video/x-raw,width=80,height=60 ! videoconvert ! appsink"}, CaptureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := readAll(t, s)
+	if n != 12 || !errors.Is(err, ErrDisconnected) {
+		t.Errorf("read %d frames, then %v; want 12 and the stream's end", n, err)
+	}
+	bad, _ := NewCaptureSource(SourceSpec{Kind: KindGStreamer, Target: "nosuchelement ! appsink"}, CaptureOptions{})
+	if err := bad.Open(); !errors.Is(err, ErrDisconnected) || !strings.Contains(err.Error(), "gst-launch-1.0") {
+		t.Errorf("bad pipeline: %v", err)
+	}
+	if _, err := NewCaptureSource(SourceSpec{Kind: KindGStreamer, Target: "videotestsrc ! fakesink"}, CaptureOptions{}); err == nil || !strings.Contains(err.Error(), "appsink") {
+		t.Errorf("pipeline without appsink: %v", err)
+	}
+}
+
+// A camera that is not there: the daemon says so and keeps trying, with
+// backoff, until stopped.
+func TestMissingCamera(t *testing.T) {
+	clock := displaytest.NewClock()
+	cfg := testConfig(t)
+	cfg.Source.URI = "/dev/video97"
+	rec := newRecorder()
+	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clock, Publishers: []Publisher{rec}, Analyzer: newWorldAnalyzer(nil, nil)}
+	if err := d.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- d.Run(ctx) }()
+	m := rec.waitFor(cameraIs(web.CameraNoSignal)).(web.Camera)
+	if !strings.Contains(m.Message, "/dev/video97") || !strings.Contains(m.Message, "plugged") {
+		t.Errorf("camera status message %q", m.Message)
+	}
+	for i := 0; i < 3; i++ {
+		clock.WaitTimers(1)
+		clock.AdvanceToNext()
+	}
+	clock.WaitTimers(1)
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("stopped daemon: %v", err)
+	}
+	if got := d.cap.backoffs[:4]; got[0] != 500*time.Millisecond || got[3] != 4*time.Second {
+		t.Errorf("backoffs %v", got)
+	}
+}
+
+// A video file through the whole daemon with the board-only analyzer (no
+// vision pipeline in this package's tests): read to its end without a
+// drop when unpaced, the calibration status published, the journal
+// closed, and a corrupt file is Run's error.
+func TestVideoFileEndToEnd(t *testing.T) {
+	path := testVideo(t, 20)
+	cfg := testConfig(t)
+	cfg.Source.URI = path
+	nopace := false
+	cfg.Source.Pace = &nopace
+	rec := newRecorder()
+	d := &Daemon{Config: cfg, Logger: quietLogger(), Publishers: []Publisher{rec}}
+	if err := d.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
+	sum := d.metrics.Summary(time.Now())
+	if sum.FramesIn != 20 || sum.FramesOut != 20 || sum.Dropped["analyze"] != 0 || sum.Dropped["referee"] != 0 {
+		t.Errorf("frames %d in, %d out, dropped %v", sum.FramesIn, sum.FramesOut, sum.Dropped)
+	}
+	c := rec.waitFor(func(m web.Message) bool { _, ok := m.(web.Calibration); return ok }).(web.Calibration)
+	if c.Status != web.CalibrationSearching || c.Message == "" {
+		t.Errorf("calibration status on a picture without a board: %+v", c)
+	}
+	if st := rec.cameraStatuses(); st[len(st)-1] != web.CameraStopped {
+		t.Errorf("camera statuses %v", st)
+	}
+	if _, ok := sum.Stages["calibrate"]; !ok {
+		t.Errorf("no calibrate stage timing: %v", sum.Stages)
+	}
+
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, b[:len(b)/3], 0o644)
+	d = &Daemon{Config: cfg, Logger: quietLogger(), NewMatch: true}
+	if err := d.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	err := d.Run(context.Background())
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
+		t.Errorf("corrupt video: %v", err)
+	}
+}

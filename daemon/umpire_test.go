@@ -1,0 +1,508 @@
+package daemon
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/web"
+)
+
+// These tests drive the match component directly, frame by frame, as the
+// pipeline would, with the umpire's commands in between.
+
+// byFrame groups events into observations, as the events feed does.
+func byFrame(evs []events.Event) []observation {
+	var out []observation
+	for _, e := range evs {
+		if n := len(out); n > 0 && out[n-1].Frame == int64(e.Frame) {
+			out[n-1].Events = append(out[n-1].Events, e)
+			continue
+		}
+		out = append(out, observation{Frame: int64(e.Frame), Events: []events.Event{e}})
+	}
+	return out
+}
+
+// keeperOn initializes a daemon (not run) whose source is the events file.
+func keeperOn(t *testing.T, cfg Config, path string, clock Clock) *Daemon {
+	t.Helper()
+	cfg.Source.URI = "events:" + path
+	cfg.Pipeline.PublishQueue = 1 << 16
+	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clock}
+	if clock == nil {
+		d.Clock = RealClock{}
+	}
+	if err := d.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(d.Close)
+	return d
+}
+
+// drain returns the messages announced so far.
+func drain(d *Daemon) []web.Message {
+	var out []web.Message
+	for {
+		select {
+		case a := <-d.ann:
+			out = append(out, a.Msgs...)
+		default:
+			return out
+		}
+	}
+}
+
+// playUntil observes frames until one completes a decision that has a
+// camera foul call, and returns the index of the next observation.
+func playUntilFoul(t *testing.T, d *Daemon, obs []observation, from int) int {
+	t.Helper()
+	for i := from; i < len(obs); i++ {
+		d.keeper.observe(obs[i])
+		if len(d.keeper.pend) > 0 {
+			return i + 1
+		}
+	}
+	t.Fatal("no foul in the board")
+	return 0
+}
+
+func cmd(name string) command { return command{Command: web.Command{Name: name}, By: "umpire"} }
+
+func lastEvent(m *rules.Match) string {
+	h := m.History()
+	if len(h) == 0 {
+		return ""
+	}
+	return rules.FormatEvent(h[len(h)-1])
+}
+
+// Auto mode: a decision with a foul is applied at once and listed; the
+// umpire overrules it (undo and the stroke without the foul are
+// journaled), undoes an event, and the journal replays to the same state.
+func TestUmpireOverruleAndUndo(t *testing.T) {
+	tmp := t.TempDir()
+	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
+	d := keeperOn(t, testConfig(t), path, nil)
+	k := d.keeper
+	obs := byFrame(evs)
+	next := playUntilFoul(t, d, obs, 0)
+
+	p := k.pend[0]
+	applied := lastEvent(k.m)
+	if !strings.Contains(applied, "!") || p.Held || p.Hist != len(k.m.History()) {
+		t.Fatalf("the foul stroke %q was not applied and listed: %+v", applied, p)
+	}
+	var sawPending bool
+	for _, m := range drain(d) {
+		if wp, ok := m.(web.Pending); ok && wp.ID == p.ID && wp.IfOverruled != "" && wp.IfConfirmed != "" {
+			sawPending = true
+		}
+	}
+	if !sawPending {
+		t.Error("no pending message announced")
+	}
+
+	msg, err := k.do(command{Command: web.Command{Name: web.CmdOverrule, Pending: p.ID, Note: "the striker crossed"}, By: "umpire"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	corrected := lastEvent(k.m)
+	if strings.Contains(corrected, "!") || !strings.HasPrefix(applied, corrected) {
+		t.Errorf("overruled %q became %q (%s)", applied, corrected, msg)
+	}
+	if len(k.pend) != 0 {
+		t.Errorf("pending after the overrule: %+v", k.pend)
+	}
+	var decided bool
+	for _, m := range drain(d) {
+		if dm, ok := m.(web.Decided); ok && dm.ID == p.ID && dm.Decision == web.DecisionOverruled {
+			decided = true
+		}
+	}
+	if !decided {
+		t.Error("no decided message")
+	}
+	if _, err := k.do(command{Command: web.Command{Name: web.CmdConfirm, Pending: p.ID}, By: "umpire"}); err == nil {
+		t.Error("a settled decision was confirmed again")
+	}
+
+	// Play on a little, then undo the last event.
+	for _, o := range obs[next : next+40] {
+		k.observe(o)
+	}
+	before := len(k.m.History())
+	last := lastEvent(k.m)
+	if msg, err := k.do(cmd(web.CmdUndo)); err != nil || !strings.Contains(msg, last) {
+		t.Fatalf("undo: %q %v", msg, err)
+	}
+	if len(k.m.History()) != before-1 {
+		t.Errorf("history %d after undo, want %d", len(k.m.History()), before-1)
+	}
+
+	jf, err := ReadJournal(d.JournalPath(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := jf.Replay()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, w := fingerprintOf(m.State()), fingerprintOf(k.m.State()); g != w {
+		t.Errorf("journal replays to %+v, the match is %+v", g, w)
+	}
+	var overruledLines int
+	for _, r := range jf.Records {
+		if r.Meta.P == p.ID && r.Meta.By == "umpire" {
+			overruledLines++
+		}
+	}
+	if overruledLines != 2 {
+		t.Errorf("%d journal lines for the overrule, want 2 (undo and the corrected stroke)", overruledLines)
+	}
+}
+
+// Delay mode: decisions are held, the referee reasons on the state with
+// them applied, and they apply themselves when their time comes.
+func TestDelayedDecisions(t *testing.T) {
+	tmp := t.TempDir()
+	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
+	clock := displaytest.NewClock()
+	cfg := testConfig(t)
+	cfg.Match.Decisions = DecideDelay
+	cfg.Match.Delay = Duration(10 * time.Second)
+	d := keeperOn(t, cfg, path, clock)
+	k := d.keeper
+	obs := byFrame(evs)
+	held := 0
+	i := 0
+	for ; i < len(obs) && held < 3; i++ {
+		k.observe(obs[i])
+		held = len(k.pend)
+	}
+	if len(k.m.History()) != 0 {
+		t.Fatalf("held decisions were applied: %v", k.m.History())
+	}
+	if st := projected(k.m, k.pend); st.Strokes+len(st.Boards) == 0 && st.Turn == k.m.State().Turn {
+		t.Errorf("the projected state does not include the held decisions: %+v", st)
+	}
+	due, ok := k.nextDue()
+	if !ok || !due.Equal(displaytest.Epoch.Add(10*time.Second)) {
+		t.Fatalf("next due %v %v", due, ok)
+	}
+	clock.Advance(10 * time.Second)
+	k.applyDue(clock.Now())
+	if len(k.pend) != 0 || len(k.m.History()) != 3 {
+		t.Fatalf("after the delay: %d pending, %d applied", len(k.pend), len(k.m.History()))
+	}
+	// The journal has each held decision, then its application.
+	jf, err := ReadJournal(d.JournalPath(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pend, appl int
+	for _, r := range jf.Records {
+		if r.Meta.Pending != "" && r.Meta.Held && r.Meta.Decision != nil {
+			pend++
+		}
+		if r.Event != nil && r.Meta.P != "" && r.Meta.By == "auto" {
+			appl++
+		}
+	}
+	if pend != 3 || appl != 3 {
+		t.Errorf("journal: %d held, %d applied; want 3 and 3", pend, appl)
+	}
+	// The rest of the board: the referee's states stay consistent.
+	for ; i < len(obs); i++ {
+		k.observe(obs[i])
+		clock.Advance(time.Second)
+		k.applyDue(clock.Now())
+	}
+	clock.Advance(time.Minute)
+	k.applyDue(clock.Now())
+	_, want, _ := simBoard(t, "autoplay-board.yaml")
+	if g, w := fingerprintOf(k.m.State()), fingerprintOf(want); g != w {
+		t.Errorf("delayed board ends %+v, want %+v", g, w)
+	}
+}
+
+// Confirm mode: nothing is applied until the umpire confirms, in order.
+func TestConfirmMode(t *testing.T) {
+	tmp := t.TempDir()
+	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
+	cfg := testConfig(t)
+	cfg.Match.Decisions = DecideConfirm
+	d := keeperOn(t, cfg, path, nil)
+	k := d.keeper
+	obs := byFrame(evs)
+	for i := 0; i < len(obs) && len(k.pend) < 2; i++ {
+		k.observe(obs[i])
+	}
+	if _, ok := k.nextDue(); ok {
+		t.Error("confirm mode has a due time")
+	}
+	p1, p2 := k.pend[0].ID, k.pend[1].ID
+	if _, err := k.do(command{Command: web.Command{Name: web.CmdConfirm, Pending: p2}, By: "umpire"}); err == nil || !strings.Contains(err.Error(), p1) {
+		t.Errorf("confirming out of order: %v", err)
+	}
+	if _, err := k.do(command{Command: web.Command{Name: web.CmdOverrule, Pending: p1}, By: "umpire"}); err == nil || !strings.Contains(err.Error(), "no foul") {
+		t.Errorf("overruling a decision without a foul: %v", err)
+	}
+	// A button confirms the oldest.
+	if _, err := k.do(command{Command: web.Command{Name: web.CmdConfirm}, By: "button"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(k.m.History()) != 1 || k.pend[0].ID != p2 {
+		t.Errorf("after confirming %s: history %v, pending %v", p1, k.m.History(), k.pend)
+	}
+}
+
+// A foul the umpire declares against the striker during a stroke joins
+// the stroke; after a crash, the catch-up re-declares it at the same
+// point, and the match goes on exactly as without the crash.
+func TestUmpireCommandsSurviveRestart(t *testing.T) {
+	tmp := t.TempDir()
+	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
+	obs := byFrame(evs)
+	// Where the 5th stroke starts.
+	starts := 0
+	at := -1
+	for i, o := range obs {
+		for _, e := range o.Events {
+			if e.Type == events.StrokeStart {
+				starts++
+				if starts == 5 {
+					at = i
+				}
+			}
+		}
+		if at >= 0 {
+			break
+		}
+	}
+	// The script: every frame, the push declared during the 5th stroke,
+	// every listed decision overruled. Commands before from are left out
+	// (they are in the journal already).
+	script := func(d *Daemon, from, upTo int) {
+		k := d.keeper
+		for i, o := range obs[:upTo] {
+			k.observe(o)
+			if i < from {
+				continue
+			}
+			if i == at {
+				seat := *o.Events[0].Side
+				msg, err := k.do(command{Command: web.Command{Name: web.CmdFoul, Seat: &seat, Code: string(rules.FoulPush)}, By: "umpire"})
+				if err != nil || !strings.Contains(msg, "joins") {
+					t.Fatalf("foul during the stroke: %q %v", msg, err)
+				}
+			}
+			if len(k.pend) > 0 {
+				if _, err := k.do(cmd(web.CmdOverrule)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	// The reference: no restart.
+	ref := keeperOn(t, testConfig(t), path, nil)
+	script(ref, 0, len(obs))
+	var push, overruled bool
+	for _, e := range ref.keeper.m.History() {
+		push = push || strings.Contains(rules.FormatEvent(e), "!push")
+	}
+	rj, err := ReadJournal(ref.JournalPath(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rj.Records {
+		overruled = overruled || (r.Meta.P != "" && r.Meta.By == "umpire")
+	}
+	if !push || !overruled {
+		t.Fatalf("the reference has no push (%v) or no overrule (%v)", push, overruled)
+	}
+
+	// Crash at several points (the journal is left as it is), restart,
+	// catch up, play on with the rest of the script.
+	for _, cut := range []int{at + 1, len(obs) / 2, len(obs) - 3} {
+		cfg := testConfig(t)
+		a := keeperOn(t, cfg, path, nil)
+		script(a, 0, cut)
+		a.keeper.j.Close() // a crash: nothing more is written
+		a.keeper.j = nil
+		a.Close()
+
+		b := keeperOn(t, a.Config, path, nil)
+		if b.keeper.cu == nil || b.catchUp < 0 {
+			t.Fatalf("cut %d: no catch-up planned (until frame %d)", cut, b.catchUp)
+		}
+		script(b, cut, len(obs))
+		if b.keeper.cu != nil {
+			t.Fatalf("cut %d: still catching up at the end", cut)
+		}
+		if g, w := fingerprintOf(b.keeper.m.State()), fingerprintOf(ref.keeper.m.State()); g != w {
+			t.Fatalf("cut %d: after the restart the match ends %+v, without it %+v", cut, g, w)
+		}
+		bj, err := ReadJournal(b.JournalPath(), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := strings.Join(eventLines(bj), "|"), strings.Join(eventLines(rj), "|"); g != w {
+			t.Fatalf("cut %d: journal events\n%s\nwant\n%s", cut, g, w)
+		}
+	}
+}
+
+// Two daemons never write the journals of one directory.
+func TestJournalDirLock(t *testing.T) {
+	tmp := t.TempDir()
+	path, _ := boardEvents(t, tmp, "autoplay-board.yaml")
+	cfg := testConfig(t)
+	a := keeperOn(t, cfg, path, nil)
+	b := &Daemon{Config: a.Config, Logger: quietLogger()}
+	if err := b.Initialize(); err == nil || !strings.Contains(err.Error(), "another boardcam") {
+		t.Errorf("second daemon: %v", err)
+	}
+	a.Close()
+	c := &Daemon{Config: a.Config, Logger: quietLogger()}
+	if err := c.Initialize(); err != nil {
+		t.Errorf("after the first closed: %v", err)
+	}
+	c.Close()
+}
+
+// Commands that make no sense are refused with a reason.
+func TestUmpireRefusals(t *testing.T) {
+	tmp := t.TempDir()
+	path, _ := boardEvents(t, tmp, "autoplay-board.yaml")
+	d := keeperOn(t, testConfig(t), path, nil)
+	k := d.keeper
+	seat := board.S
+	team := 1
+	cases := []struct {
+		c    web.Command
+		want string
+	}{
+		{web.Command{Name: web.CmdUndo}, "nothing to undo"},
+		{web.Command{Name: web.CmdConfirm, Pending: "p9"}, "no pending decision p9"},
+		{web.Command{Name: web.CmdOverrule}, "no decision is pending"},
+		{web.Command{Name: web.CmdDemand, Team: &team, Points: 1}, "no \"if demanded\" points"},
+		{web.Command{Name: web.CmdFoul, Seat: &seat, Code: "striker_pocketed"}, "striker_pocketed"},
+		{web.Command{Name: web.CmdFoul, Seat: &seat, Code: "nonsense"}, "does not recognise"},
+	}
+	for _, c := range cases {
+		if _, err := k.do(command{Command: c.c, By: "umpire"}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.c.Name, err, c.want)
+		}
+	}
+	// A foul outside a stroke is applied at once; next_board is refused
+	// once the board is in play.
+	if msg, err := k.do(command{Command: web.Command{Name: web.CmdFoul, Seat: &seat, Code: string(rules.FoulTalking)}, By: "umpire"}); err != nil || !strings.Contains(msg, "foul S") {
+		t.Fatalf("foul: %q %v", msg, err)
+	}
+	if _, err := k.do(cmd(web.CmdNextBoard)); err != nil {
+		t.Errorf("next board before any stroke: %v", err)
+	}
+	if _, err := k.do(command{Command: web.Command{Name: web.CmdConcede, Team: &team}, By: "umpire"}); err != nil {
+		t.Fatal(err)
+	}
+	if st := k.m.State(); !st.MatchOver || st.Winner != 0 {
+		t.Errorf("after the concession: %+v", st)
+	}
+	// A new match closes the journal and starts another.
+	old := d.JournalPath()
+	ms := &web.MatchSetup{Profile: "nit-delhi", Breaker: board.E, Players: []rules.Player{{Name: "Ann", Seat: board.E, Team: 0}, {Name: "Bo", Seat: board.W, Team: 1}}}
+	if _, err := k.do(command{Command: web.Command{Name: web.CmdStartMatch, Match: ms}, By: "umpire"}); err != nil {
+		t.Fatal(err)
+	}
+	if d.JournalPath() == old || k.m.State().Profile != "nit-delhi" {
+		t.Errorf("no new match: %s %s", d.JournalPath(), k.m.State().Profile)
+	}
+	jf, err := ReadJournal(old, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if closed, _ := jf.Closed(); !closed {
+		t.Error("the old journal is not closed")
+	}
+}
+
+// Auto mode with the camera's measurement tolerance: a call within it is
+// offered, not applied (the benefit of the doubt); the umpire confirms it
+// and the stroke is corrected to include the foul.
+func TestUmpireConfirmOffered(t *testing.T) {
+	tmp := t.TempDir()
+	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
+	cfg := testConfig(t)
+	one := 1.0
+	cfg.Referee.ToleranceMM = &one
+	d := keeperOn(t, cfg, path, nil)
+	k := d.keeper
+	obs := byFrame(evs)
+	playUntilFoul(t, d, obs, 0)
+	p := k.pend[0]
+	applied := lastEvent(k.m)
+	if strings.Contains(applied, "!") || !p.D.Pending() {
+		t.Fatalf("an offered call was applied: %q %+v", applied, p.D.Calls)
+	}
+	var offered web.Foul
+	for _, m := range drain(d) {
+		if f, ok := m.(web.Foul); ok && f.Pending == p.ID {
+			offered = f
+		}
+	}
+	if offered.Code == "" || !strings.Contains(offered.Evidence.Note, "offered") {
+		t.Errorf("the offered foul was not published with its evidence: %+v", offered)
+	}
+	if _, err := k.do(command{Command: web.Command{Name: web.CmdConfirm, Pending: p.ID}, By: "umpire"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := lastEvent(k.m); got != applied+" !"+string(offered.Code) {
+		t.Errorf("confirmed: %q, want %q", got, applied+" !"+offered.Code)
+	}
+	if st := k.m.State(); len(st.Fouls) == 0 {
+		t.Errorf("no foul in the state after the confirmation")
+	}
+}
+
+// A decision is tagged with the event that completed it, not the frame's
+// last event: the catch-up after a restart applies it at the same point,
+// before the referee sees the frame's later events (here the next stroke's
+// start, whose context is the state after the decision).
+func TestDecisionTaggedWithItsEvent(t *testing.T) {
+	tmp := t.TempDir()
+	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
+	obs := byFrame(evs)
+	// Move the second stroke_start into the frame of the first stroke_end.
+	var end, start = -1, -1
+	for i, o := range obs {
+		for _, e := range o.Events {
+			if e.Type == events.StrokeEnd && end < 0 {
+				end = i
+			}
+			if e.Type == events.StrokeStart && end >= 0 && start < 0 && i > end {
+				start = i
+			}
+		}
+	}
+	merged := obs[end]
+	merged.Events = append(append([]events.Event(nil), merged.Events...), obs[start].Events...)
+	d := keeperOn(t, testConfig(t), path, nil)
+	for _, o := range obs[:end] {
+		d.keeper.observe(o)
+	}
+	d.keeper.observe(merged)
+	jf, err := ReadJournal(d.JournalPath(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := jf.Records[len(jf.Records)-1]
+	if r.Event == nil || r.Meta.F == nil || *r.Meta.F != merged.Frame || r.Meta.E != len(obs[end].Events) {
+		t.Errorf("the first stroke is tagged f=%v e=%d, want f=%d e=%d (the stroke_end, not the frame's last event %d)",
+			r.Meta.F, r.Meta.E, merged.Frame, len(obs[end].Events), len(merged.Events))
+	}
+}

@@ -1,0 +1,171 @@
+package daemon
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/pipeline"
+	"github.com/boardcam/boardcam/tracker"
+	"github.com/boardcam/boardcam/web"
+)
+
+// VisionAnalyzer is the daemon's analysis: package pipeline's Analyzer
+// (calibrate → vision → tracker) with its events, its twenty tracked
+// pieces, its calibration status and its per-stage timings.
+type VisionAnalyzer struct {
+	// Config is the pipeline's configuration (board, calibration file,
+	// orientation with the breaker's seat).
+	Config pipeline.Config
+
+	p       *pipeline.Analyzer
+	cal     *calibrate.Calibration
+	note    string
+	started bool
+
+	mu     sync.Mutex
+	manual *[4][2]float64
+	size   calibrate.Size
+}
+
+// NewVisionAnalyzer prepares the pipeline for a board, a calibration file
+// (nil: the board is found in the frames) and the seat that breaks.
+func NewVisionAnalyzer(g *board.Geometry, cal *calibrate.Calibration, breaker board.Side) (*VisionAnalyzer, error) {
+	o := calibrate.DefaultOrientation()
+	o.Breaker, o.BreakerSource = breaker, "config"
+	cfg := pipeline.Config{Geometry: g, Calibration: cal, Orientation: o}
+	p, err := pipeline.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &VisionAnalyzer{Config: cfg, p: p}, nil
+}
+
+// Analyze implements Analyzer.
+func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration) (Analysis, error) {
+	var out Analysis
+	a.mu.Lock()
+	a.size = calibrate.Size{W: frame.Cols(), H: frame.Rows()}
+	manual := a.manual
+	a.manual = nil
+	a.mu.Unlock()
+	if manual != nil {
+		if err := a.useCorners(frame, *manual); err != nil {
+			out.Calibration = &web.Calibration{Status: web.CalibrationSearching, Message: "manual calibration: " + err.Error(), Frame: index}
+		}
+	}
+	r, err := a.p.Process(frame, int(index), pts.Seconds())
+	if err != nil {
+		return out, err
+	}
+	out.Timings = append(out.Timings,
+		StageTiming{Stage: "calibrate", D: r.Timing.Calibrate},
+		StageTiming{Stage: "vision", D: r.Timing.Vision},
+		StageTiming{Stage: "tracker", D: r.Timing.Tracker})
+	// The result is reused by the next frame: copy what leaves.
+	out.Events = append([]events.Event(nil), r.Events...)
+	for i, e := range out.Events {
+		if e.Type == events.Calibrated && a.started {
+			out.Events[i].Type = events.Recalibrated // a pipeline begun again
+		}
+	}
+	if r.Calibration != a.cal {
+		a.cal = r.Calibration
+		if a.cal != nil {
+			out.Calibration = calibrationStatus(a.cal, frame, index, r.Note)
+		}
+	} else if a.cal == nil && r.Note != a.note {
+		out.Calibration = &web.Calibration{Status: web.CalibrationSearching, Message: r.Note, Width: frame.Cols(), Height: frame.Rows(), Frame: index}
+	}
+	if a.cal != nil && !r.Calibrated && r.Note != "" && r.Note != a.note {
+		out.Calibration = &web.Calibration{Status: web.CalibrationLost, Message: r.Note, Frame: index}
+	}
+	a.note = r.Note
+	if len(r.Pieces) > 0 {
+		out.Pieces = make([]web.Piece, 0, len(r.Pieces))
+		for _, p := range r.Pieces {
+			if p.State == tracker.Unseen {
+				continue
+			}
+			out.Pieces = append(out.Pieces, web.Piece{ID: p.ID, Kind: p.Kind, MM: [2]float64{p.MM.X, p.MM.Y}, State: pieceState(p.State)})
+		}
+	}
+	return out, nil
+}
+
+func pieceState(s tracker.State) string {
+	switch s {
+	case tracker.Moving:
+		return web.PieceMoving
+	case tracker.Occluded:
+		return web.PieceHeld
+	case tracker.Pocketed:
+		return web.PiecePocketed
+	case tracker.Overboard:
+		return web.PieceOverboard
+	case tracker.Missing:
+		return web.PieceLost
+	}
+	return web.PieceRest
+}
+
+// Flush implements Flusher: the events the tracker still holds at the end
+// of a video.
+func (a *VisionAnalyzer) Flush() (Analysis, error) {
+	return Analysis{Events: a.p.Finish()}, nil
+}
+
+// Reset implements Analyzer. The pipeline keeps its tracker (the pieces'
+// identities) across an outage and checks the calibration against the
+// frames every quarter of a second of video: a camera that moved while the
+// picture was gone is recalibrated by that check, which emits
+// recalibrated.
+func (a *VisionAnalyzer) Reset() {}
+
+// Calibrate implements Analyzer: from the next frame the pipeline runs on
+// the umpire's corners (a new pipeline: the tracker starts afresh, as at
+// the start of a match). It may be called from any goroutine.
+func (a *VisionAnalyzer) Calibrate(c [4][2]float64) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.size.W == 0 {
+		return fmt.Errorf("no frame seen yet to calibrate on")
+	}
+	a.manual = &c
+	return nil
+}
+
+func (a *VisionAnalyzer) useCorners(frame gocv.Mat, c [4][2]float64) error {
+	var pts [4]calibrate.Point
+	for i := range c {
+		pts[i] = calibrate.Point{X: c[i][0], Y: c[i][1]}
+	}
+	o := a.Config.Orientation
+	if a.cal != nil {
+		o = a.cal.Orientation
+	}
+	cal, _, err := calibrate.FromCorners(frame, pts, calibrate.Options{Geometry: a.Config.Geometry, Orientation: o})
+	if err != nil {
+		return err
+	}
+	cfg := a.Config
+	cfg.Calibration = cal
+	p, err := pipeline.New(cfg)
+	if err != nil {
+		return err
+	}
+	a.p.Close()
+	a.p, a.cal, a.started = p, nil, true
+	return nil
+}
+
+// Close implements Analyzer.
+func (a *VisionAnalyzer) Close() error {
+	a.p.Close()
+	return nil
+}

@@ -1,0 +1,797 @@
+package tracker
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/vision"
+)
+
+// Tracker follows the twenty discs of one board through the frames of a
+// video and turns what they do into physical events. Feed it every frame's
+// detections in order with [Tracker.Update]. It is deterministic (the same
+// frames give the same events) and not safe for concurrent use.
+type Tracker struct {
+	cfg Config
+	g   *board.Geometry
+	mot motion
+
+	tracks [nTracks]track
+
+	// frames
+	nFrames    int
+	t, dt      float64 // time of the current frame and the interval since the previous
+	frame      int
+	started    bool
+	firstT     float64 // time of the first calibrated frame
+	uncal      bool    // the last frame was not calibrated
+	shiftSince float64 // first frame of a run the camera seemed to have moved in (0: none)
+	reanchor   float64 // until this time, resting discs follow a small shift silently (after recalibration)
+	times      frameRing
+	occ        vision.Occlusion
+	restFr     int // frames in the rest window
+	confirmFr  int
+	pocketFr   int
+	overFr     int
+
+	// assignment
+	asg      assigner
+	dets     []vision.Detection
+	detUsed  []int // detection -> track index, -1
+	trkDet   [nTracks]int
+	idxBuf   []int
+	missT    []float64
+	missD    []float64
+	cands    []candidate
+	movers   []int
+	sortBuf  []int
+	armCache armCache
+
+	// stroke
+	stroke     *strokeState
+	strokeSeen bool     // a stroke has been seen since tracking began
+	still      stillPos // where the striker last stood still
+	calStarted bool
+	renumbered bool
+	empty      emptyGrid
+	hands      handGrid
+	// breaker decides the numbering of the initial position.
+	breaker board.Side
+
+	// output
+	pending []pendingEvent
+	out     []events.Event
+	pieces  []Piece
+	seq     int
+}
+
+const nTracks = 2*board.MenPerColour + 2
+
+// Indices of the queen and the striker in Tracker.tracks (board.PieceIDs order).
+const (
+	idxQ = nTracks - 2
+	idxS = nTracks - 1
+)
+
+// track is one identity.
+type track struct {
+	id    string
+	kind  board.Kind
+	r     float64
+	state State
+
+	pos board.Vec // current estimate (see Piece.MM)
+	vel board.Vec
+	px  [2]float64
+
+	seen          bool
+	lastSeenT     float64
+	lastSeenFrame int
+	lastObs       obs
+	// unseenSince is the time of the first frame, in plain view, in which
+	// the disc was not detected (valid while misses > 0).
+	unseenSince float64
+	misses      int
+
+	// At rest: the resting place (a running mean of full detections),
+	// how many detections it averages, since when the disc rests, and
+	// the detections beyond MoveMM seen in a row.
+	restPos    board.Vec
+	restN      int
+	restSince  float64
+	restLastT  float64 // last detection at rest
+	moveStreak int
+	moveFirst  obs
+	// anchor is where the disc lay at the end of the last stroke or
+	// placement: a disc settling elsewhere outside a stroke was moved.
+	anchor    board.Vec
+	hasAnchor bool
+
+	// Motion: the detections since the disc started moving (in a stroke:
+	// since the stroke started) and the segments they form.
+	hist []obs
+	segs []seg
+	// onsetPending: the disc went from rest to moving; the contact that
+	// set it moving is still to be found. onsetFrom is the resting place,
+	// onsetLo the last time it was seen there.
+	onsetPending bool
+	onsetFrom    board.Vec
+	onsetLo      float64
+	onsetSeg     int // index in segs of the first moving segment
+	onsetT       float64
+	onsetKnown   bool
+	// moveStart indexes the first detection of the current motion in hist.
+	moveStart int
+	// fromRest: the current motion began at rest (onsetFrom is valid).
+	fromRest bool
+	// stopT is when the disc stopped, estimated from its last segment;
+	// settledAt the frame time at which it was found at rest.
+	stopT     float64
+	settledAt float64
+	// placedFlag: placed since the last stroke.
+	placedFlag bool
+	// occMoving: the disc was moving when it went out of sight.
+	occMoving bool
+	// unseenBefore is how long the disc had not been seen when its
+	// current motion was taken up (relocate); motionT when the current
+	// motion began (at the latest).
+	unseenBefore float64
+	motionT      float64
+	// inStroke: the disc moved in the current stroke.
+	inStroke bool
+	// beyond: the disc was seen with its centre past the cushion line,
+	// in the air over the frame.
+	beyond bool
+
+	pocket board.Pocket
+	offT   float64 // when it left the board
+}
+
+// candidate is a detection not explained by any track, waiting to be
+// confirmed as a new disc.
+type candidate struct {
+	p      board.Vec
+	px     [2]float64
+	votes  [4]float64 // class votes weighted by confidence
+	sure   float64    // the best class score of a striker vote
+	hits   int
+	firstT float64
+	lastT  float64
+	last   int // frame of the last hit
+	first  int
+	used   bool
+}
+
+// New returns a tracker for cfg (zero fields take their defaults).
+func New(cfg Config) (*Tracker, error) {
+	cfg.fill()
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("tracker: config: %w", err)
+	}
+	tk := &Tracker{cfg: cfg, g: cfg.Geometry, mot: motion{decel: cfg.Deceleration}, breaker: cfg.Breaker}
+	for i, id := range board.PieceIDs() {
+		k, _ := board.KindOfID(id)
+		tk.tracks[i] = track{id: id, kind: k, r: tk.g.Radius(k), state: Unseen, hist: make([]obs, 0, 256), segs: make([]seg, 0, 16)}
+	}
+	tk.times.init(2048)
+	tk.armCache.init(tk.g)
+	return tk, nil
+}
+
+// Config returns the configuration in force (with defaults filled in).
+func (tk *Tracker) Config() Config { return tk.cfg }
+
+// Update is what the tracker says after one frame.
+type Update struct {
+	// Events are the physical events released by this frame, in time
+	// order. Each carries the frame index and time at which it happened,
+	// which may be a few frames before this one: the tracker holds events
+	// briefly (Config.EventDelay) to recognise them and to order them.
+	Events []events.Event
+	// Pieces are the twenty identities, in the order W1…W9, B1…B9, Q, S.
+	Pieces []Piece
+}
+
+// InStroke reports whether a stroke is in progress.
+func (tk *Tracker) InStroke() bool { return tk.stroke != nil }
+
+// StrokeSide returns the side of the stroke in progress.
+func (tk *Tracker) StrokeSide() (board.Side, bool) {
+	if tk.stroke == nil {
+		return 0, false
+	}
+	return tk.stroke.side, true
+}
+
+// Recalibrated tells the tracker that the calibration changed before the
+// next frame: for a short while, discs at rest that appear a few
+// millimetres from where they lay follow the new positions silently
+// instead of counting as moved.
+func (tk *Tracker) Recalibrated() { tk.reanchor = math.Inf(1) }
+
+// Update processes one frame. The returned slices are reused by the next
+// call.
+func (tk *Tracker) Update(f vision.Frame) Update {
+	tk.out = tk.out[:0]
+	if tk.started && f.T <= tk.t {
+		// Out-of-order or repeated frame: ignore it, say nothing new.
+		return Update{Pieces: tk.fillPieces()}
+	}
+	if tk.started {
+		tk.dt = f.T - tk.t
+	} else {
+		tk.dt = 1.0 / 30
+	}
+	tk.t, tk.frame = f.T, f.Index
+	tk.times.push(f.Index, f.T)
+	tk.nFrames++
+	tk.computeWindows()
+	if !f.Calibrated {
+		tk.uncal = true
+		tk.started = true
+		for i := range tk.tracks {
+			tk.tracks[i].seen = false
+		}
+		tk.release(false)
+		return Update{Events: tk.out, Pieces: tk.fillPieces()}
+	}
+	if tk.uncal {
+		tk.uncal = false
+		if math.IsInf(tk.reanchor, 1) {
+			tk.reanchor = f.T + math.Max(0.5, 3*tk.cfg.RestTime)
+		}
+	}
+	tk.started = true
+	if !tk.calStarted {
+		tk.calStarted = true
+		tk.firstT = f.T
+		tk.empty.init(tk.g)
+		tk.hands.init(tk.g)
+	}
+	tk.occ = f.Occlusion
+	tk.empty.update(tk.occ, f.T)
+	tk.hands.update(tk.occ, f.T)
+	tk.dets = append(tk.dets[:0], f.Detections...)
+	if tk.shifted(tk.shiftSince > 0) && !(tk.shiftSince > 0 && f.T-tk.shiftSince > 1) {
+		// The discs at rest all moved alike: the camera moved, not they.
+		// The frame says nothing about the board until it is calibrated
+		// again (or, after a second, the new view is taken as it is).
+		if tk.shiftSince == 0 {
+			tk.shiftSince = f.T
+		}
+		if f.T-tk.shiftSince > 1-1e-9 {
+			tk.Recalibrated()
+		}
+		tk.uncal = true
+		for i := range tk.tracks {
+			tk.tracks[i].seen = false
+		}
+		tk.release(false)
+		tk.occ = nil
+		return Update{Events: tk.out, Pieces: tk.fillPieces()}
+	}
+	tk.shiftSince = 0
+	tk.associate()
+	tk.updateTracks()
+	tk.births()
+	if tk.stroke == nil {
+		tk.idle()
+	} else {
+		tk.inStroke()
+	}
+	if !tk.renumbered && !tk.strokeSeen && tk.t-tk.firstT >= tk.cfg.InitTime {
+		tk.renumber()
+	}
+	tk.release(false)
+	tk.occ = nil
+	return Update{Events: tk.out, Pieces: tk.fillPieces()}
+}
+
+// Flush ends the video: it releases every event still held. A stroke
+// still in progress gets no stroke_end (nothing says it ended).
+func (tk *Tracker) Flush() []events.Event {
+	tk.out = tk.out[:0]
+	tk.release(true)
+	return tk.out
+}
+
+// Pieces returns the current state of the twenty identities (reused by the
+// next call).
+func (tk *Tracker) Pieces() []Piece { return tk.fillPieces() }
+
+func (tk *Tracker) fillPieces() []Piece {
+	if tk.pieces == nil {
+		tk.pieces = make([]Piece, nTracks)
+	}
+	for i := range tk.tracks {
+		tr := &tk.tracks[i]
+		p := Piece{ID: tr.id, Kind: tr.kind, State: tr.state, MM: tr.pos, PX: tr.px, Vel: tr.vel, Seen: tr.seen}
+		if tr.state == Pocketed {
+			pk := tr.pocket
+			p.Pocket = &pk
+		}
+		tk.pieces[i] = p
+	}
+	return tk.pieces
+}
+
+// computeWindows turns the configured times into frame counts for the
+// current frame interval.
+func (tk *Tracker) computeWindows() {
+	fps := tk.times.fps()
+	n := func(sec float64, least int) int { return max(least, int(math.Ceil(sec*fps-1e-9))) }
+	tk.restFr = n(tk.cfg.RestTime, 3)
+	tk.confirmFr = n(tk.cfg.ConfirmTime, 3)
+	tk.pocketFr = n(tk.cfg.PocketTime, 2)
+	tk.overFr = n(tk.cfg.OverboardTime, 3)
+}
+
+// sigma is the expected error of a detection of track tr.
+func (tk *Tracker) sigma(d *vision.Detection, tr *track) float64 {
+	s := tk.cfg.NoiseMM * (1 + tr.vel.Len()/2000)
+	if d.Partial {
+		s *= 3
+	}
+	return s
+}
+
+// predict returns where track tr should be now.
+func (tk *Tracker) predict(tr *track) board.Vec {
+	switch tr.state {
+	case Moving:
+		if len(tr.segs) == 0 {
+			return tr.pos
+		}
+		s := &tr.segs[len(tr.segs)-1]
+		if tr.misses == 0 || !s.known {
+			if s.known {
+				return tk.mot.at(s, tk.t)
+			}
+			return tr.lastObs.p.Add(s.v0.Scale(tk.t - tr.lastObs.t))
+		}
+		v := tk.mot.vel(s, tr.lastObs.t)
+		return tk.mot.slide(tk.g, tk.mot.at(s, tr.lastObs.t), v, tr.r, tk.t-tr.lastObs.t).p
+	case Rest, Placed:
+		return tr.restPos
+	}
+	return tr.pos
+}
+
+// classCost is the cost of explaining detection d by a disc of kind k.
+func classCost(d *vision.Detection, k board.Kind) float64 {
+	if d.Kind == k {
+		return 0
+	}
+	cs := d.ClassScore
+	if cs <= 0 || cs > 1 {
+		cs = 1
+	}
+	return 0.6 + 0.9*cs
+}
+
+// associate matches this frame's detections to the tracks in three
+// passes of optimal assignment (Hungarian method) on gated costs: close to
+// the prediction; then, for discs that may have been set moving (a
+// stroke in progress, a disc moving nearby, a hand over them), anywhere
+// they could have reached since last seen; then discs coming out from
+// under a hand, lost ones and the striker brought back to the board.
+func (tk *Tracker) associate() {
+	nd := len(tk.dets)
+	if cap(tk.detUsed) < nd {
+		tk.detUsed = make([]int, nd)
+	}
+	tk.detUsed = tk.detUsed[:nd]
+	for j := range tk.detUsed {
+		tk.detUsed[j] = -1
+	}
+	for i := range tk.trkDet {
+		tk.trkDet[i] = -1
+	}
+	// Detections whose centre lies well outside the surface and frame are
+	// ignored (clutter beside the board).
+	lim := tk.g.Half() + tk.g.FrameWidth
+	for j := range tk.dets {
+		p := tk.dets[j].MM
+		if math.Abs(p.X) > lim || math.Abs(p.Y) > lim || math.IsNaN(p.X) || math.IsNaN(p.Y) {
+			tk.detUsed[j] = -2
+		}
+	}
+
+	// Pass 1: tight gates around the prediction.
+	tk.pass(func(i int, tr *track) (board.Vec, float64, bool) {
+		switch tr.state {
+		case Rest, Placed:
+			if tk.t < tk.reanchor && tk.stroke == nil {
+				return tr.restPos, 15, true // the view changed a little: see observe
+			}
+			return tr.restPos, math.Max(2*tk.cfg.MoveMM, 6*tk.cfg.NoiseMM), true
+		case Moving:
+			sp := tr.vel.Len()
+			gap := tk.t - tr.lastObs.t
+			g := 3 + 4*tk.cfg.NoiseMM + 0.25*sp*gap
+			if len(tr.segs) > 0 && !tr.segs[len(tr.segs)-1].known {
+				g = 3 + 4*tk.cfg.NoiseMM + 0.5*sp*gap
+			}
+			return tk.predict(tr), g, true
+		case Occluded:
+			return tr.pos, 8 + 4*tk.cfg.NoiseMM, true
+		}
+		return board.Vec{}, 0, false
+	}, 0, false)
+
+	// Pass 2: wide gates, in rounds, for discs that may have been set
+	// moving: moving discs that were not found where predicted, and
+	// resting discs that something moving passed close to (or a hand).
+	for round := 0; round < 4; round++ {
+		tk.collectMovers()
+		n := tk.pass(func(i int, tr *track) (board.Vec, float64, bool) {
+			gap := tk.t - tr.lastSeenT
+			reach := math.Min(tk.cfg.MaxSpeed*gap+10+4*tk.cfg.NoiseMM, 2*tk.g.Half())
+			switch tr.state {
+			case Moving:
+				// Wherever its speed could have taken it since it was last
+				// seen (in any direction: it may have struck something).
+				if len(tr.segs) > 0 && tr.segs[len(tr.segs)-1].known {
+					sp := math.Max(tr.vel.Len(), 300)
+					reach = math.Min(reach, 1.3*sp*gap+15+4*tk.cfg.NoiseMM)
+				}
+				return tk.predict(tr), reach, true
+			case Occluded:
+				// A disc that slid under a hand may come out the other side.
+				if tr.occMoving && gap < 1.5 && len(tr.segs) > 0 && tr.lastObs.t > 0 {
+					p0, v0, tl := tk.lostStart(tr)
+					return tk.mot.slide(tk.g, p0, v0, tr.r, tk.t-tl).p, reach, true
+				}
+			case Rest, Placed:
+				if ok, r := tk.wakeable(i); ok {
+					return tr.restPos, math.Min(reach, r), true
+				}
+			}
+			return board.Vec{}, 0, false
+		}, 0.3, true)
+		if n == 0 {
+			break
+		}
+	}
+
+	// Pass 3: discs coming out from under a hand, missing ones seen again,
+	// and the striker wherever it reappears (a hand brings it back).
+	tk.pass(func(i int, tr *track) (board.Vec, float64, bool) {
+		if i == idxS && tr.state != Moving && tr.state != Rest && tr.state != Placed {
+			return tr.pos, 3 * tk.g.Half(), true // anywhere on the board (a confident striker only: see pass)
+		}
+		switch tr.state {
+		case Occluded:
+			// Moved under the hand: looked for around its place once the
+			// place itself is uncovered (a disc put down beside a hidden
+			// one must not take its identity).
+			if tk.occ != nil && tk.occ.Hidden(tr.pos, tr.r) >= 0.1 {
+				return board.Vec{}, 0, false
+			}
+			return tr.pos, 70 + 4*tk.cfg.NoiseMM, true
+		case Missing:
+			return tr.pos, 45 + 4*tk.cfg.NoiseMM, true
+		}
+		return board.Vec{}, 0, false
+	}, 0, true)
+}
+
+// pass runs one assignment pass over the tracks not yet matched and the
+// detections not yet used. gate returns, for track i, the point to
+// measure from, the gate radius and whether the track takes part. wake is
+// added to the cost of a resting disc (it is less likely to have moved
+// than a moving one to have turned). sameKind restricts pairs to
+// detections of the track's kind or with a weak class score; with wake
+// set, a lost moving disc may also be found near its last sighting. It returns
+// the number of pairs made.
+func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), wake float64, sameKind bool) int {
+	rows := tk.idxBuf[:0]
+	type rowInfo struct {
+		c board.Vec
+		g float64
+	}
+	var info [nTracks]rowInfo
+	for i := range tk.tracks {
+		if tk.trkDet[i] >= 0 {
+			continue
+		}
+		c, g, ok := gate(i, &tk.tracks[i])
+		if !ok {
+			continue
+		}
+		info[len(rows)] = rowInfo{c, g}
+		rows = append(rows, i)
+	}
+	tk.idxBuf = rows
+	cols := tk.sortBuf[:0]
+	for j := range tk.dets {
+		if tk.detUsed[j] == -1 {
+			cols = append(cols, j)
+		}
+	}
+	tk.sortBuf = cols
+	if len(rows) == 0 || len(cols) == 0 {
+		return 0
+	}
+	tk.asg.reset(len(rows), len(cols))
+	for a, i := range rows {
+		tr := &tk.tracks[i]
+		for b, j := range cols {
+			d := &tk.dets[j]
+			dist := d.MM.Dist(info[a].c)
+			if wake > 0 && tr.state == Moving && tr.misses > 0 {
+				// A lost disc may be found near its last sighting too
+				// (the prediction may have it bouncing the wrong way).
+				dist = math.Min(dist, d.MM.Dist(tr.lastObs.p)+0.5*(tk.t-tr.lastObs.t)*tr.vel.Len())
+			}
+			if dist > info[a].g {
+				continue
+			}
+			cc := classCost(d, tr.kind)
+			striker := i == idxS || d.Kind == board.Striker
+			if i == idxS && sameKind && dist > 3*tk.cfg.MoveMM && d.ClassScore < 0.6 {
+				// Taken up far from where it was: only on a confident class.
+				continue
+			}
+			// A detection right where a disc in a steady slide must be is
+			// that disc, whatever class the detector gave it.
+			onPath := !sameKind && tr.state == Moving && tr.misses == 0 && len(tr.segs) > 0 &&
+				tr.segs[len(tr.segs)-1].known && tr.segs[len(tr.segs)-1].n >= 2 && dist < 0.5*info[a].g
+			// Likewise a detection exactly on the resting place of a disc
+			// (discs cannot overlap): that disc, even called the striker.
+			onPath = onPath || !sameKind && tr.state.atRest() && dist < 2*tk.cfg.NoiseMM+1.5
+			if cc > 0 && !onPath && (sameKind && (d.ClassScore >= 0.6 || striker) || !sameKind && striker && d.ClassScore >= 0.6) {
+				// Beyond the first pass only an unsure class may differ
+				// (never between the striker and a man); in the first, a
+				// detection where a disc lies may be that disc seen as
+				// another class — the striker, told apart by its size,
+				// only when the detector is unsure.
+				continue
+			}
+			c := (dist/info[a].g)*(dist/info[a].g) + cc
+			if tr.state.atRest() {
+				c += wake
+			}
+			tk.asg.set(a, b, c)
+		}
+	}
+	tk.missT = growF(tk.missT, len(rows), 1)
+	tk.missD = growF(tk.missD, len(cols), 1)
+	match := tk.asg.solve(tk.missT, tk.missD)
+	n := 0
+	for a, b := range match {
+		if b < 0 {
+			continue
+		}
+		i, j := rows[a], cols[b]
+		tk.trkDet[i] = j
+		tk.detUsed[j] = i
+		n++
+	}
+	return n
+}
+
+func growF(b []float64, n int, v float64) []float64 {
+	if cap(b) < n {
+		b = make([]float64, n)
+	}
+	b = b[:n]
+	for i := range b {
+		b[i] = v
+	}
+	return b
+}
+
+// collectMovers lists the tracks that are moving or that this frame's
+// matches show moving: what can set a resting disc moving.
+func (tk *Tracker) collectMovers() {
+	tk.movers = tk.movers[:0]
+	for i := range tk.tracks {
+		tr := &tk.tracks[i]
+		switch {
+		case tr.state == Moving:
+			tk.movers = append(tk.movers, i)
+		case tr.state.atRest() && tk.trkDet[i] >= 0 && tk.dets[tk.trkDet[i]].MM.Dist(tr.restPos) > tk.cfg.MoveMM:
+			tk.movers = append(tk.movers, i)
+		}
+	}
+}
+
+// wakeable reports whether the resting track i may have been set moving
+// since it was last seen — a hand is over it, or a moving disc passed
+// near it — and how far it can have gone: a struck disc leaves at most
+// about twice as fast as what struck it (1.85·m/(m+M) for a striker on a
+// man) and a hand moves a disc slowly.
+func (tk *Tracker) wakeable(i int) (bool, float64) {
+	tr := &tk.tracks[i]
+	gap := tk.t - tr.lastSeenT
+	ok, reach := false, 0.0
+	if tk.occ != nil && tk.occ.Hidden(tr.restPos, tr.r+40) > 0.02 {
+		ok, reach = true, 1000*gap+30
+	}
+	for _, j := range tk.movers {
+		if j == i {
+			continue
+		}
+		o := &tk.tracks[j]
+		from := o.lastObs.p
+		if o.state.atRest() {
+			from = o.restPos
+		}
+		to := tk.predict(o)
+		if d := tk.trkDet[j]; d >= 0 {
+			to = tk.dets[d].MM
+		}
+		sp := o.vel.Len()
+		if d := tk.trkDet[j]; d >= 0 && tk.t > o.lastObs.t {
+			sp = math.Max(sp, tk.dets[d].MM.Dist(from)/math.Max(tk.t-o.lastObs.t, tk.dt))
+		}
+		// How far the mover could have got since it was last seen.
+		near := o.r + tr.r + 40 + sp*(tk.t-o.lastSeenT)
+		if (board.Segment{A: from, B: to}).DistTo(tr.restPos) < near {
+			ok = true
+			reach = math.Max(reach, 2*math.Max(sp, 500)*gap+30)
+		}
+	}
+	return ok, reach
+}
+
+// shifted reports whether the discs at rest are all seen displaced as one
+// rigid picture — the same turn, shift and scale explaining every
+// displacement within 2.5 mm, the displacements themselves larger than
+// MoveMM: the camera was knocked and the calibration no longer holds. At
+// least three discs at rest with a detection near must all say so.
+// Once shifted, the frames stay so until discs at rest are seen back in
+// their places (or the view is taken as it is).
+func (tk *Tracker) shifted(already bool) bool {
+	var from, to [nTracks]board.Vec
+	n, far := 0, 0
+	for i := range tk.tracks {
+		tr := &tk.tracks[i]
+		if !tr.state.atRest() || tr.misses > 0 {
+			continue
+		}
+		best, bd := board.Vec{}, 40.0
+		for j := range tk.dets {
+			d := &tk.dets[j]
+			if d.Kind == tr.kind || d.ClassScore < 0.6 {
+				if dist := d.MM.Dist(tr.restPos); dist < bd {
+					best, bd = d.MM, dist
+				}
+			}
+		}
+		if bd < 40 {
+			from[n], to[n] = tr.restPos, best
+			if bd > tk.cfg.MoveMM {
+				far++
+			}
+			n++
+		}
+	}
+	if already {
+		return n < 2 || far > n/2
+	}
+	if n < 3 || far < n-1 {
+		return false
+	}
+	// Least squares similarity: to = [a −b; b a]·from + t.
+	var mf, mt board.Vec
+	for k := 0; k < n; k++ {
+		mf, mt = mf.Add(from[k]), mt.Add(to[k])
+	}
+	mf, mt = mf.Scale(1/float64(n)), mt.Scale(1/float64(n))
+	var sxx, sa, sb float64
+	for k := 0; k < n; k++ {
+		p, q := from[k].Sub(mf), to[k].Sub(mt)
+		sxx += p.Dot(p)
+		sa += p.Dot(q)
+		sb += p.Cross(q)
+	}
+	if sxx < 1 {
+		return false
+	}
+	ca, cb := sa/sxx, sb/sxx
+	for k := 0; k < n; k++ {
+		p := from[k].Sub(mf)
+		q := board.V(ca*p.X-cb*p.Y, cb*p.X+ca*p.Y).Add(mt)
+		if q.Dist(to[k]) > 2.5 {
+			return false
+		}
+	}
+	return true
+}
+
+// frameRing remembers the index and time of recent frames to turn event
+// times into frame indices.
+type frameRing struct {
+	idx []int
+	t   []float64
+	n   int // frames pushed
+}
+
+func (r *frameRing) init(n int) {
+	r.idx = make([]int, n)
+	r.t = make([]float64, n)
+}
+
+func (r *frameRing) push(i int, t float64) {
+	k := r.n % len(r.idx)
+	r.idx[k], r.t[k] = i, t
+	r.n++
+}
+
+func (r *frameRing) at(k int) (int, float64) { // k-th oldest kept
+	start := 0
+	if r.n > len(r.idx) {
+		start = r.n - len(r.idx)
+	}
+	m := (start + k) % len(r.idx)
+	return r.idx[m], r.t[m]
+}
+
+func (r *frameRing) size() int { return min(r.n, len(r.idx)) }
+
+// fps is the frame rate over the recent frames (30 until known).
+func (r *frameRing) fps() float64 {
+	n := r.size()
+	if n < 2 {
+		return 30
+	}
+	k := min(n-1, 30)
+	i0, t0 := r.at(n - 1 - k)
+	i1, t1 := r.at(n - 1)
+	if t1 <= t0 || i1 <= i0 {
+		return 30
+	}
+	return float64(i1-i0) / (t1 - t0)
+}
+
+// frameOf returns the first frame at or after time t (as the simulator
+// numbers its ground truth).
+func (r *frameRing) frameOf(t float64) int {
+	n := r.size()
+	if n == 0 {
+		return 0
+	}
+	k := sort.Search(n, func(k int) bool { _, tk := r.at(k); return tk >= t-1e-6 })
+	if k < n {
+		i, _ := r.at(k)
+		return i
+	}
+	i, _ := r.at(n - 1)
+	return i
+}
+
+// renumber gives the men found in the initial position the numbers of the
+// opening arrangement (see Config.Breaker), once, at the end of the
+// initial period; the identities were not yet used in any event.
+func (tk *Tracker) renumber() {
+	tk.renumbered = true
+	for _, k := range [2]board.Kind{board.White, board.Black} {
+		var slots []int
+		for i := range tk.tracks {
+			if tk.tracks[i].kind == k && tk.tracks[i].state.OnBoard() {
+				slots = append(slots, i)
+			}
+		}
+		order := append([]int(nil), slots...)
+		sort.SliceStable(order, func(a, b int) bool {
+			return tk.openingOrder(tk.tracks[order[a]].pos) < tk.openingOrder(tk.tracks[order[b]].pos)
+		})
+		moved := make([]track, len(slots))
+		for n, i := range order {
+			moved[n] = tk.tracks[i]
+		}
+		for n, i := range slots {
+			id := tk.tracks[i].id
+			tk.tracks[i] = moved[n]
+			tk.tracks[i].id = id
+		}
+	}
+	for k := range tk.cands {
+		tk.cands[k].used = true // detections were matched to the old slots
+	}
+}

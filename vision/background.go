@@ -1,0 +1,502 @@
+package vision
+
+import (
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+)
+
+// background models the board as it looks when nothing moves, in blocks of
+// blockPx×blockPx rectified pixels. It says which blocks changed since the
+// last frame (where detection must run again) and which differ from the
+// background (foreign objects: hands, arms, sleeves). Whatever stays still
+// long enough becomes background, including discs at rest, so a piece
+// that was there all along never counts as foreign; a global change of
+// brightness (a dimmed lamp, the camera's gain) is divided out.
+type background struct {
+	nb     int       // blocks per side
+	bs     int       // block size, rectified pixels
+	mmPer  float64   // block size in mm
+	small  gocv.Mat  // the board at 2×2 samples per block (see observe)
+	cur    []float32 // block means, BGR
+	prev   []float32
+	bg     []float32
+	stable []uint16
+	fg     []bool
+	hand   []bool
+	diff   []float32
+	drift  []float32
+	ref    []float32 // block means (gain removed) when last searched
+	grown  []bool
+	zone   []uint8 // 0 outside, 1 playing surface, 2 margin (frame) beyond it
+	label  []int32
+	queue  []int32
+	first  bool
+	gain   float64 // current brightness over the background's
+	// changed marks blocks that changed since the previous frame.
+	changed []bool
+	// boardY is the board's brightness (luma) this frame, from the blocks
+	// that match the background on the playing surface, and boardBGR its
+	// colour.
+	boardY   float64
+	boardBGR [3]float64
+	// illum is the board's brightness over a coarse grid of cells of
+	// illumCell×illumCell blocks (lamp fall-off, vignetting, a dimmed
+	// corner), computed when first asked for in a frame.
+	illum      []float64
+	covered    []bool // blocks on a disc found this frame (set by the detector)
+	illumN     int
+	illumFresh bool
+	lumas      []float64
+	tmp        []float64
+}
+
+const (
+	blockPx = 4
+	// noise thresholds on the L1 difference of block means (B+G+R)
+	changeThr = 14
+	fgThr     = 48
+	// frames a block must stay still to enter the background
+	stableFrames = 8
+	// frames a block covered by a hand must stay still to enter it
+	handFrames = 600
+)
+
+func newBackground(v *view, g *board.Geometry) *background {
+	nb := (v.n + blockPx - 1) / blockPx
+	b := &background{
+		nb:      nb,
+		bs:      blockPx,
+		mmPer:   blockPx / v.ppm,
+		small:   gocv.NewMatWithSize(2*nb, 2*nb, gocv.MatTypeCV8UC3),
+		cur:     make([]float32, 3*nb*nb),
+		prev:    make([]float32, 3*nb*nb),
+		bg:      make([]float32, 3*nb*nb),
+		stable:  make([]uint16, nb*nb),
+		fg:      make([]bool, nb*nb),
+		hand:    make([]bool, nb*nb),
+		diff:    make([]float32, nb*nb),
+		drift:   make([]float32, nb*nb),
+		ref:     make([]float32, 3*nb*nb),
+		covered: make([]bool, nb*nb),
+		grown:   make([]bool, nb*nb),
+		zone:    make([]uint8, nb*nb),
+		label:   make([]int32, nb*nb),
+		changed: make([]bool, nb*nb),
+		first:   true,
+		gain:    1,
+	}
+	h := g.Half()
+	for j := 0; j < nb; j++ {
+		for i := 0; i < nb; i++ {
+			p := v.mmOf((float64(i)+0.5)*blockPx-0.5, (float64(j)+0.5)*blockPx-0.5)
+			m := math.Max(math.Abs(p.X), math.Abs(p.Y))
+			if m <= h {
+				b.zone[j*nb+i] = 1
+			} else {
+				b.zone[j*nb+i] = 2
+			}
+		}
+	}
+	return b
+}
+
+func (b *background) close() { b.small.Close() }
+
+// cover marks the blocks on the discs of this frame (they are not bare
+// wood for the illumination grid).
+func (b *background) cover(ds []disc) {
+	for k := range b.covered {
+		b.covered[k] = false
+	}
+	bs := float64(b.bs)
+	for _, c := range ds {
+		r := c.r + bs
+		i0, i1 := max(int((c.x-r)/bs), 0), min(int((c.x+r)/bs), b.nb-1)
+		j0, j1 := max(int((c.y-r)/bs), 0), min(int((c.y+r)/bs), b.nb-1)
+		for j := j0; j <= j1; j++ {
+			for i := i0; i <= i1; i++ {
+				x, y := (float64(i)+0.5)*bs-0.5, (float64(j)+0.5)*bs-0.5
+				if dx, dy := x-c.x, y-c.y; dx*dx+dy*dy <= r*r {
+					b.covered[j*b.nb+i] = true
+				}
+			}
+		}
+	}
+	b.illumFresh = false
+}
+
+// illumCell is the size of an illumination cell in blocks.
+const illumCell = 8
+
+// illumination makes the brightness grid: in each cell, the 60th
+// percentile of the luma of its surface blocks that match the background
+// (the bare wood, as for boardY); cells with too few of them take their
+// neighbours' mean, or boardY.
+func (b *background) illumination() {
+	if b.illumFresh {
+		return
+	}
+	b.illumFresh = true
+	nb := b.nb
+	nc := (nb + illumCell - 1) / illumCell
+	b.illumN = nc
+	if len(b.illum) != nc*nc {
+		b.illum = make([]float64, nc*nc)
+	}
+	for cj := 0; cj < nc; cj++ {
+		for ci := 0; ci < nc; ci++ {
+			b.lumas = b.lumas[:0]
+			for j := cj * illumCell; j < min((cj+1)*illumCell, nb); j++ {
+				for i := ci * illumCell; i < min((ci+1)*illumCell, nb); i++ {
+					k := j*nb + i
+					if b.zone[k] != 1 || b.fg[k] || b.covered[k] {
+						continue
+					}
+					o := 3 * k
+					b.lumas = append(b.lumas, 0.114*float64(b.cur[o])+0.587*float64(b.cur[o+1])+0.299*float64(b.cur[o+2]))
+				}
+			}
+			v := -1.0
+			if len(b.lumas) >= illumCell*illumCell/4 {
+				sort.Float64s(b.lumas)
+				v = b.lumas[len(b.lumas)*6/10]
+			}
+			b.illum[cj*nc+ci] = v
+		}
+	}
+	// fill the gaps from the neighbours
+	for pass := 0; pass < 3; pass++ {
+		for k, v := range b.illum {
+			if v >= 0 {
+				continue
+			}
+			ci, cj := k%nc, k/nc
+			s, n := 0.0, 0
+			for dj := -1; dj <= 1; dj++ {
+				for di := -1; di <= 1; di++ {
+					x, y := ci+di, cj+dj
+					if x >= 0 && y >= 0 && x < nc && y < nc && b.illum[y*nc+x] >= 0 && (di != 0 || dj != 0) {
+						s += b.illum[y*nc+x]
+						n++
+					}
+				}
+			}
+			if n > 0 {
+				b.illum[k] = s / float64(n)
+			}
+		}
+	}
+	for k, v := range b.illum {
+		if v < 0 {
+			b.illum[k] = b.boardY
+		}
+	}
+}
+
+// illumAt returns the board's brightness around the rectified pixel
+// (x, y), interpolated between cell centres.
+func (b *background) illumAt(x, y float64) float64 {
+	b.illumination()
+	nc := b.illumN
+	cs := float64(illumCell * b.bs)
+	fx, fy := (x+0.5)/cs-0.5, (y+0.5)/cs-0.5
+	fx = math.Max(0, math.Min(float64(nc-1), fx))
+	fy = math.Max(0, math.Min(float64(nc-1), fy))
+	i0, j0 := int(fx), int(fy)
+	i1, j1 := min(i0+1, nc-1), min(j0+1, nc-1)
+	tx, ty := fx-float64(i0), fy-float64(j0)
+	a := b.illum[j0*nc+i0]*(1-tx) + b.illum[j0*nc+i1]*tx
+	c := b.illum[j1*nc+i0]*(1-tx) + b.illum[j1*nc+i1]*tx
+	return a*(1-ty) + c*ty
+}
+
+// observe takes a new frame: b.small must hold it rectified at 2×2 samples
+// per block (the detector's low-resolution rectifier writes it).
+func (b *background) observe() error {
+	nb := b.nb
+	px, err := b.small.DataPtrUint8()
+	if err != nil {
+		return err
+	}
+	b.prev, b.cur = b.cur, b.prev
+	// block means of the 2×2 samples
+	w2 := 2 * nb * 3
+	for j := 0; j < nb; j++ {
+		r0 := px[2*j*w2 : (2*j+1)*w2]
+		r1 := px[(2*j+1)*w2 : (2*j+2)*w2]
+		cur := b.cur[3*j*nb : 3*(j+1)*nb]
+		for i := 0; i < nb; i++ {
+			o := 6 * i
+			for c := 0; c < 3; c++ {
+				cur[3*i+c] = 0.25 * float32(int(r0[o+c])+int(r0[o+3+c])+int(r1[o+c])+int(r1[o+3+c]))
+			}
+		}
+	}
+	if b.first {
+		copy(b.bg, b.cur)
+		copy(b.ref, b.cur)
+		copy(b.prev, b.cur)
+		for i := range b.changed {
+			b.changed[i] = true
+			b.stable[i] = stableFrames
+		}
+		b.first = false
+		b.gain = 1
+		b.measureBoard()
+		return nil
+	}
+	// the global brightness change against the background: median ratio
+	// of the surface blocks' brightness (histogram in steps of 1/256
+	// from 0 to 4)
+	var rh [1024]int32
+	cnt := 0
+	for k := 0; k < nb*nb; k += 3 {
+		if b.zone[k] != 1 {
+			continue
+		}
+		o := 3 * k
+		yb := b.bg[o] + b.bg[o+1] + b.bg[o+2]
+		if yb < 30 {
+			continue
+		}
+		q := int((b.cur[o] + b.cur[o+1] + b.cur[o+2]) / yb * 256)
+		rh[min(max(q, 0), 1023)]++
+		cnt++
+	}
+	if cnt > 10 {
+		acc := 0
+		for q, c := range rh {
+			acc += int(c)
+			if 2*acc >= cnt {
+				b.gain = (float64(q) + 0.5) / 256
+				break
+			}
+		}
+	}
+	inv := float32(1 / math.Max(b.gain, 0.05))
+	// frame-to-frame differences, and their typical size (the noise)
+	var hist [64]int
+	for k := 0; k < nb*nb; k++ {
+		o := 3 * k
+		dp := abs32(b.cur[o]-b.prev[o]) + abs32(b.cur[o+1]-b.prev[o+1]) + abs32(b.cur[o+2]-b.prev[o+2])
+		b.diff[k] = dp
+		hist[min(int(dp), 63)]++
+	}
+	med, acc := 0, 0
+	for v, c := range hist {
+		acc += c
+		if acc*2 >= nb*nb {
+			med = v
+			break
+		}
+	}
+	thr := float32(math.Max(changeThr, 3.5*(float64(med)+0.5)))
+	for k := 0; k < nb*nb; k++ {
+		o := 3 * k
+		// a change is a large difference, or one shared by a neighbour
+		// (noise seldom passes the threshold in two blocks side by side)
+		dp := b.diff[k]
+		ch := dp > 2.5*thr
+		if !ch && dp > thr {
+			i, j := k%nb, k/nb
+			ch = (i > 0 && b.diff[k-1] > thr) || (i < nb-1 && b.diff[k+1] > thr) ||
+				(j > 0 && b.diff[k-nb] > thr) || (j < nb-1 && b.diff[k+nb] > thr)
+		}
+		b.changed[k] = ch
+		// drift since the block was last searched (a disc creeping to a
+		// halt changes each frame by less than the noise)
+		dr := abs32(b.cur[o]*inv-b.ref[o]) + abs32(b.cur[o+1]*inv-b.ref[o+1]) + abs32(b.cur[o+2]*inv-b.ref[o+2])
+		b.drift[k] = dr
+		if ch {
+			b.stable[k] = 0
+		} else if b.stable[k] < math.MaxUint16 {
+			b.stable[k]++
+		}
+		db := abs32(b.cur[o]*inv-b.bg[o]) + abs32(b.cur[o+1]*inv-b.bg[o+1]) + abs32(b.cur[o+2]*inv-b.bg[o+2])
+		b.fg[k] = b.zone[k] != 0 && db > fgThr
+	}
+	for k := 0; k < nb*nb; k++ {
+		dr := b.drift[k]
+		mv := dr > 2.5*thr
+		if !mv && dr > thr {
+			i, j := k%nb, k/nb
+			mv = (i > 0 && b.drift[k-1] > thr) || (i < nb-1 && b.drift[k+1] > thr) ||
+				(j > 0 && b.drift[k-nb] > thr) || (j < nb-1 && b.drift[k+nb] > thr)
+		}
+		b.changed[k] = b.changed[k] || mv
+	}
+	b.measureBoard()
+	return nil
+}
+
+// searched records the blocks of tile (tx, ty) (tile size ts blocks) as
+// searched this frame: their drift is measured from now on.
+func (b *background) searched(tx, ty, ts int) {
+	inv := float32(1 / math.Max(b.gain, 0.05))
+	for j := ty * ts; j < min((ty+1)*ts, b.nb); j++ {
+		for i := tx * ts; i < min((tx+1)*ts, b.nb); i++ {
+			o := 3 * (j*b.nb + i)
+			b.ref[o], b.ref[o+1], b.ref[o+2] = b.cur[o]*inv, b.cur[o+1]*inv, b.cur[o+2]*inv
+		}
+	}
+}
+
+// measureBoard finds the board's brightness this frame: the median luma of
+// surface blocks that match the background.
+func (b *background) measureBoard() {
+	b.illumFresh = false
+	nb := b.nb
+	var hist [256]int
+	n := 0
+	for k := 0; k < nb*nb; k += 2 {
+		if b.zone[k] != 1 || b.fg[k] {
+			continue
+		}
+		o := 3 * k
+		l := int(0.114*b.cur[o] + 0.587*b.cur[o+1] + 0.299*b.cur[o+2])
+		hist[min(max(l, 0), 255)]++
+		n++
+	}
+	if n == 0 {
+		return
+	}
+	// the upper part of the distribution is the bare wood (the lower holds
+	// markings, pieces and shadows): its brightness is the 60th
+	// percentile, its colour the mean of the blocks between the 45th and
+	// 75th percentiles
+	pct := func(q float64) int {
+		lim, acc := int(q*float64(n)), 0
+		for l, c := range hist {
+			acc += c
+			if acc > lim {
+				return l
+			}
+		}
+		return 255
+	}
+	lo, hi, mid := pct(0.45), pct(0.75), pct(0.6)
+	var s [3]float64
+	m := 0
+	for k := 0; k < nb*nb; k += 2 {
+		if b.zone[k] != 1 || b.fg[k] {
+			continue
+		}
+		o := 3 * k
+		l := int(0.114*b.cur[o] + 0.587*b.cur[o+1] + 0.299*b.cur[o+2])
+		if l < lo || l > hi {
+			continue
+		}
+		for c := 0; c < 3; c++ {
+			s[c] += float64(b.cur[o+c])
+		}
+		m++
+	}
+	for c := 0; c < 3; c++ {
+		b.boardBGR[c] = s[c] / float64(max(m, 1))
+	}
+	b.boardY = float64(mid) + 0.5
+}
+
+// update lets still blocks into the background (after the hand mask of
+// this frame is known).
+func (b *background) update() {
+	inv := float32(1 / math.Max(b.gain, 0.05))
+	for k := range b.stable {
+		st := b.stable[k]
+		if st < stableFrames || (b.hand[k] && st < handFrames) {
+			continue
+		}
+		o := 3 * k
+		for c := 0; c < 3; c++ {
+			t := b.cur[o+c] * inv
+			b.bg[o+c] += 0.25 * (t - b.bg[o+c])
+		}
+	}
+}
+
+// findHands marks as hand the connected foreign regions that are large
+// and reach the frame around the surface (arms come in from outside),
+// ignoring blocks explained by the discs found (covered(i, j)). minArea
+// is in mm².
+func (b *background) findHands(covered func(i, j int) bool, minArea float64) bool {
+	nb := b.nb
+	for k := range b.label {
+		b.label[k] = 0
+	}
+	var any bool
+	var next int32
+	minBlocks := int(minArea / (b.mmPer * b.mmPer))
+	for k := 0; k < nb*nb; k++ {
+		b.hand[k] = false
+	}
+	for start := 0; start < nb*nb; start++ {
+		if !b.fg[start] || b.label[start] != 0 || covered(start%nb, start/nb) {
+			continue
+		}
+		next++
+		b.queue = append(b.queue[:0], int32(start))
+		b.label[start] = next
+		reachesFrame := false
+		for q := 0; q < len(b.queue); q++ {
+			k := int(b.queue[q])
+			if b.zone[k] == 2 {
+				reachesFrame = true
+			}
+			i, j := k%nb, k/nb
+			for dj := -1; dj <= 1; dj++ {
+				for di := -1; di <= 1; di++ {
+					ii, jj := i+di, j+dj
+					if ii < 0 || jj < 0 || ii >= nb || jj >= nb {
+						continue
+					}
+					kk := jj*nb + ii
+					if b.label[kk] != 0 || !b.fg[kk] || covered(ii, jj) {
+						continue
+					}
+					b.label[kk] = next
+					b.queue = append(b.queue, int32(kk))
+				}
+			}
+		}
+		if len(b.queue) >= minBlocks && reachesFrame {
+			any = true
+			for _, k := range b.queue {
+				b.hand[k] = true
+			}
+		}
+	}
+	if !any {
+		return false
+	}
+	// grow the mask by one block: a hand's soft edge and shadow
+	grown := b.grown
+	copy(grown, b.hand)
+	for k := 0; k < nb*nb; k++ {
+		if !grown[k] {
+			continue
+		}
+		i, j := k%nb, k/nb
+		for dj := -1; dj <= 1; dj++ {
+			for di := -1; di <= 1; di++ {
+				ii, jj := i+di, j+dj
+				if ii >= 0 && jj >= 0 && ii < nb && jj < nb {
+					b.hand[jj*nb+ii] = true
+				}
+			}
+		}
+	}
+	return true
+}
+
+// handAt reports whether the rectified pixel (x, y) lies under a hand.
+func (b *background) handAt(x, y float64) bool {
+	i, j := int(x+0.5)/b.bs, int(y+0.5)/b.bs
+	if i < 0 || j < 0 || i >= b.nb || j >= b.nb {
+		return false
+	}
+	return b.hand[j*b.nb+i]
+}

@@ -1,0 +1,833 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"sort"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
+)
+
+// Detector finds the discs and the hands in the frames of one camera. Make
+// one per calibration with [New], call [Detector.Detect] for every frame in
+// order (it keeps a background model and reuses what did not change), and
+// Close it. A Detector is not safe for concurrent use.
+type Detector struct {
+	cfg    Config
+	g      *board.Geometry
+	cal    *calibrate.Calibration
+	v      *view
+	rect   *rectifier
+	low    *rectifier // 2×2 samples per background block
+	img    gocv.Mat
+	vt     *voter
+	bg     *background
+	mk     []marking
+	cls    *ClassModel
+	online onlineModel
+	open   *Opening
+
+	rMan, rStr float64 // top-face radii, rectified px (at the centre)
+	frames     int
+	prev       []disc
+	cands      []disc
+	accepted   []disc
+	near       []disc
+	mask       []bool
+	medBuf     [3][]float64
+	peaks      []peak
+	patch      []float32
+	tiles      int // tiles per side
+	tilePx     int
+	dirty      []bool
+	grown      []bool
+	seen       []bool
+	queue      []int
+	rects      []image.Rectangle
+	bins       [rays]float64
+	profile    []float64
+	strength   []float64
+	hidBins    [rays]bool
+	stats      Stats
+}
+
+// Stats describes the work of the last frame, for tests and the debug
+// output.
+type Stats struct {
+	// DirtyTiles is the share of the board searched again (1 when the
+	// whole board was).
+	DirtyTiles float64
+	// Candidates is the number of vote peaks examined.
+	Candidates int
+	// Hands says whether a foreign object was seen.
+	Hands bool
+	// BoardY is the board's brightness (0–255).
+	BoardY float64
+	// Gain is the brightness relative to the background model.
+	Gain float64
+}
+
+// disc is one detection in the making, in rectified coordinates.
+type disc struct {
+	x, y       float64 // top face's centre, rectified px
+	r          float64 // top face's radius, rectified px
+	big        bool    // striker-sized
+	support    float64 // share of the visible outline found
+	hidden     float64 // share of the outline under a hand
+	supMan     float64
+	supStr     float64
+	top        board.Vec // top face's centre projected on the surface, mm
+	mm         board.Vec // the disc's place on the surface, mm
+	colour     [3]float64
+	feat       features
+	kind       board.Kind
+	menP       [3]float64
+	classScore float64
+	sizeScore  float64
+	marking    int     // index of the printed circle it sits on, or -1
+	outline    float64 // radius of the outermost ring of edges, px
+	man, str   hypo    // the two size hypotheses
+	idx        int     // index among the accepted, while resolving markings
+	sym        float64 // share of the edges inside pointing at the centre
+}
+
+// New prepares a detector for frames of the calibrated camera: it builds
+// the rectification table (lens and homography in one remap) and the
+// buffers every frame reuses.
+func New(cal *calibrate.Calibration, cfg Config) (*Detector, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, fmt.Errorf("vision: %w", err)
+	}
+	if cal == nil {
+		return nil, errors.New("vision: no calibration")
+	}
+	if cal.Board.Surface > 0 && math.Abs(cal.Board.Surface-cfg.Geometry.Surface) > 0.5 {
+		return nil, fmt.Errorf("vision: the calibration is for a %.0f mm surface, the board geometry says %.0f mm", cal.Board.Surface, cfg.Geometry.Surface)
+	}
+	d := &Detector{cfg: cfg, g: cfg.Geometry, cls: cfg.Classes}
+	if err := d.setCalibration(cal); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *Detector) setCalibration(cal *calibrate.Calibration) error {
+	v, err := newView(cal, d.g, d.cfg.PixelsPerMM, d.cfg.Margin, d.cfg.FocalPx)
+	if err != nil {
+		return fmt.Errorf("vision: %w", err)
+	}
+	rc, err := newRectifier(v)
+	if err != nil {
+		return fmt.Errorf("vision: %w", err)
+	}
+	nb := (v.n + blockPx - 1) / blockPx
+	low, err := newRectifierAt(v, 2*nb, blockPx/2)
+	if err != nil {
+		rc.close()
+		return fmt.Errorf("vision: %w", err)
+	}
+	d.closeMats()
+	d.cal, d.v, d.rect, d.low = cal, v, rc, low
+	d.img = gocv.NewMatWithSize(v.n, v.n, gocv.MatTypeCV8UC3)
+	d.rMan = d.g.Radius(board.White) * v.lift(d.cfg.ManHeight) * v.ppm
+	d.rStr = d.g.Radius(board.Striker) * v.lift(d.cfg.StrikerHeight) * v.ppm
+	d.vt = newVoter(v.n, d.rMan, d.rStr)
+	d.bg = newBackground(v, d.g)
+	d.mk = markingsOf(d.g)
+	d.tilePx = 24
+	d.tiles = (v.n + d.tilePx - 1) / d.tilePx
+	d.dirty = make([]bool, d.tiles*d.tiles)
+	d.grown = make([]bool, d.tiles*d.tiles)
+	d.seen = make([]bool, d.tiles*d.tiles)
+	d.prev = d.prev[:0]
+	d.frames = 0
+	return nil
+}
+
+// SetCalibration switches to a new calibration (after the camera moved):
+// the rectification is rebuilt and the background forgotten; the class
+// model is kept.
+func (d *Detector) SetCalibration(cal *calibrate.Calibration) error {
+	if cal == nil {
+		return errors.New("vision: no calibration")
+	}
+	return d.setCalibration(cal)
+}
+
+func (d *Detector) closeMats() {
+	if d.rect != nil {
+		d.rect.close()
+		d.rect = nil
+	}
+	if d.low != nil {
+		d.low.close()
+		d.low = nil
+	}
+	if d.vt != nil {
+		d.vt.close()
+		d.vt = nil
+	}
+	if d.bg != nil {
+		d.bg.close()
+		d.bg = nil
+	}
+	if d.img.Ptr() != nil {
+		d.img.Close()
+	}
+}
+
+// Close frees the detector's OpenCV memory.
+func (d *Detector) Close() { d.closeMats() }
+
+// Calibration returns the calibration in use.
+func (d *Detector) Calibration() *calibrate.Calibration { return d.cal }
+
+// Classes returns the class model (nil until one was given or learned).
+func (d *Detector) Classes() *ClassModel { return d.cls }
+
+// Opening returns what was learned from the opening arrangement (nil until
+// one was seen).
+func (d *Detector) Opening() *Opening { return d.open }
+
+// Stats returns what the last frame cost.
+func (d *Detector) Stats() Stats { return d.stats }
+
+// Rectified returns the rectified board image (owned by the detector, valid
+// until the next call): the parts searched in the last frame are from it,
+// the rest from earlier frames in which nothing has changed since.
+func (d *Detector) Rectified() gocv.Mat { return d.img }
+
+// Detect finds the discs and hands in one frame (8-bit BGR, the size the
+// calibration was made for, not undistorted: the lens model is applied
+// here). index and t are the frame's number and time, copied to the
+// result.
+func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
+	out := Frame{Index: index, T: t, Calibrated: true}
+	if frame.Empty() {
+		return out, errors.New("vision: empty frame")
+	}
+	if err := d.low.apply(frame, &d.bg.small); err != nil {
+		return out, fmt.Errorf("vision: %w", err)
+	}
+	if err := d.bg.observe(); err != nil {
+		return out, fmt.Errorf("vision: %w", err)
+	}
+	// foreign objects: what differs from the background and is not a disc
+	// seen in the previous frame
+	prev := d.prev
+	d.stats.Hands = d.bg.findHands(func(i, j int) bool { return d.coveredBy(prev, i, j) }, 2000)
+	if err := d.detect(frame); err != nil {
+		return out, fmt.Errorf("vision: %w", err)
+	}
+	if d.stats.Hands {
+		// the foreign regions again, without the discs just found (a disc
+		// the hand moved is not the hand)
+		acc := d.accepted
+		d.stats.Hands = d.bg.findHands(func(i, j int) bool { return d.coveredBy(acc, i, j) }, 2000)
+		for i := range d.accepted {
+			d.accepted[i].hidden = d.hiddenShare(d.accepted[i])
+		}
+	}
+	d.bg.update()
+	d.frames++
+	d.stats.BoardY, d.stats.Gain = d.bg.boardY, d.bg.gain
+	// keep the discs for the next frame
+	d.prev = append(d.prev[:0], d.accepted...)
+	out.Detections = make([]Detection, 0, len(d.accepted))
+	for _, c := range d.accepted {
+		out.Detections = append(out.Detections, d.toDetection(c))
+	}
+	sortDetections(out.Detections)
+	if d.stats.Hands {
+		out.Occlusion = d.occlusion()
+	}
+	return out, nil
+}
+
+// coveredBy reports whether the background block (i, j) lies on one of
+// the discs.
+func (d *Detector) coveredBy(ds []disc, i, j int) bool {
+	x := (float64(i)+0.5)*float64(d.bg.bs) - 0.5
+	y := (float64(j)+0.5)*float64(d.bg.bs) - 0.5
+	for k := range ds {
+		c := &ds[k]
+		rr := c.r + float64(d.bg.bs)
+		if dx, dy := x-c.x, y-c.y; dx*dx+dy*dy <= rr*rr {
+			return true
+		}
+	}
+	return false
+}
+
+// detect runs the search on the regions that changed and merges the
+// result with the discs of unchanged regions.
+func (d *Detector) detect(frame gocv.Mat) error {
+	nt := d.tiles
+	full := d.frames == 0 || d.cfg.FullEvery < 0
+	for k := range d.dirty {
+		d.dirty[k] = full
+	}
+	if !full {
+		// tiles holding a changed block, or whose rows are due for a
+		// refresh this frame
+		tpb := d.tilePx / d.bg.bs
+		nb := d.bg.nb
+		for k, ch := range d.bg.changed {
+			if ch {
+				d.dirty[(k/nb/tpb)*nt+(k%nb)/tpb] = true
+			}
+		}
+		// a few tiles are searched again every frame whether or not they
+		// changed, in turn, so that the whole board is every FullEvery·10
+		// frames
+		per := (nt*nt + 10*d.cfg.FullEvery - 1) / (10 * d.cfg.FullEvery)
+		start := (d.frames * per) % (nt * nt)
+		for k := start; k < start+per && k < nt*nt; k++ {
+			d.dirty[k] = true
+		}
+	}
+	// the regions to search: the dirty tiles grown by one tile (the margin
+	// an examination reads around a disc), as the bounding boxes of their
+	// connected groups
+	ndirty := 0
+	for k, v := range d.dirty {
+		d.grown[k] = false
+		if v {
+			ndirty++
+		}
+	}
+	for k, v := range d.dirty {
+		if !v {
+			continue
+		}
+		tx, ty := k%nt, k/nt
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				if x, y := tx+dx, ty+dy; x >= 0 && y >= 0 && x < nt && y < nt {
+					d.grown[y*nt+x] = true
+				}
+			}
+		}
+	}
+	d.rects = d.rects[:0]
+	for k := range d.seen {
+		d.seen[k] = false
+	}
+	for start, v := range d.grown {
+		if !v || d.seen[start] {
+			continue
+		}
+		box := image.Rect(start%nt, start/nt, start%nt+1, start/nt+1)
+		d.queue = append(d.queue[:0], start)
+		d.seen[start] = true
+		for q := 0; q < len(d.queue); q++ {
+			k := d.queue[q]
+			tx, ty := k%nt, k/nt
+			box = box.Union(image.Rect(tx, ty, tx+1, ty+1))
+			for _, nb := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
+				x, y := tx+nb[0], ty+nb[1]
+				if x < 0 || y < 0 || x >= nt || y >= nt {
+					continue
+				}
+				if kk := y*nt + x; d.grown[kk] && !d.seen[kk] {
+					d.seen[kk] = true
+					d.queue = append(d.queue, kk)
+				}
+			}
+		}
+		d.rects = append(d.rects, image.Rect(box.Min.X*d.tilePx, box.Min.Y*d.tilePx, box.Max.X*d.tilePx, box.Max.Y*d.tilePx).Intersect(image.Rect(0, 0, d.v.n, d.v.n)))
+	}
+	d.stats.DirtyTiles = float64(ndirty) / float64(nt*nt)
+	tpb := d.tilePx / d.bg.bs
+	for k, v := range d.dirty {
+		if v {
+			d.bg.searched(k%nt, k/nt, tpb)
+		}
+	}
+	// keep the discs of clean regions
+	d.accepted = d.accepted[:0]
+	for _, c := range d.prev {
+		if !d.dirtyAt(c.x, c.y) {
+			c.hidden = d.hiddenShare(c)
+			d.accepted = append(d.accepted, c)
+		}
+	}
+	kept := len(d.accepted)
+	// search the dirty regions
+	d.cands = d.cands[:0]
+	d.peaks = d.peaks[:0]
+	// rectify and search each region; peaks count only in dirty tiles
+	// (the region's outer tile ring is the margin an examination reads:
+	// edges up to 1.35 striker radii from a disc's centre)
+	for _, r := range d.rects {
+		d.rect.applyRect(frame, &d.img, r)
+	}
+	pl := d.plane()
+	inDirty := func(x, y int) bool { return d.dirty[(y/d.tilePx)*nt+x/d.tilePx] && d.insideSurface(x, y) }
+	for _, r := range d.rects {
+		if err := d.vt.vote(d.img, r, 0); err != nil {
+			return err
+		}
+		var err error
+		d.peaks, err = d.vt.peaks(r, inDirty, 0.022, d.peaks)
+		if err != nil {
+			return err
+		}
+	}
+	// the two vote maps peak together on most discs: examine once (the
+	// examination weighs both sizes)
+	sort.Slice(d.peaks, func(i, j int) bool { return d.peaks[i].score > d.peaks[j].score })
+	d.stats.Candidates = 0
+	for i, p := range d.peaks {
+		dup := false
+		for _, q := range d.peaks[:i] {
+			if dx, dy := p.x-q.x, p.y-q.y; dx*dx+dy*dy < 4 {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		d.stats.Candidates++
+		if c, ok := d.examine(pl, p); ok {
+			d.cands = append(d.cands, c)
+		}
+	}
+	// A striker cannot have a man's centre closer than the two radii: such
+	// a candidate is a man in a cluster whose neighbours mimic a
+	// striker's outline.
+	for i := range d.cands {
+		c := &d.cands[i]
+		if !c.big {
+			continue
+		}
+		for _, o := range d.cands {
+			if o.big {
+				continue
+			}
+			dist := math.Hypot(o.x-c.x, o.y-c.y)
+			if o.man.ok && o.man.support >= 0.9 && o.man.sym >= goodSymmetry && dist > 0.7*(d.rMan+d.rStr) && dist < 0.93*(d.rMan+d.rStr) {
+				if !d.toMan(c) {
+					c.support = 0 // neither: dropped below
+				}
+				break
+			}
+		}
+	}
+	// strongest first; a disc overlapping a stronger one is a duplicate
+	sort.SliceStable(d.cands, func(i, j int) bool {
+		a, b := d.cands[i], d.cands[j]
+		if (a.sym >= goodSymmetry) != (b.sym >= goodSymmetry) {
+			return a.sym >= goodSymmetry
+		}
+		return a.support > b.support
+	})
+	overlaps := func(c disc) bool {
+		for _, a := range d.accepted {
+			if math.Hypot(a.x-c.x, a.y-c.y) < 0.8*(a.r+c.r) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range d.cands {
+		if c.support == 0 || overlaps(c) {
+			continue
+		}
+		if c.sym < goodSymmetry {
+			// without the edges of the discs around it (accepted, or
+			// candidates clearly apart from this one)
+			d.near = d.near[:0]
+			for _, o := range d.accepted {
+				if math.Hypot(o.x-c.x, o.y-c.y) < c.r+o.r+3 {
+					d.near = append(d.near, o)
+				}
+			}
+			for _, o := range d.cands {
+				if dist := math.Hypot(o.x-c.x, o.y-c.y); o.support > 0 && dist >= 1.6*d.rMan && dist < c.r+o.r+3 {
+					d.near = append(d.near, o)
+				}
+			}
+			near := d.near
+			c.sym = d.vt.symmetry(c.x, c.y, c.r, 1.1, 1.2, func(i, j int) bool {
+				for _, a := range near {
+					dx, dy := float64(i)-a.x, float64(j)-a.y
+					if rr := a.r + 1.5; dx*dx+dy*dy <= rr*rr {
+						return true
+					}
+				}
+				return false
+			})
+			if c.sym < goodSymmetry && !d.fitsCluster(c) {
+				continue
+			}
+		}
+		d.accepted = append(d.accepted, c)
+	}
+	d.resolveMarkings(pl, kept)
+	d.classify()
+	return nil
+}
+
+func (d *Detector) plane() plane {
+	pix, _ := d.img.DataPtrUint8()
+	return plane{pix: pix, w: d.v.n, h: d.v.n}
+}
+
+func (d *Detector) dirtyAt(x, y float64) bool {
+	tx, ty := int(x+0.5)/d.tilePx, int(y+0.5)/d.tilePx
+	if tx < 0 || ty < 0 || tx >= d.tiles || ty >= d.tiles {
+		return true
+	}
+	return d.dirty[ty*d.tiles+tx]
+}
+
+// insideSurface reports whether a rectified pixel can be a disc's centre:
+// on the playing surface, not inside a pocket's hole.
+func (d *Detector) insideSurface(x, y int) bool {
+	p := d.v.mmOf(float64(x), float64(y))
+	h := d.g.Half()
+	if math.Abs(p.X) > h || math.Abs(p.Y) > h {
+		return false
+	}
+	if _, dist := d.g.NearestPocket(p); dist < 0.8*d.g.PocketDiameter/2 {
+		return false
+	}
+	return true
+}
+
+// model returns the appearance model of a disc hypothesis at (x, y).
+func (d *Detector) model(x, y float64, big bool) discModel {
+	if big {
+		return d.v.model(x, y, d.g.Radius(board.Striker), d.cfg.StrikerHeight)
+	}
+	return d.v.model(x, y, d.g.Radius(board.White), d.cfg.ManHeight)
+}
+
+// A candidate's edges must point at its centre: at least minSymmetry of
+// their energy (within 1.1 radii) for it to be examined at all, and
+// goodSymmetry to be accepted — counting, for candidates under that,
+// only the edges that do not belong to discs already accepted (in a
+// cluster the neighbours' rims are in the way).
+const (
+	minSymmetry  = 0.15
+	goodSymmetry = 0.35
+)
+
+// examine refines a vote peak into a disc, or rejects it.
+func (d *Detector) examine(pl plane, p peak) (disc, bool) {
+	big := p.kind == 1
+	var hid func(x, y float64) bool
+	minSup := d.cfg.MinSupport
+	if d.stats.Hands {
+		hid = d.bg.handAt
+		if d.bg.handAt(p.x, p.y) {
+			// Its middle is under what looked foreign so far — which may be
+			// the disc itself, moved by the hand: only a disc seen whole is
+			// taken there.
+			hid = nil
+			minSup = math.Max(minSup, 0.75)
+		}
+	}
+	x, y, ok := d.refine(p.x, p.y, big, hid)
+	if !ok {
+		return disc{}, false
+	}
+	c := disc{marking: -1}
+	sm, hm, ss, hs := d.sizes(&c, x, y, hid)
+	if c.big != big {
+		if x2, y2, ok := d.refine(x, y, c.big, hid); ok {
+			x, y = x2, y2
+			sm, hm, ss, hs = d.sizes(&c, x, y, hid)
+		}
+	}
+	c.x, c.y = x, y
+	if !d.insideSurface(int(math.Round(x)), int(math.Round(y))) {
+		return disc{}, false
+	}
+	// both sizes are checked: in a cluster a man may look like a striker
+	// until the neighbours are known
+	boardF := featuresOf(d.bg.boardBGR, d.bg.boardY)
+	manOK := sm >= minSup && hm <= 0.7 && d.plausible(pl, x, y, d.rMan, boardF, hm, hid, &c.man)
+	strOK := c.big && ss >= minSup && hs <= 0.7 && d.plausible(pl, x, y, d.rStr, boardF, hs, hid, &c.str)
+	if c.big && !strOK {
+		c.big = false
+	}
+	if !c.big && !manOK {
+		return disc{}, false
+	}
+	c.man.support, c.man.hidden = sm, hm
+	c.str.support, c.str.hidden = ss, hs
+	if c.big {
+		c.setSize(true, d)
+		c.sizeScore = clamp01(0.5 + (c.outline-(d.rMan+d.rStr)/2)/(d.rStr-d.rMan))
+	} else {
+		c.setSize(false, d)
+		c.sizeScore = clamp01(0.5 + ((d.rMan+d.rStr)/2-c.outline)/(d.rStr-d.rMan))
+	}
+	d.place(&c)
+	return c, true
+}
+
+// hypo is what one size hypothesis of a candidate measured.
+type hypo struct {
+	support, hidden, sym float64
+	boardDist            float64
+	colour               [3]float64
+	ok                   bool
+}
+
+// plausible measures a size hypothesis's symmetry and colour and tells
+// whether it can be a disc: its edges point at its centre, and it is not
+// a patch of bare wood ringed by printed arcs and lines (the middle of the
+// board's colour and the edges not convincingly a disc's).
+func (d *Detector) plausible(pl plane, x, y, r float64, boardF features, hidden float64, hid func(x, y float64) bool, h *hypo) bool {
+	var skip func(i, j int) bool
+	if hid != nil && hidden > 0 {
+		skip = func(i, j int) bool { return hid(float64(i), float64(j)) }
+	}
+	h.sym = d.vt.symmetry(x, y, r, 1.1, 1.2, skip)
+	if h.sym < minSymmetry {
+		return false
+	}
+	// partly under a hand (fingers are round too): what shows must be
+	// clearly a disc
+	if hidden > 0.3 && h.sym < 0.45 {
+		return false
+	}
+	h.colour = pl.medianIn(x, y, 0.6*r, &d.medBuf)
+	h.boardDist = featDist(featuresOf(h.colour, d.bg.boardY), boardF)
+	if h.sym < 0.45 && h.boardDist < 2.5 {
+		return false
+	}
+	h.ok = true
+	return true
+}
+
+// fitsCluster reports whether a candidate whose edges are too mixed up
+// with its neighbours' to judge by their directions still is a disc of a
+// touching cluster: its whole outline is seen and it touches at least two
+// accepted discs, each exactly one radius sum away.
+func (d *Detector) fitsCluster(c disc) bool {
+	if c.support < 0.9 {
+		return false
+	}
+	n := 0
+	for _, a := range d.accepted {
+		dist := math.Hypot(a.x-c.x, a.y-c.y)
+		if math.Abs(dist-(a.r+c.r)) <= 1.5 {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// toMan turns a striker-sized candidate into a man, refining its centre
+// for a man's outline; false when it is no plausible man.
+func (d *Detector) toMan(c *disc) bool {
+	if !c.man.ok {
+		return false
+	}
+	var hid func(x, y float64) bool
+	if d.stats.Hands {
+		hid = d.bg.handAt
+	}
+	if x, y, ok := d.refine(c.x, c.y, false, hid); ok {
+		c.x, c.y = x, y
+	}
+	c.setSize(false, d)
+	c.sizeScore = 0.5
+	return true
+}
+
+// setSize makes the candidate a striker (big) or a man with the
+// measurements of that hypothesis.
+func (c *disc) setSize(big bool, d *Detector) {
+	h := c.man
+	if big {
+		h = c.str
+	}
+	c.big = big
+	c.support, c.hidden, c.sym, c.colour = h.support, h.hidden, h.sym, h.colour
+	c.r = d.model(c.x, c.y, big).r0
+	d.place(c)
+}
+
+// place fills in the board positions of a disc from its rectified ones.
+func (d *Detector) place(c *disc) {
+	c.top = d.v.mmOf(c.x, c.y)
+	h := d.cfg.ManHeight
+	if c.big {
+		h = d.cfg.StrikerHeight
+	}
+	c.mm = d.v.toSurface(c.top, h)
+}
+
+// refine moves a disc's centre to the point its rim and rings are
+// symmetric about (see symmetryFit).
+func (d *Detector) refine(x, y float64, big bool, hid func(x, y float64) bool) (float64, float64, bool) {
+	h := d.cfg.ManHeight
+	r := d.rMan
+	if big {
+		h, r = d.cfg.StrikerHeight, d.rStr
+	}
+	foot := func(x, y float64) (float64, float64) {
+		return d.v.pxOf(d.v.toSurface(d.v.mmOf(x, y), h))
+	}
+	fx, fy, _, ok := d.vt.symmetryFit(x, y, r, 1.3, foot, hid)
+	return fx, fy, ok
+}
+
+// support measures how much of a disc's outline is seen: in each of the
+// directions around it, whether an edge crossing the expected outline
+// (within 1.5 px, its gradient along the radius) is there. It returns the
+// share of visible directions with an edge, and the share of directions
+// hidden by a hand.
+func (d *Detector) support(x, y float64, m discModel, hid func(x, y float64) bool) (float64, float64) {
+	vt := d.vt
+	n := vt.n
+	thr := float32(1.25 * vt.thr)
+	var seen, vis, hidden int
+	for k := 0; k < rays; k++ {
+		ux, uy := rayCos[k], raySin[k]
+		ext := m.r0 + m.silhouette(ux, uy)
+		if hid != nil && hid(x+ux*ext, y+uy*ext) {
+			hidden++
+			continue
+		}
+		vis++
+		for s := ext - 1.5; s <= ext+1.5; s += 0.75 {
+			ix, iy := int(x+ux*s+0.5), int(y+uy*s+0.5)
+			if ix < 0 || iy < 0 || ix >= n || iy >= n {
+				continue
+			}
+			kk := iy*n + ix
+			e := vt.edge[kk]
+			if e < thr {
+				continue
+			}
+			rad := vt.ex[kk]*float32(ux) + vt.ey[kk]*float32(uy)
+			if rad < 0 {
+				rad = -rad
+			}
+			if rad >= 0.75*e {
+				seen++
+				break
+			}
+		}
+	}
+	if vis == 0 {
+		return 0, 1
+	}
+	return float64(seen) / float64(vis), float64(hidden) / rays
+}
+
+// sizes measures both sizes' outlines at (x, y) and chooses by where the
+// disc's outline is: the outermost strong ring of radial edges around the
+// centre (see outlineRadius), nearer a striker's radius or a man's. (In a
+// cluster the neighbours' rims and grooves look like a striker's outline;
+// detect rules those out afterwards.)
+func (d *Detector) sizes(c *disc, x, y float64, hid func(x, y float64) bool) (sm, hm, ss, hs float64) {
+	sm, hm = d.support(x, y, d.model(x, y, false), hid)
+	ss, hs = d.support(x, y, d.model(x, y, true), hid)
+	c.supMan, c.supStr = sm, ss
+	c.outline = d.outlineRadius(x, y, hid)
+	mid := (d.rMan + d.rStr) / 2
+	c.big = ss >= d.cfg.MinSupport && c.outline >= mid
+	return
+}
+
+// outlineRadius returns the radius (rectified px) of the outermost strong
+// ring of radial edges about (x, y): for each radius the median, over the
+// directions around, of the gradient along the radius; the largest radius
+// whose median is a local maximum of at least half the strongest.
+func (d *Detector) outlineRadius(x, y float64, hid func(x, y float64) bool) float64 {
+	vt := d.vt
+	n := vt.n
+	lo, hi := 0.7*d.rMan, 1.22*d.rStr
+	const step = 0.5
+	ns := int((hi-lo)/step) + 1
+	if cap(d.profile) < ns {
+		d.profile = make([]float64, ns)
+	}
+	prof := d.profile[:ns]
+	vals := d.strength[:0]
+	for i := 0; i < ns; i++ {
+		r := lo + float64(i)*step
+		vals = vals[:0]
+		for k := 0; k < rays; k++ {
+			px, py := x+rayCos[k]*r, y+raySin[k]*r
+			if hid != nil && hid(px, py) {
+				continue
+			}
+			ix, iy := int(px+0.5), int(py+0.5)
+			if ix < 0 || iy < 0 || ix >= n || iy >= n {
+				continue
+			}
+			kk := iy*n + ix
+			vals = append(vals, math.Abs(float64(vt.ex[kk])*rayCos[k]+float64(vt.ey[kk])*raySin[k]))
+		}
+		prof[i] = median(vals)
+	}
+	d.strength = vals
+	mx := 0.0
+	for _, v := range prof {
+		mx = math.Max(mx, v)
+	}
+	for i := ns - 2; i >= 1; i-- {
+		if prof[i] >= 0.5*mx && prof[i] >= prof[i-1] && prof[i] >= prof[i+1] {
+			return lo + float64(i)*step
+		}
+	}
+	return d.rMan
+}
+
+// hiddenShare recomputes how much of a kept disc's outline a hand hides.
+func (d *Detector) hiddenShare(c disc) float64 {
+	if !d.stats.Hands {
+		return 0
+	}
+	n := 0
+	for k := 0; k < rays; k++ {
+		if d.bg.handAt(c.x+rayCos[k]*c.r, c.y+raySin[k]*c.r) {
+			n++
+		}
+	}
+	return float64(n) / rays
+}
+
+// toDetection turns a disc into the contract's Detection.
+func (d *Detector) toDetection(c disc) Detection {
+	px := d.v.imageOf(c.top)
+	rad := d.g.Radius(board.White)
+	h := d.cfg.ManHeight
+	if c.big {
+		rad, h = d.g.Radius(board.Striker), d.cfg.StrikerHeight
+	}
+	score := c.support
+	if c.marking >= 0 && d.mk[c.marking].centre && d.mk[c.marking].patch == nil && c.kind == board.Queen && d.neighbours(c, 1.2*2*d.rMan) < 3 {
+		// alone on the red centre circle whose empty look is not known
+		// yet: the queen, or the circle itself
+		score *= 0.5
+	}
+	return Detection{
+		Kind:       c.kind,
+		PX:         [2]float64{round3(px.X), round3(px.Y)},
+		MM:         board.Vec{X: round3(c.mm.X), Y: round3(c.mm.Y)},
+		RadiusPx:   round3(rad * d.v.lift(h) * d.v.imageScale(c.top)),
+		Score:      round3(score),
+		ClassScore: round3(c.classScore),
+		Partial:    c.hidden > 0.1,
+	}
+}
+
+func round3(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }

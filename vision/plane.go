@@ -1,0 +1,175 @@
+package vision
+
+import (
+	"math"
+	"sort"
+)
+
+// plane is a view of an 8-bit BGR image's pixels.
+type plane struct {
+	pix  []uint8
+	w, h int
+}
+
+// at returns the bilinear colour at (x, y) (pixel centres at integers),
+// clamped to the image.
+func (p plane) at(x, y float64) (c [3]float32) {
+	if x < 0 {
+		x = 0
+	}
+	if y < 0 {
+		y = 0
+	}
+	if x > float64(p.w-1) {
+		x = float64(p.w - 1)
+	}
+	if y > float64(p.h-1) {
+		y = float64(p.h - 1)
+	}
+	x0, y0 := int(x), int(y)
+	x1, y1 := x0+1, y0+1
+	if x1 >= p.w {
+		x1 = x0
+	}
+	if y1 >= p.h {
+		y1 = y0
+	}
+	fx, fy := float32(x-float64(x0)), float32(y-float64(y0))
+	a, b := 3*(y0*p.w+x0), 3*(y0*p.w+x1)
+	cc, d := 3*(y1*p.w+x0), 3*(y1*p.w+x1)
+	for ch := 0; ch < 3; ch++ {
+		top := float32(p.pix[a+ch]) + (float32(p.pix[b+ch])-float32(p.pix[a+ch]))*fx
+		bot := float32(p.pix[cc+ch]) + (float32(p.pix[d+ch])-float32(p.pix[cc+ch]))*fx
+		c[ch] = top + (bot-top)*fy
+	}
+	return c
+}
+
+// meanIn returns the mean colour of the pixels within radius r of (x, y),
+// and how many there were.
+func (p plane) meanIn(x, y, r float64) ([3]float64, int) {
+	var s [3]float64
+	n := 0
+	r2 := r * r
+	x0, x1 := int(math.Ceil(x-r)), int(math.Floor(x+r))
+	y0, y1 := int(math.Ceil(y-r)), int(math.Floor(y+r))
+	for j := max(y0, 0); j <= min(y1, p.h-1); j++ {
+		dy := float64(j) - y
+		for i := max(x0, 0); i <= min(x1, p.w-1); i++ {
+			dx := float64(i) - x
+			if dx*dx+dy*dy > r2 {
+				continue
+			}
+			o := 3 * (j*p.w + i)
+			s[0] += float64(p.pix[o])
+			s[1] += float64(p.pix[o+1])
+			s[2] += float64(p.pix[o+2])
+			n++
+		}
+	}
+	if n > 0 {
+		for c := range s {
+			s[c] /= float64(n)
+		}
+	}
+	return s, n
+}
+
+// medianIn returns the per-channel median colour of the pixels within
+// radius r of (x, y) (robust to a lacquer highlight or a groove).
+func (p plane) medianIn(x, y, r float64, buf *[3][]float64) [3]float64 {
+	for c := range buf {
+		buf[c] = buf[c][:0]
+	}
+	r2 := r * r
+	x0, x1 := int(math.Ceil(x-r)), int(math.Floor(x+r))
+	y0, y1 := int(math.Ceil(y-r)), int(math.Floor(y+r))
+	for j := max(y0, 0); j <= min(y1, p.h-1); j++ {
+		dy := float64(j) - y
+		for i := max(x0, 0); i <= min(x1, p.w-1); i++ {
+			dx := float64(i) - x
+			if dx*dx+dy*dy > r2 {
+				continue
+			}
+			o := 3 * (j*p.w + i)
+			for c := 0; c < 3; c++ {
+				buf[c] = append(buf[c], float64(p.pix[o+c]))
+			}
+		}
+	}
+	var out [3]float64
+	for c := 0; c < 3; c++ {
+		sort.Float64s(buf[c])
+		if n := len(buf[c]); n > 0 {
+			out[c] = buf[c][n/2]
+		}
+	}
+	return out
+}
+
+// rays is the number of directions sampled around a disc.
+const rays = 32
+
+var rayCos, raySin [rays]float64
+
+func init() {
+	for k := 0; k < rays; k++ {
+		a := 2 * math.Pi * float64(k) / rays
+		rayCos[k], raySin[k] = math.Cos(a), math.Sin(a)
+	}
+}
+
+// discModel says how a disc appears in the rectified image: its top face
+// is a circle of radius r0 (pixels); the part of its side that faces the
+// camera widens the silhouette by extra(ux, uy) pixels along a direction.
+type discModel struct {
+	r0 float64
+	// side is the shift of the disc's foot from its top face in the
+	// rectified image (toward the point under the camera), pixels, and
+	// footR the foot's radius.
+	sideX, sideY, footR float64
+}
+
+// silhouette returns how far beyond the top face's rim the disc's outline
+// lies along (ux, uy): the foot circle, shifted toward the camera's nadir,
+// sticks out on that side.
+func (m discModel) silhouette(ux, uy float64) float64 {
+	if m.sideX == 0 && m.sideY == 0 {
+		return 0
+	}
+	along := m.sideX*ux + m.sideY*uy
+	across := m.sideX*uy - m.sideY*ux
+	d := m.footR*m.footR - across*across
+	if d <= 0 {
+		return 0
+	}
+	s := along + math.Sqrt(d)
+	return math.Max(0, s-m.r0)
+}
+
+func abs32(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func sq(v float64) float64 { return v * v }
+
+// median returns the median of v (v is reordered).
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	// insertion sort: v is short
+	for i := 1; i < len(v); i++ {
+		for j := i; j > 0 && v[j] < v[j-1]; j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
+	m := len(v) / 2
+	if len(v)%2 == 1 {
+		return v[m]
+	}
+	return (v[m-1] + v[m]) / 2
+}

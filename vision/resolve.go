@@ -1,0 +1,397 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/boardcam/boardcam/board"
+)
+
+// markingTol is how close (as a share of the marking's radius) a
+// candidate's centre must be to the centre circle's to be suspected of
+// being that circle, baseCircleTol the same for a base circle.
+const (
+	markingTol    = 0.3
+	baseCircleTol = 1.3
+)
+
+// printedRing is the ringTest score above which a candidate on a printed
+// circle is the circle (discs score below −0.2).
+const printedRing = 0.1
+
+// Patches whose mean difference is under this many hundredths of the
+// board's brightness are the same picture: a disc on a base circle differs
+// far more; the queen on the red centre circle differs from the empty
+// circle by about 5 (its shadow, bevel and grooves), a frame's noise by
+// about 2.
+const (
+	samePatch       = 6.0
+	samePatchCentre = 4.0
+)
+
+// resolveMarkings drops the candidates found since index from that are
+// printed circles rather than discs, and learns what the empty circles
+// look like.
+func (d *Detector) resolveMarkings(pl plane, from int) {
+	out := d.accepted[:from]
+	drop := make([]bool, len(d.accepted))
+	for i := from; i < len(d.accepted); i++ {
+		c := d.accepted[i]
+		c.idx = i
+		c.marking = -1
+		{
+			for mi := range d.mk {
+				m := &d.mk[mi]
+				tol := markingTol * m.r
+				if !m.centre {
+					// makers place base circles differently: up to about
+					// 16 mm from where the geometry puts them
+					tol = baseCircleTol * m.r
+				}
+				if c.top.Dist(m.c) <= tol && math.Abs(m.r-d.g.Radius(board.White)) < 3 {
+					c.marking = mi
+					break
+				}
+			}
+		}
+		d.accepted[i].marking = c.marking
+		drop[i] = c.marking >= 0 && d.isPrinted(pl, c)
+	}
+	for i := from; i < len(d.accepted); i++ {
+		if !drop[i] {
+			out = append(out, d.accepted[i])
+		}
+	}
+	d.accepted = out
+}
+
+// isPrinted decides whether a candidate on a printed circle is only the
+// circle.
+func (d *Detector) isPrinted(pl plane, c disc) bool {
+	m := &d.mk[c.marking]
+	r := m.r * d.v.ppm
+	if m.centre {
+		// The red centre circle is the queen's size and colour. Once its
+		// empty look is known (see classify: the queen seen elsewhere),
+		// a candidate that looks like it is the circle; before, a plain
+		// (home board) circle is known by its ring, and a red disc on it
+		// is reported, with a low score: the queen, or the printed circle.
+		if c.hidden > 0 {
+			return false
+		}
+		if ringTest(pl, c.x, c.y, r) > printedRing {
+			d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
+			d.learnMarking(m, c)
+			return true
+		}
+		if m.patch != nil {
+			d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
+			mask := d.coveredSamples(c.x, c.y, r, c.idx)
+			return patchDiff(d.patch, m.patch, mask) <= samePatchCentre
+		}
+		return false
+	}
+	// judged where the candidate is: a man beside a base circle must not
+	// be mistaken for the circle
+	d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
+	if c.hidden == 0 && ringTest(pl, c.x, c.y, r) > printedRing {
+		d.learnMarking(m, c)
+		return true
+	}
+	if m.patch != nil && c.top.Dist(m.at) <= 0.25*m.r {
+		// compare what other discs do not cover
+		mask := d.coveredSamples(c.x, c.y, r, c.idx)
+		if patchDiff(d.patch, m.patch, mask) > samePatch {
+			return false
+		}
+		// still the empty circle: follow slow changes of the light
+		for i := range m.patch {
+			if !mask[i/3] {
+				m.patch[i] += 0.1 * (d.patch[i] - m.patch[i])
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// coveredSamples marks the samples of a patch around (x, y) that lie on an
+// accepted disc other than number self (or under a hand).
+func (d *Detector) coveredSamples(x, y, r float64, self int) []bool {
+	n := 1 + len(patchRadii)*patchAngles
+	if cap(d.mask) < n {
+		d.mask = make([]bool, n)
+	}
+	mask := d.mask[:n]
+	patchPoints(x, y, r, func(i int, px, py float64) {
+		mask[i] = d.bg.handAt(px, py)
+		for k, a := range d.accepted {
+			if k == self {
+				continue
+			}
+			dx, dy := px-a.x, py-a.y
+			if rr := a.r + 2; dx*dx+dy*dy <= rr*rr {
+				mask[i] = true
+				return
+			}
+		}
+	})
+	return mask
+}
+
+// learnMarking remembers the last sampled patch as the empty marking m,
+// seen where the candidate c is.
+func (d *Detector) learnMarking(m *marking, c disc) {
+	m.patch = append(m.patch[:0], d.patch...)
+	m.at = c.top
+}
+
+// neighbours counts the other accepted discs within lim pixels of c.
+func (d *Detector) neighbours(c disc, lim float64) int {
+	n := 0
+	for _, a := range d.accepted {
+		if a.x == c.x && a.y == c.y {
+			continue
+		}
+		if math.Hypot(a.x-c.x, a.y-c.y) < lim {
+			n++
+		}
+	}
+	return n
+}
+
+// classify gives every accepted disc its kind.
+func (d *Detector) classify() {
+	d.bg.cover(d.accepted)
+	for i := range d.accepted {
+		c := &d.accepted[i]
+		c.feat = featuresOf(c.colour, d.bg.illumAt(c.x, c.y))
+	}
+	// at most one striker: the one whose outline is the most clearly a
+	// striker's and best seen; the others are men if their outline fits a
+	// man
+	si := -1
+	strikerness := func(c disc) float64 { return c.support - math.Abs(c.outline-d.rStr)/(d.rStr-d.rMan) }
+	for i, c := range d.accepted {
+		if c.big && (si < 0 || strikerness(c) > strikerness(d.accepted[si])) {
+			si = i
+		}
+	}
+	out := d.accepted[:0]
+	for i, c := range d.accepted {
+		if c.big && i != si && !d.toMan(&c) {
+			continue
+		}
+		out = append(out, c)
+	}
+	d.accepted = out
+	qi := d.arrangementQueen()
+	// Two queen-coloured discs, one of them alone on the centre circle not
+	// yet learned: that one is the printed circle (the queen has left it).
+	ci, nq := -1, 0
+	for i, c := range d.accepted {
+		if c.big || !queenish(c.feat) {
+			continue
+		}
+		nq++
+		if c.marking >= 0 && d.mk[c.marking].centre && d.mk[c.marking].patch == nil && d.neighbours(c, 1.2*2*d.rMan) < 3 {
+			ci = i
+		}
+	}
+	if nq >= 2 && ci >= 0 {
+		c := d.accepted[ci]
+		m := &d.mk[c.marking]
+		d.patch = samplePatch(d.plane(), c.x, c.y, m.r*d.v.ppm, d.bg.boardY, d.patch)
+		d.learnMarking(m, c)
+		d.accepted = append(d.accepted[:ci], d.accepted[ci+1:]...)
+		qi = d.arrangementQueen()
+	}
+	if !d.cfg.NoAutoLearn && !d.cls.Learned() || (d.cls != nil && d.cls.Source == "frames" && !d.cfg.NoAutoLearn) {
+		if op, err := learnOpening(d.g, d.accepted, d.cal.Orientation.Breaker); err == nil {
+			d.cls, d.open = op.Model, op
+		}
+	}
+	if d.cls.Learned() {
+		classifyAll(d.cls, d.accepted, qi)
+		return
+	}
+	d.classifyUnlearned(qi)
+}
+
+// arrangementQueen returns the index of the disc the arrangement says is
+// the queen — a queen-coloured disc on the centre circle with at least
+// three men touching it — or -1.
+func (d *Detector) arrangementQueen() int {
+	for i, c := range d.accepted {
+		if c.big || !queenish(c.feat) || c.top.Len() > markingTol*d.g.CentreCircle().R+3 {
+			continue
+		}
+		if d.neighbours(c, 1.2*2*d.rMan) >= 3 {
+			return i
+		}
+	}
+	return -1
+}
+
+// classifyUnlearned classifies before a model is learned: queen-coloured
+// men are the queen; the others are split into two colour groups when they
+// clearly form two (the darker is black), else classified by priors.
+// Frames with a clear split teach the online model.
+func (d *Detector) classifyUnlearned(qi int) {
+	var idx []int
+	var fs []features
+	for i := range d.accepted {
+		c := &d.accepted[i]
+		if c.big {
+			c.kind, c.classScore = board.Striker, c.sizeScore
+			continue
+		}
+		if queenish(c.feat) {
+			continue
+		}
+		idx = append(idx, i)
+		fs = append(fs, c.feat)
+	}
+	g, sep, ok := splitMen(fs)
+	split := ok && sep >= 4
+	var cent [2]features
+	if split {
+		var n [2]float64
+		for j, i := range idx {
+			for k := 0; k < 3; k++ {
+				cent[g[j]][k] += d.accepted[i].feat[k]
+			}
+			n[g[j]]++
+		}
+		for a := 0; a < 2; a++ {
+			for k := 0; k < 3; k++ {
+				cent[a][k] /= n[a]
+			}
+		}
+	}
+	for i := range d.accepted {
+		c := &d.accepted[i]
+		if c.big {
+			continue
+		}
+		pl := priorLike(c.feat)
+		p := softmax(pl[:])
+		c.menP = [3]float64{p[0], p[1], p[2]}
+		switch {
+		case queenish(c.feat):
+			c.kind = board.Queen
+			c.classScore = math.Max(c.menP[board.Queen], 0.5) * c.sizeScore
+			continue
+		case split:
+			// the nearer group's colour
+			d0, d1 := featDist(c.feat, cent[0]), featDist(c.feat, cent[1])
+			c.kind = board.Black
+			if d1 < d0 {
+				c.kind = board.White
+			}
+			pp := softmax([]float64{-d0 / 2, -d1 / 2})
+			c.menP[board.Black], c.menP[board.White] = pp[0], pp[1]
+			c.classScore = math.Max(pp[0], pp[1]) * c.sizeScore
+		default:
+			// priors, without the queen (only one disc is the queen)
+			c.kind = board.White
+			if p[board.Black] > p[board.White] {
+				c.kind = board.Black
+			}
+			c.classScore = c.menP[c.kind] / (c.menP[board.White] + c.menP[board.Black]) * c.sizeScore
+		}
+	}
+	keepOneQueen(d.accepted, qi)
+	if split && (sep >= 5 && len(idx) >= 4 || sep >= 7 && len(idx) >= 2) && !d.cfg.NoAutoLearn {
+		for j, i := range idx {
+			k := board.Black
+			if g[j] == 1 {
+				k = board.White
+			}
+			d.online.add(k, d.accepted[i].feat)
+		}
+		if qi >= 0 {
+			d.online.add(board.Queen, d.accepted[qi].feat)
+		}
+		d.online.frames++
+		if m := d.online.model(); m != nil && d.cls == nil {
+			d.cls = m
+		}
+	}
+}
+
+// LearnOpening learns the class model from the last frame, which must show
+// the opening arrangement (queen in the middle, the men in two rings
+// around it), and infers the breaker's side from it (see
+// calibrate.InferBreaker). The model is used from the next frame on.
+func (d *Detector) LearnOpening() (*Opening, error) {
+	if d.frames == 0 {
+		return nil, errors.New("vision: learn opening: no frame detected yet")
+	}
+	op, err := learnOpening(d.g, d.prev, d.cal.Orientation.Breaker)
+	if err != nil {
+		return nil, fmt.Errorf("vision: learn opening: %w", err)
+	}
+	d.cls, d.open = op.Model, op
+	classifyAll(d.cls, d.prev, -1)
+	return op, nil
+}
+
+// SetClasses replaces the class model (nil: back to the priors).
+func (d *Detector) SetClasses(m *ClassModel) { d.cls = m }
+
+// handMask is the Occlusion of one frame: the hand mask in blocks of the
+// rectified board.
+type handMask struct {
+	nb   int
+	bs   float64 // block size, mm
+	ext  float64 // the mask's origin: board mm of block (0, 0)'s corner
+	mask []bool
+}
+
+func (d *Detector) occlusion() Occlusion {
+	b := d.bg
+	m := &handMask{nb: b.nb, bs: b.mmPer, mask: append([]bool(nil), b.hand...)}
+	// block (i, j) covers rectified pixels [i·bs, (i+1)·bs); pixel x is at
+	// (x − c)/ppm mm
+	m.ext = (-0.5 - d.v.c) / d.v.ppm
+	return m
+}
+
+// Hidden implements Occlusion: the share of the disc (c, r) covered by a
+// hand, sampled at its centre and on two rings.
+func (m *handMask) Hidden(c board.Vec, r float64) float64 {
+	n, hit := 0, 0
+	test := func(p board.Vec) {
+		n++
+		i := int(math.Floor((p.X - m.ext) / m.bs))
+		j := int(math.Floor((p.Y - m.ext) / m.bs))
+		if i >= 0 && j >= 0 && i < m.nb && j < m.nb && m.mask[j*m.nb+i] {
+			hit++
+		}
+	}
+	test(c)
+	for _, f := range []float64{0.5, 0.9} {
+		for k := 0; k < 12; k++ {
+			a := 2 * math.Pi * (float64(k) + f) / 12
+			test(c.Add(board.Vec{X: math.Cos(a), Y: math.Sin(a)}.Scale(f * r)))
+		}
+	}
+	return float64(hit) / float64(n)
+}
+
+// sortDetections orders detections for stable output: by kind, then
+// position.
+func sortDetections(ds []Detection) {
+	sort.Slice(ds, func(i, j int) bool {
+		if ds[i].Kind != ds[j].Kind {
+			return ds[i].Kind < ds[j].Kind
+		}
+		if ds[i].MM.Y != ds[j].MM.Y {
+			return ds[i].MM.Y < ds[j].MM.Y
+		}
+		return ds[i].MM.X < ds[j].MM.X
+	})
+}

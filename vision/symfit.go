@@ -1,0 +1,161 @@
+package vision
+
+import "math"
+
+// symmetryFit refines a disc's centre from the directions of the edges on
+// and inside its rim: the rim, its bevel, the grooves and rings of a
+// turned piece and the contact shadow around its foot are all circles
+// about the same centre, so the lines through their edge pixels along the
+// gradient all pass through it. The centre is the point nearest those
+// lines in the least-squares sense, with Tukey weights so that edges of
+// other things (a neighbour's rim, a line on the board, wood grain) drop
+// out. It needs no edge position along the radius, so it is not pulled by
+// how far out a shadow or a bevel's shading reaches.
+func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (float64, float64), hiddenAt func(x, y float64) bool) (float64, float64, float64, bool) {
+	n := vt.n
+	// gather the edge pixels once (within reach of the start, a pixel of
+	// slack for the centre's moves)
+	rr := r*reach + 1
+	x0, x1 := int(math.Floor(x-rr)), int(math.Ceil(x+rr))
+	y0, y1 := int(math.Floor(y-rr)), int(math.Ceil(y+rr))
+	if x0 < 1 || y0 < 1 || x1 >= n-1 || y1 >= n-1 {
+		return x, y, 0, false
+	}
+	pts := vt.pts[:0]
+	for j := y0; j <= y1; j++ {
+		dy := float64(j) - y
+		row := j * n
+		for i := x0; i <= x1; i++ {
+			k := row + i
+			m := vt.edge[k]
+			if m == 0 {
+				continue
+			}
+			dx := float64(i) - x
+			d2 := dx*dx + dy*dy
+			if d2 > rr*rr || d2 < 2 {
+				continue
+			}
+			if hiddenAt != nil && hiddenAt(float64(i), float64(j)) {
+				continue
+			}
+			inv := 1 / m
+			pts = append(pts, edgePt{x: float32(i), y: float32(j), nx: -vt.ey[k] * inv, ny: vt.ex[k] * inv, w: min(m, float32(2*vt.sat))})
+		}
+	}
+	vt.pts = pts
+	cx, cy := x, y
+	rin := r - 0.6
+	lim2 := (r * reach) * (r * reach)
+	var wsum float64
+	for it := 0; it < 4; it++ {
+		var a00, a01, a11, b0, b1 float64
+		wsum = 0
+		// where the foot is relative to the top face: the side that faces
+		// the camera widens the outline toward the point under it
+		var ox, oy, ol float64
+		if foot != nil {
+			fx, fy := foot(cx, cy)
+			ox, oy = fx-cx, fy-cy
+			ol = math.Hypot(ox, oy)
+		}
+		c := 1.2 // Tukey scale, px
+		if it == 0 {
+			c = 2.5
+		}
+		for _, p := range pts {
+			dx, dy := float64(p.x)-cx, float64(p.y)-cy
+			d2 := dx*dx + dy*dy
+			if d2 > lim2 || d2 < 4 {
+				continue
+			}
+			nx, ny := float64(p.nx), float64(p.ny)
+			// distance from the centre to the line through the pixel;
+			// edges of the outline on the camera's side belong to the foot
+			tx, ty := 0.0, 0.0
+			if ol > 0 && d2 > rin*rin && dx*ox+dy*oy > 0 {
+				tx, ty = ox, oy
+			}
+			d := (tx-dx)*nx + (ty-dy)*ny
+			if d >= c || d <= -c {
+				continue
+			}
+			t := 1 - (d/c)*(d/c)
+			w := float64(p.w) * t * t
+			a00 += w * nx * nx
+			a01 += w * nx * ny
+			a11 += w * ny * ny
+			pn := (float64(p.x)-tx)*nx + (float64(p.y)-ty)*ny
+			b0 += w * nx * pn
+			b1 += w * ny * pn
+			wsum += w
+		}
+		det := a00*a11 - a01*a01
+		if wsum == 0 || !(det > 1e-9*wsum*wsum) {
+			return x, y, 0, false
+		}
+		nxc := (a11*b0 - a01*b1) / det
+		nyc := (a00*b1 - a01*b0) / det
+		if math.IsNaN(nxc) || math.IsNaN(nyc) {
+			return x, y, 0, false
+		}
+		step := math.Hypot(nxc-cx, nyc-cy)
+		cx, cy = nxc, nyc
+		if math.Hypot(cx-x, cy-y) > 0.5*r {
+			return x, y, 0, false
+		}
+		if step < 0.02 {
+			break
+		}
+	}
+	return cx, cy, wsum, true
+}
+
+// edgePt is an edge pixel gathered for a fit: its position, the unit
+// normal of its gradient line and its weight.
+type edgePt struct {
+	x, y, nx, ny, w float32
+}
+
+// symmetry returns the share of the edge energy within radius r·reach of
+// (x, y) whose gradient line passes within tol pixels of it: high for a
+// disc (its rim, bevel and grooves all point at its centre), low for
+// printed lines and arcs that happen to meet around a point.
+func (vt *voter) symmetry(x, y, r, reach, tol float64, skip func(i, j int) bool) float64 {
+	n := vt.n
+	rr := r * reach
+	x0, x1 := int(math.Floor(x-rr)), int(math.Ceil(x+rr))
+	y0, y1 := int(math.Floor(y-rr)), int(math.Ceil(y+rr))
+	if x0 < 1 || y0 < 1 || x1 >= n-1 || y1 >= n-1 {
+		return 0
+	}
+	var in, all float64
+	for j := y0; j <= y1; j++ {
+		dy := float64(j) - y
+		for i := x0; i <= x1; i++ {
+			dx := float64(i) - x
+			d2 := dx*dx + dy*dy
+			if d2 > rr*rr || d2 < 4 {
+				continue
+			}
+			k := j*n + i
+			m := float64(vt.edge[k])
+			if m == 0 {
+				continue
+			}
+			if skip != nil && skip(i, j) {
+				continue
+			}
+			gx, gy := float64(vt.ex[k]), float64(vt.ey[k])
+			w := math.Min(m, vt.sat)
+			all += w
+			if math.Abs(dx*gy-dy*gx)/m <= tol {
+				in += w
+			}
+		}
+	}
+	if all == 0 {
+		return 0
+	}
+	return in / all
+}

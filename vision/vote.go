@@ -1,0 +1,230 @@
+package vision
+
+import (
+	"image"
+	"math"
+
+	"gocv.io/x/gocv"
+)
+
+// voter finds disc centres of known radii in the rectified board image by
+// gradient-direction voting: every pixel on an edge votes for the points
+// one radius away along its gradient, on both sides (discs may be lighter
+// or darker than what surrounds them), so that the rim of a disc, whole or
+// in part, piles its votes on the centre. Touching discs keep separate
+// peaks because each rim votes for its own centre.
+type voter struct {
+	n        int
+	gx, gy   gocv.Mat // Sobel derivatives of the BGR image, 16SC3
+	acc      [2]gocv.Mat
+	smooth   [2]gocv.Mat
+	radii    [2]float64 // in rectified pixels: man, striker
+	thr, sat float64    // gradient magnitude: voting threshold and saturation
+	// edge holds the strongest channel's gradient magnitude per pixel (for
+	// the refinement and the debug image).
+	edge []float32
+	// ex, ey are the strongest channel's gradient per pixel (zero below
+	// the threshold).
+	ex, ey []float32
+	pts    []edgePt // scratch of symmetryFit
+	// norm converts accumulated votes to a score where 1 is a whole,
+	// crisp rim.
+	norm [2]float32
+}
+
+func newVoter(n int, rMan, rStriker float64) *voter {
+	vt := &voter{
+		n:     n,
+		gx:    gocv.NewMatWithSize(n, n, gocv.MatTypeCV16SC3),
+		gy:    gocv.NewMatWithSize(n, n, gocv.MatTypeCV16SC3),
+		radii: [2]float64{rMan, rStriker},
+		thr:   28,
+		sat:   160,
+		edge:  make([]float32, n*n),
+		ex:    make([]float32, n*n),
+		ey:    make([]float32, n*n),
+	}
+	for i := range vt.acc {
+		vt.acc[i] = gocv.NewMatWithSize(n, n, gocv.MatTypeCV32F)
+		vt.smooth[i] = gocv.NewMatWithSize(n, n, gocv.MatTypeCV32F)
+		// A rim of radius R has about 2πR edge pixels across a Sobel edge
+		// about two pixels wide.
+		vt.norm[i] = float32(1 / (2 * math.Pi * vt.radii[i] * 2))
+	}
+	return vt
+}
+
+func (vt *voter) close() {
+	vt.gx.Close()
+	vt.gy.Close()
+	for i := range vt.acc {
+		vt.acc[i].Close()
+		vt.smooth[i].Close()
+	}
+}
+
+// vote computes the gradients of img within margin pixels around roi and
+// votes with them into roi (votes landing outside roi are dropped), then
+// smooths the vote maps within roi.
+func (vt *voter) vote(img gocv.Mat, roi image.Rectangle, margin int) error {
+	n := vt.n
+	src := roi.Inset(-margin).Intersect(image.Rect(0, 0, n, n))
+	{
+		// OpenCV reads the pixels around a region of a larger image, so
+		// the derivatives at the region's edge are the true ones
+		in := img.Region(src)
+		gx := vt.gx.Region(src)
+		gy := vt.gy.Region(src)
+		gocv.Sobel(in, &gx, gocv.MatTypeCV16S, 1, 0, 3, 1, 0, gocv.BorderReplicate)
+		gocv.Sobel(in, &gy, gocv.MatTypeCV16S, 0, 1, 3, 1, 0, gocv.BorderReplicate)
+		gy.Close()
+		gx.Close()
+		in.Close()
+	}
+	gx, err := vt.gx.DataPtrInt16()
+	if err != nil {
+		return err
+	}
+	gy, err := vt.gy.DataPtrInt16()
+	if err != nil {
+		return err
+	}
+	var acc [2][]float32
+	for i := range acc {
+		if acc[i], err = vt.acc[i].DataPtrFloat32(); err != nil {
+			return err
+		}
+		for y := roi.Min.Y; y < roi.Max.Y; y++ {
+			row := acc[i][y*n+roi.Min.X : y*n+roi.Max.X]
+			for k := range row {
+				row[k] = 0
+			}
+		}
+	}
+	reach := int(math.Ceil(vt.radii[1])) + 1
+	voteFrom := roi.Inset(-reach)
+	thr2 := int32(vt.thr * vt.thr)
+	inv := float32(1 / vt.sat)
+	r0, r1 := float32(vt.radii[0]), float32(vt.radii[1])
+	x0, y0, x1, y1 := roi.Min.X, roi.Min.Y, roi.Max.X, roi.Max.Y
+	a0, a1 := acc[0], acc[1]
+	edge, ex, ey := vt.edge, vt.ex, vt.ey
+	for y := src.Min.Y; y < src.Max.Y; y++ {
+		votes := y >= voteFrom.Min.Y && y < voteFrom.Max.Y
+		row := y * n
+		for x := src.Min.X; x < src.Max.X; x++ {
+			k := row + x
+			o := 3 * k
+			g := gx[o : o+3 : o+3]
+			h := gy[o : o+3 : o+3]
+			// the channel with the strongest gradient
+			b0, c0 := int32(g[0]), int32(h[0])
+			b1, c1 := int32(g[1]), int32(h[1])
+			b2, c2 := int32(g[2]), int32(h[2])
+			m0, m1, m2 := b0*b0+c0*c0, b1*b1+c1*c1, b2*b2+c2*c2
+			bx, by, mm := b0, c0, m0
+			if m1 > mm {
+				bx, by, mm = b1, c1, m1
+			}
+			if m2 > mm {
+				bx, by, mm = b2, c2, m2
+			}
+			if mm < thr2 {
+				edge[k], ex[k], ey[k] = 0, 0, 0
+				continue
+			}
+			m := float32(math.Sqrt(float64(mm)))
+			fx, fy := float32(bx), float32(by)
+			edge[k], ex[k], ey[k] = m, fx, fy
+			if !votes || x < voteFrom.Min.X || x >= voteFrom.Max.X {
+				continue
+			}
+			w := m * inv
+			if w > 1 {
+				w = 1
+			}
+			ux, uy := fx/m, fy/m
+			cx, cy := float32(x)+0.5, float32(y)+0.5
+			// both radii, both directions
+			if px, py := int(cx+r0*ux), int(cy+r0*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
+				a0[py*n+px] += w
+			}
+			if px, py := int(cx-r0*ux), int(cy-r0*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
+				a0[py*n+px] += w
+			}
+			if px, py := int(cx+r1*ux), int(cy+r1*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
+				a1[py*n+px] += w
+			}
+			if px, py := int(cx-r1*ux), int(cy-r1*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
+				a1[py*n+px] += w
+			}
+		}
+	}
+	for i := range vt.acc {
+		a := vt.acc[i].Region(roi)
+		s := vt.smooth[i].Region(roi)
+		gocv.GaussianBlur(a, &s, image.Pt(5, 5), 1.0, 1.0, gocv.BorderConstant)
+		s.Close()
+		a.Close()
+	}
+	return nil
+}
+
+// peak is a local maximum of a vote map.
+type peak struct {
+	x, y  float64 // sub-pixel position, rectified pixels
+	score float64
+	kind  int // 0 man-sized, 1 striker-sized
+}
+
+// peaks returns the local maxima of the smoothed vote maps inside roi
+// with a score of at least min, refined to sub-pixel by a parabola.
+func (vt *voter) peaks(roi image.Rectangle, inside func(x, y int) bool, min float64, out []peak) ([]peak, error) {
+	n := vt.n
+	roi = roi.Intersect(image.Rect(2, 2, n-2, n-2))
+	for i := range vt.smooth {
+		s, err := vt.smooth[i].DataPtrFloat32()
+		if err != nil {
+			return out, err
+		}
+		thr := float32(min) / vt.norm[i]
+		for y := roi.Min.Y; y < roi.Max.Y; y++ {
+			for x := roi.Min.X; x < roi.Max.X; x++ {
+				k := y*n + x
+				v := s[k]
+				if v < thr {
+					continue
+				}
+				// strict maximum over the 5×5 neighbourhood (ties broken
+				// toward the first in scan order)
+				ok := true
+				for dy := -2; dy <= 2 && ok; dy++ {
+					for dx := -2; dx <= 2; dx++ {
+						if dx == 0 && dy == 0 {
+							continue
+						}
+						u := s[k+dy*n+dx]
+						if u > v || (u == v && (dy < 0 || (dy == 0 && dx < 0))) {
+							ok = false
+							break
+						}
+					}
+				}
+				if !ok || !inside(x, y) {
+					continue
+				}
+				px, py := float64(x), float64(y)
+				l, r, u, d := float64(s[k-1]), float64(s[k+1]), float64(s[k-n]), float64(s[k+n])
+				c := float64(v)
+				if den := l - 2*c + r; den < 0 {
+					px += math.Max(-0.5, math.Min(0.5, 0.5*(l-r)/den))
+				}
+				if den := u - 2*c + d; den < 0 {
+					py += math.Max(-0.5, math.Min(0.5, 0.5*(u-d)/den))
+				}
+				out = append(out, peak{x: px, y: py, score: c * float64(vt.norm[i]), kind: i})
+			}
+		}
+	}
+	return out, nil
+}
