@@ -1,155 +1,57 @@
 package calibrate
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
+	"github.com/boardcam/boardcam/internal/realboards"
 	"gocv.io/x/gocv"
 )
 
-// annotation is one hand annotation in testdata/realboards (the format is
-// documented in docs/calibration.md).
-type annotation struct {
-	File           string        `json:"file"`
-	Version        int           `json:"version"`
-	ImageSize      [2]int        `json:"image_size"`
-	InScope        bool          `json:"in_scope"`
-	ScopeNote      string        `json:"scope_note"`
-	Corners        [4][2]float64 `json:"corners_px"`
-	Outside        [4]bool       `json:"corners_outside"`
-	Uncertainty    [4]float64    `json:"corner_uncertainty_px"`
-	CornerMethod   string        `json:"corner_method"`
-	Pieces         []annPiece    `json:"pieces"`
-	PiecesComplete bool          `json:"pieces_complete"`
-	Notes          string        `json:"notes"`
-}
-
-type annPiece struct {
-	Class   string     `json:"class"`
-	Center  [2]float64 `json:"center_px"`
-	Radius  float64    `json:"radius_px"`
-	Partial bool       `json:"partial"`
-	Note    string     `json:"note"`
-}
-
-// repoRoot walks up from the working directory to the directory holding
-// go.mod.
+// repoRoot is the directory holding go.mod.
 func repoRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	root, err := realboards.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
+	return root
 }
 
-// realboardsDir is where the photographs are: $BOARDCAM_REALBOARDS, else
-// ../shared/realboards next to the repository. It skips the test when the
-// folder is absent.
+// realboardsDir is where the photographs are (see package realboards); the
+// test is skipped when the folder is absent.
 func realboardsDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("BOARDCAM_REALBOARDS")
-	if dir == "" {
-		dir = filepath.Join(repoRoot(t), "..", "shared", "realboards")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+	dir, ok := realboards.Dir()
+	if !ok {
 		t.Skipf("real board photographs not found in %s (set BOARDCAM_REALBOARDS)", dir)
 	}
 	return dir
 }
 
-func loadAnnotations(t testing.TB) []annotation {
+func loadAnnotations(t testing.TB) []realboards.Annotation {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(repoRoot(t), "testdata", "realboards", "*.json"))
+	anns, err := realboards.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) == 0 {
-		t.Fatal("no annotations in testdata/realboards")
-	}
-	sort.Strings(files)
-	var out []annotation
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a annotation
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&a); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if err := a.validate(); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		if filepath.Base(f) != a.File+".json" {
-			t.Fatalf("%s annotates %q: the file must be named after the photo", f, a.File)
-		}
-		out = append(out, a)
-	}
-	return out
+	return anns
 }
 
-func (a annotation) validate() error {
-	if a.Version != 1 {
-		return fmt.Errorf("version %d", a.Version)
-	}
-	if a.ImageSize[0] <= 0 || a.ImageSize[1] <= 0 {
-		return errors.New("image_size")
-	}
-	var q [4]Point
-	for i, c := range a.Corners {
-		q[i] = Point{c[0], c[1]}
-		out := c[0] < -0.5 || c[1] < -0.5 || c[0] > float64(a.ImageSize[0])-0.5 || c[1] > float64(a.ImageSize[1])-0.5
-		if out != a.Outside[i] {
-			return fmt.Errorf("corners_outside[%d] is %v but the corner (%.1f, %.1f) is %s the image", i, a.Outside[i], c[0], c[1], map[bool]string{true: "outside", false: "inside"}[out])
-		}
-	}
-	if ok, wind := quadConvex(q); !ok || wind < 0 {
+// checkCorners adds calibrate's own check of an annotation: the corners
+// form a clockwise convex quadrilateral.
+func checkCorners(a realboards.Annotation) error {
+	if ok, wind := quadConvex(annCorners(a)); !ok || wind < 0 {
 		return errors.New("corners_px are not a clockwise convex quadrilateral")
-	}
-	for i, u := range a.Uncertainty {
-		if !(u > 0) {
-			return fmt.Errorf("corner_uncertainty_px[%d] missing", i)
-		}
-	}
-	if !a.InScope && a.ScopeNote == "" {
-		return errors.New("out of scope without a scope_note")
-	}
-	for i, p := range a.Pieces {
-		switch p.Class {
-		case "white", "black", "queen", "striker":
-		default:
-			return fmt.Errorf("pieces[%d]: class %q", i, p.Class)
-		}
-		if !(p.Radius > 0) {
-			return fmt.Errorf("pieces[%d]: radius_px", i)
-		}
-		if !p.Partial && (p.Center[0] < 0 || p.Center[1] < 0 || p.Center[0] > float64(a.ImageSize[0]) || p.Center[1] > float64(a.ImageSize[1])) {
-			return fmt.Errorf("pieces[%d]: centre outside the image but not marked partial", i)
-		}
 	}
 	return nil
 }
 
-func (a annotation) corners() [4]Point {
+func annCorners(a realboards.Annotation) [4]Point {
 	var q [4]Point
 	for i, c := range a.Corners {
 		q[i] = Point{c[0], c[1]}
@@ -158,8 +60,8 @@ func (a annotation) corners() [4]Point {
 }
 
 // boardWidth is the mean side length of the annotated surface, px.
-func (a annotation) boardWidth() float64 {
-	q := a.corners()
+func annWidth(a realboards.Annotation) float64 {
+	q := annCorners(a)
 	var s float64
 	for i := 0; i < 4; i++ {
 		s += q[i].Dist(q[(i+1)%4])
@@ -202,7 +104,12 @@ func readImage(t testing.TB, path string) gocv.Mat {
 // webcam (cap1, cap2) agree on where the board is.
 func TestAnnotationsAreConsistent(t *testing.T) {
 	anns := loadAnnotations(t)
-	byName := map[string]annotation{}
+	for _, a := range anns {
+		if err := checkCorners(a); err != nil {
+			t.Errorf("%s: %v", a.File, err)
+		}
+	}
+	byName := map[string]realboards.Annotation{}
 	for _, a := range anns {
 		byName[a.File] = a
 	}
@@ -212,16 +119,13 @@ func TestAnnotationsAreConsistent(t *testing.T) {
 		t.Fatal("annotations of udayan14--cap1.jpg and --cap2.jpg missing")
 	}
 	for i := range c1.Corners {
-		d := c1.corners()[i].Dist(c2.corners()[i])
+		d := annCorners(c1)[i].Dist(annCorners(c2)[i])
 		if d > c1.Uncertainty[i]+c2.Uncertainty[i] {
 			t.Errorf("cap1 and cap2 corner %d differ by %.2f px, more than their uncertainties", i, d)
 		}
 	}
-	dir := os.Getenv("BOARDCAM_REALBOARDS")
-	if dir == "" {
-		dir = filepath.Join(repoRoot(t), "..", "shared", "realboards")
-	}
-	if _, err := os.Stat(dir); err != nil {
+	dir, ok := realboards.Dir()
+	if !ok {
 		t.Skip("photographs absent: sizes not checked")
 	}
 	for _, a := range anns {
@@ -245,7 +149,7 @@ func TestDetectRealBoards(t *testing.T) {
 			img := readImage(t, filepath.Join(dir, a.File))
 			defer img.Close()
 			cal, rep, err := Detect(img, Options{})
-			width := a.boardWidth()
+			width := annWidth(a)
 			tol := 0.005 * width
 			if err != nil {
 				if a.InScope {
@@ -255,13 +159,13 @@ func TestDetectRealBoards(t *testing.T) {
 				return
 			}
 			writeDebug(t, a.File, img, cal, rep)
-			e := cornerErrors(rep.ImageCorners, a.corners())
+			e := cornerErrors(rep.ImageCorners, annCorners(a))
 			mx := math.Max(math.Max(e[0], e[1]), math.Max(e[2], e[3]))
 			mean := (e[0] + e[1] + e[2] + e[3]) / 4
 			t.Logf("%-36s width %6.1f px  corner errors TL %.2f TR %.2f BR %.2f BL %.2f px  max %.2f px = %.2f%% of width (limit 0.5%%)  edges %v  score %.2f  %v",
 				a.File, width, e[0], e[1], e[2], e[3], mx, 100*mx/width, cal.Quality.Edges, cal.Quality.Score, rep.Elapsed.Round(1e6))
 			if _, rr, err := Detect(img, Options{RefineWithMarkings: true}); err == nil {
-				r := cornerErrors(rr.ImageCorners, a.corners())
+				r := cornerErrors(rr.ImageCorners, annCorners(a))
 				t.Logf("%-36s with RefineWithMarkings: corner errors %.2f %.2f %.2f %.2f px (mean %.2f; without %.2f)", a.File, r[0], r[1], r[2], r[3], (r[0]+r[1]+r[2]+r[3])/4, mean)
 			}
 			if !a.InScope {

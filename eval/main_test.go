@@ -1,23 +1,11 @@
 package eval
 
 import (
-	"fmt"
 	"os"
 	"testing"
+
+	"github.com/boardcam/boardcam/internal/matleak"
 )
 
-// leakCount counts live OpenCV Mats; it is set in matprofile_test.go, which
-// only builds with -tags matprofile (gocv's Mat profile exists only then).
-var leakCount func() int
-
-// TestMain fails the run when any OpenCV Mat was leaked.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if leakCount == nil {
-		fmt.Fprintln(os.Stderr, "eval: built without -tags matprofile: Mat leaks not checked")
-	} else if n := leakCount(); n != 0 {
-		fmt.Fprintf(os.Stderr, "eval: %d OpenCV Mats leaked\n", n)
-		code = 1
-	}
-	os.Exit(code)
-}
+// TestMain fails the run when a test leaked an OpenCV Mat.
+func TestMain(m *testing.M) { os.Exit(matleak.Run(m, "eval")) }

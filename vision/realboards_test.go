@@ -1,107 +1,46 @@
 package vision
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
+	"github.com/boardcam/boardcam/internal/realboards"
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 )
 
-// annotation is a hand annotation of a real photograph in
-// testdata/realboards (the calibration developer's format: see
-// docs/calibration.md).
-type annotation struct {
-	File           string        `json:"file"`
-	Version        int           `json:"version"`
-	ImageSize      [2]int        `json:"image_size"`
-	InScope        bool          `json:"in_scope"`
-	ScopeNote      string        `json:"scope_note"`
-	Corners        [4][2]float64 `json:"corners_px"`
-	Outside        [4]bool       `json:"corners_outside"`
-	Uncertainty    [4]float64    `json:"corner_uncertainty_px"`
-	CornerMethod   string        `json:"corner_method"`
-	Pieces         []annPiece    `json:"pieces"`
-	PiecesComplete bool          `json:"pieces_complete"`
-	Notes          string        `json:"notes"`
-}
-
-type annPiece struct {
-	Class   string     `json:"class"`
-	Center  [2]float64 `json:"center_px"`
-	Radius  float64    `json:"radius_px"`
-	Partial bool       `json:"partial"`
-	Note    string     `json:"note"`
-}
-
-// repoRoot walks up from the working directory to the directory holding
-// go.mod.
+// repoRoot is the directory holding go.mod.
 func repoRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	root, err := realboards.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
+	return root
 }
 
-// realboardsDir is where the photographs are: $BOARDCAM_REALBOARDS, else
-// ../shared/realboards next to the repository; the test is skipped when
-// the folder is absent.
+// realboardsDir is where the photographs are (see package realboards); the
+// test is skipped when the folder is absent.
 func realboardsDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("BOARDCAM_REALBOARDS")
-	if dir == "" {
-		dir = filepath.Join(repoRoot(t), "..", "shared", "realboards")
-	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+	dir, ok := realboards.Dir()
+	if !ok {
 		t.Skipf("real board photographs not found in %s (set BOARDCAM_REALBOARDS)", dir)
 	}
 	return dir
 }
 
-func loadAnnotations(t testing.TB) []annotation {
+func loadAnnotations(t testing.TB) []realboards.Annotation {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(repoRoot(t), "testdata", "realboards", "*.json"))
+	anns, err := realboards.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) == 0 {
-		t.Fatal("no annotations in testdata/realboards")
-	}
-	sort.Strings(files)
-	var out []annotation
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a annotation
-		dec := json.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&a); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out = append(out, a)
-	}
-	return out
+	return anns
 }
 
 // The real photographs in ../shared/realboards, run as `boardcam detect`

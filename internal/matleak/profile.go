@@ -1,6 +1,6 @@
 //go:build matprofile
 
-package pipeline
+package matleak
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	leakCount = func() (int, string) {
+	live = func() (int, string) {
 		var b bytes.Buffer
 		gocv.MatProfile.WriteTo(&b, 1)
 		return gocv.MatProfile.Count(), b.String()
