@@ -16,6 +16,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
 )
 
@@ -31,6 +32,17 @@ type Options struct {
 	Now func() time.Time
 	// Progress, when set, is called every few frames.
 	Progress func(clip string, done, total int)
+	// Calibration is where the pipeline's calibration comes from:
+	// CalibrationAuto (default, the product) or the CalibrationTruth
+	// diagnostic.
+	Calibration CalibrationSource
+	// Orientation is how the pipeline learns where side S is:
+	// OrientationInstalled (default: the clip's installation setting) or
+	// OrientationInferred (nothing configured).
+	Orientation OrientationSource
+	// Lens is whether the pipeline gets each clip's lens file: LensFiles
+	// (default) or LensNone.
+	Lens LensSource
 }
 
 func (o Options) withDefaults() Options {
@@ -46,16 +58,33 @@ func (o Options) withDefaults() Options {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.Calibration == "" {
+		o.Calibration = CalibrationAuto
+	}
+	if o.Orientation == "" {
+		o.Orientation = OrientationInstalled
+	}
+	if o.Lens == "" {
+		o.Lens = LensFiles
+	}
 	return o
 }
 
 // Report is the result of an evaluation: the summary over every clip, each
 // clip's own figures, and the targets.
 type Report struct {
-	Pipeline string        `json:"pipeline"`
-	Summary  Metrics       `json:"summary"`
-	Clips    []ClipMetrics `json:"clips"`
-	Targets  []Target      `json:"targets"`
+	Pipeline string `json:"pipeline"`
+	// Calibration is where the pipeline's calibration came from: "auto",
+	// or "truth" (a diagnostic: not the product's figures).
+	Calibration CalibrationSource `json:"calibration"`
+	// Orientation is "installed" (the clips' configured side S) or
+	// "inferred".
+	Orientation OrientationSource `json:"orientation"`
+	// Lens is "files" (the clips' lens files) or "none".
+	Lens    LensSource    `json:"lens"`
+	Summary Metrics       `json:"summary"`
+	Clips   []ClipMetrics `json:"clips"`
+	Targets []Target      `json:"targets"`
 }
 
 // ClipMetrics are one clip's figures (Error set when it could not be
@@ -63,6 +92,8 @@ type Report struct {
 type ClipMetrics struct {
 	Name  string `json:"name"`
 	Error string `json:"error,omitempty"`
+	// LensFile is the lens file the pipeline was given ("" for none).
+	LensFile string `json:"lens_file,omitempty"`
 	Metrics
 }
 
@@ -313,20 +344,20 @@ func TruthFiles(args []string) ([]string, error) {
 // the summary; Run then also returns an error naming those clips.
 func Run(ctx context.Context, truths []string, p Pipeline, opt Options) (*Report, error) {
 	opt = opt.withDefaults()
-	rep := &Report{Pipeline: p.Name()}
+	rep := &Report{Pipeline: p.Name(), Calibration: opt.Calibration, Orientation: opt.Orientation, Lens: opt.Lens}
 	total := newCounts()
 	var failed []string
 	for _, path := range truths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		c, name, err := runClip(ctx, path, p, opt)
+		c, name, lens, err := runClip(ctx, path, p, opt)
 		if err != nil {
 			failed = append(failed, name)
 			rep.Clips = append(rep.Clips, ClipMetrics{Name: name, Error: err.Error(), Metrics: newCounts().metrics(0)})
 			continue
 		}
-		rep.Clips = append(rep.Clips, ClipMetrics{Name: name, Metrics: c.metrics(1)})
+		rep.Clips = append(rep.Clips, ClipMetrics{Name: name, LensFile: lens, Metrics: c.metrics(1)})
 		total.add(c)
 	}
 	rep.Summary = total.metrics(len(truths) - len(failed))
@@ -345,11 +376,11 @@ func clipName(path string) string {
 // runClip evaluates one clip: it checks that the video is the one the
 // truth describes, decodes it frame by frame with OpenCV and scores the
 // pipeline's output.
-func runClip(ctx context.Context, path string, p Pipeline, opt Options) (*counts, string, error) {
+func runClip(ctx context.Context, path string, p Pipeline, opt Options) (*counts, string, string, error) {
 	name := clipName(path)
 	t, err := corpus.ReadTruth(path)
 	if err != nil {
-		return nil, name, err
+		return nil, name, "", err
 	}
 	if t.Clip.Name != "" {
 		name = t.Clip.Name
@@ -358,18 +389,18 @@ func runClip(ctx context.Context, path string, p Pipeline, opt Options) (*counts
 	video := filepath.Join(dir, t.Clip.Video)
 	sum, err := fileSHA256(video)
 	if err != nil {
-		return nil, name, fmt.Errorf("eval: %s: %w", name, err)
+		return nil, name, "", fmt.Errorf("eval: %s: %w", name, err)
 	}
 	if sum != t.Clip.SHA256 {
-		return nil, name, fmt.Errorf("eval: %s: the video does not match its truth file (sha256 %s…, the truth says %s…): regenerate with boardcam synth", video, sum[:12], t.Clip.SHA256[:12])
+		return nil, name, "", fmt.Errorf("eval: %s: the video does not match its truth file (sha256 %s…, the truth says %s…): regenerate with boardcam synth", video, sum[:12], t.Clip.SHA256[:12])
 	}
-	clip, err := clipOf(t, dir, video)
+	clip, err := clipOf(t, dir, video, opt)
 	if err != nil {
-		return nil, name, err
+		return nil, name, "", err
 	}
 	vc, err := gocv.VideoCaptureFile(video)
 	if err != nil {
-		return nil, name, fmt.Errorf("eval: %s: open: %w", video, err)
+		return nil, name, "", fmt.Errorf("eval: %s: open: %w", video, err)
 	}
 	defer vc.Close()
 	img := gocv.NewMat()
@@ -387,13 +418,13 @@ func runClip(ctx context.Context, path string, p Pipeline, opt Options) (*counts
 	}
 	c, err := drive(ctx, t, clip, p, opt, &img, next)
 	if err != nil {
-		return nil, name, err
+		return nil, name, "", err
 	}
-	return c, name, nil
+	return c, name, clip.LensFile, nil
 }
 
 // clipOf is what the pipeline is told about the clip.
-func clipOf(t *corpus.Truth, dir, video string) (Clip, error) {
+func clipOf(t *corpus.Truth, dir, video string, opt Options) (Clip, error) {
 	g := board.ICF()
 	if t.Clip.BoardFile != "" {
 		var err error
@@ -401,8 +432,33 @@ func clipOf(t *corpus.Truth, dir, video string) (Clip, error) {
 			return Clip{}, fmt.Errorf("eval: %s: %w", t.Clip.Name, err)
 		}
 	}
-	return Clip{Name: t.Clip.Name, Video: video, FPS: t.Clip.FPS, Width: t.Clip.Width, Height: t.Clip.Height,
-		Frames: t.Clip.Frames, Geometry: g, Referee: t.Referee, truth: t}, nil
+	c := Clip{Name: t.Clip.Name, Video: video, FPS: t.Clip.FPS, Width: t.Clip.Width, Height: t.Clip.Height,
+		Frames: t.Clip.Frames, Geometry: g, Referee: t.Referee, Calibration: opt.Calibration, truth: t}
+	if opt.Orientation == OrientationInstalled && len(t.Cameras) > 0 {
+		// The installer sets the camera up before the first frame.
+		if d, ok := SouthAtOf(&t.Cameras[0], g); ok {
+			c.SouthAt = d
+		}
+	}
+	if opt.Lens == LensFiles && opt.Calibration != CalibrationTruth {
+		l, path, err := clipLens(dir, t)
+		if err != nil {
+			return Clip{}, err
+		}
+		c.Lens, c.LensFile = l, path
+	}
+	if opt.Calibration == CalibrationTruth {
+		o := calibrate.Orientation{SouthAt: calibrate.Bottom, Breaker: t.Referee.Break, BreakerSource: "config"}
+		cals, err := trueCalibrations(t, g, o)
+		if err != nil {
+			return Clip{}, err
+		}
+		c.trueCals = cals
+		if k := cameraIndex(t, 0); k >= 0 {
+			c.TrueCalibration = cals[k]
+		}
+	}
+	return c, nil
 }
 
 // drive runs the pipeline over the frames next() yields into img and
@@ -427,8 +483,14 @@ func drive(ctx context.Context, t *corpus.Truth, clip Clip, p Pipeline, opt Opti
 		if n >= len(t.Frames) {
 			return nil, fmt.Errorf("eval: %s: the video has more frames than its truth (%d)", clip.Name, len(t.Frames))
 		}
+		fr := Frame{Index: n, T: float64(n) / float64(t.Clip.FPS), Image: *img}
+		if clip.trueCals != nil {
+			if k := cameraIndex(t, n); k >= 0 {
+				fr.Calibration = clip.trueCals[k]
+			}
+		}
 		start := opt.Now()
-		out, err := p.Frame(Frame{Index: n, T: float64(n) / float64(t.Clip.FPS), Image: *img})
+		out, err := p.Frame(fr)
 		s.c.pipeSeconds += opt.Now().Sub(start).Seconds()
 		s.c.pipeFrames++
 		if err != nil {
@@ -457,7 +519,7 @@ func drive(ctx context.Context, t *corpus.Truth, clip Clip, p Pipeline, opt Opti
 // harness's own tests drive the oracle pipelines this way.
 func ScoreTruth(t *corpus.Truth, p Pipeline, opt Options) (Metrics, error) {
 	opt = opt.withDefaults()
-	clip, err := clipOf(t, ".", "")
+	clip, err := clipOf(t, ".", "", opt)
 	if err != nil {
 		return Metrics{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/events"
 )
@@ -26,8 +27,26 @@ type Clip struct {
 	// Referee is how the clip's events are refereed (rules, seats,
 	// match context), for pipelines that referee their own events.
 	Referee corpus.RefereeSetup
+	// SouthAt is the installation's orientation: the image side nearest
+	// board side S, as a club configures it when it mounts the camera
+	// (calibrate --south-at). "" when not configured: the pipeline then
+	// infers the orientation itself.
+	SouthAt calibrate.Direction
+	// Lens is the camera's lens model from the clip's lens file (what a
+	// club's lens.json holds: fitted to chessboard photos, see
+	// `boardcam synth --lens`); nil when there is none. LensFile is the
+	// file.
+	Lens     *calibrate.Lens
+	LensFile string
+	// Calibration says where the pipeline's calibration comes from. With
+	// CalibrationTruth (a diagnostic) TrueCalibration is the first
+	// frame's true calibration and every Frame carries its own; the
+	// pipeline must use them instead of finding the board.
+	Calibration     CalibrationSource
+	TrueCalibration *calibrate.Calibration
 
-	truth *corpus.Truth // for the oracle pipelines of the harness's own tests
+	truth    *corpus.Truth            // for the oracle pipelines of the harness's own tests
+	trueCals []*calibrate.Calibration // per camera entry, with CalibrationTruth
 }
 
 // Frame is one decoded video frame.
@@ -35,6 +54,10 @@ type Frame struct {
 	Index int
 	T     float64 // seconds: Index / fps
 	Image gocv.Mat
+	// Calibration is the frame's true calibration with CalibrationTruth
+	// (the diagnostic), nil otherwise. It is the same pointer for every
+	// frame while the camera does not move.
+	Calibration *calibrate.Calibration
 }
 
 // Piece is one disc the pipeline reports in a frame.

@@ -18,7 +18,26 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	pct := func(v float64) string { return fmt.Sprintf("%.2f%%", 100*v) }
 	s := r.Summary
-	fmt.Fprintf(w, "pipeline %s: %d clips, %d frames, %.0f frames/s (pipeline time, decoding excluded)\n\n", r.Pipeline, s.Clips, s.Frames, s.FPS)
+	fmt.Fprintf(w, "pipeline %s: %d clips, %d frames, %.0f frames/s (pipeline time, decoding excluded)\n", r.Pipeline, s.Clips, s.Frames, s.FPS)
+	switch r.Calibration {
+	case CalibrationTruth:
+		fmt.Fprintf(w, "calibration: truth — diagnostic, not the product's figure (the pipeline was handed each frame's true calibration)\n")
+	case CalibrationAuto, "":
+		fmt.Fprintf(w, "calibration: auto (found by the pipeline)\n")
+	}
+	if r.Orientation != "" {
+		fmt.Fprintf(w, "orientation: %s\n", r.Orientation)
+	}
+	if r.Lens != "" && r.Calibration != CalibrationTruth {
+		n := 0
+		for _, c := range r.Clips {
+			if c.LensFile != "" {
+				n++
+			}
+		}
+		fmt.Fprintf(w, "lens: %s (%d of %d clips with a lens file)\n", r.Lens, n, len(r.Clips))
+	}
+	fmt.Fprintln(w)
 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "clip\tframes\tcorner px\tcalib\trecall\tprecision\tclass\tpos mm\tp95 mm\tid sw\tpocketed F1\tfouls F1\tfps\t\n")
@@ -72,7 +91,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "\npocket_under_hand: %d   id_switches (any state): %d   position error moving: %s mm   detection (all states): recall %s, precision %s\n",
 		s.PocketUnderHand, s.IDSwitchesAll, f(s.PositionErrMMMeanMoving, "%.2f"), pct(s.DetectionRecallAll), pct(s.DetectionPrecisionAll))
 
-	fmt.Fprintf(w, "\ntargets\n")
+	if r.Calibration == CalibrationTruth {
+		fmt.Fprintf(w, "\ntargets (calibration: truth — diagnostic, not the product's figures)\n")
+	} else {
+		fmt.Fprintf(w, "\ntargets\n")
+	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	pass := 0
 	for _, t := range r.Targets {

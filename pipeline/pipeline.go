@@ -169,6 +169,9 @@ type Analyzer struct {
 	// provisional: turned from where the striker was first placed, to be
 	// confirmed by the first stroke.
 	provisional bool
+	// pending is a calibration given by SetCalibration, put in force at
+	// the next frame.
+	pending *calibrate.Calibration
 }
 
 // maxOrientFrames bounds the frames kept while waiting for the first
@@ -443,11 +446,42 @@ func (a *Analyzer) Finish() []events.Event {
 	return append([]events.Event(nil), a.tk.Flush()...)
 }
 
+// SetCalibration puts cal in force from the next frame processed on, as
+// if it had been found in that frame: a calibrated event (recalibrated
+// when one was in force). It is for calibrations known from outside the
+// frames, such as the true calibration of `boardcam eval --calibration
+// truth` (a diagnostic). cal must be for the frames' size; its own lens
+// model applies.
+func (a *Analyzer) SetCalibration(cal *calibrate.Calibration) error {
+	if cal == nil {
+		return fmt.Errorf("pipeline: set calibration: nil")
+	}
+	if err := cal.Validate(); err != nil {
+		return fmt.Errorf("pipeline: set calibration: %w", err)
+	}
+	if s := cal.Board.Surface; s > 0 && math.Abs(s-a.g.Surface) > 0.5 {
+		return fmt.Errorf("pipeline: set calibration: it is for a %.0f mm playing surface, the board is %.0f mm", s, a.g.Surface)
+	}
+	a.pending = cal
+	return nil
+}
+
 // calibrate finds the board while it is not known, then checks it every
 // CheckEvery seconds with calibrate.Monitor; events go to the tracker's
 // queue so that they leave in time order with the others.
 func (a *Analyzer) calibrate(frame gocv.Mat, index int, t float64) error {
 	r := &a.res
+	if cal := a.pending; cal != nil {
+		a.pending = nil
+		if cal.ImageSize != a.size {
+			return fmt.Errorf("pipeline: the calibration is for %dx%d frames, the video is %dx%d", cal.ImageSize.W, cal.ImageSize.H, a.size.W, a.size.H)
+		}
+		typ := events.Calibrated
+		if a.cal != nil {
+			typ = events.Recalibrated
+		}
+		return a.use(cal, nil, index, t, typ)
+	}
 	if a.cal == nil && a.cfg.Calibration != nil {
 		cal := *a.cfg.Calibration
 		if cal.ImageSize != a.size {

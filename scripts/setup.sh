@@ -23,7 +23,12 @@ fi
 
 pkgs=(build-essential pkg-config libopencv-dev ffmpeg ca-certificates curl git)
 if [ "$want_test" = 1 ]; then
-  pkgs+=(chromium nodejs npm)
+  pkgs+=(chromium)
+  # Node.js may come from Debian or from NodeSource (whose nodejs package
+  # bundles npm and conflicts with Debian's npm): ask for it only when the
+  # commands are missing.
+  command -v node >/dev/null || pkgs+=(nodejs)
+  command -v npm >/dev/null || pkgs+=(npm)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -24,6 +24,34 @@ func (tk *Tracker) updateTracks() {
 			tk.unobserved(i)
 		}
 	}
+	tk.displace()
+}
+
+// displace marks the discs at rest that were not seen in this frame and
+// over whose resting place a moving disc was seen: discs cannot overlap,
+// so the disc was struck away (too fast to be seen).
+func (tk *Tracker) displace() {
+	for i := range tk.tracks {
+		m := &tk.tracks[i]
+		if !m.seen || m.state != Moving || m.lastObs.partial {
+			continue
+		}
+		if tk.stroke == nil && m.vel.Len() < 2*tk.cfg.StrikeSpeed {
+			continue // between strokes only a flick sends discs flying
+		}
+		for j := range tk.tracks {
+			tr := &tk.tracks[j]
+			if j == i || tr.seen || !tr.state.atRest() || tr.displaced {
+				continue
+			}
+			if m.lastObs.p.Dist(tr.restPos) < m.r+tr.r-8-3*m.lastObs.sigma {
+				tr.displaced = true
+				if tr.misses == 0 {
+					tr.misses, tr.unseenSince = 1, tk.t
+				}
+			}
+		}
+	}
 }
 
 // observe applies detection d to track i.
@@ -33,6 +61,7 @@ func (tk *Tracker) observe(i int, d *vision.Detection) {
 	tr.seen = true
 	tr.px = d.PX
 	tr.misses = 0
+	tr.displaced = false
 	lim := tk.g.Half() - tr.r + 3
 	if math.Abs(o.p.X) > lim || math.Abs(o.p.Y) > lim {
 		tr.beyond = true
@@ -47,12 +76,17 @@ func (tk *Tracker) observe(i int, d *vision.Detection) {
 		if tk.t < tk.reanchor && tk.stroke == nil && dist < 15 && !o.partial {
 			// The calibration changed: the disc did not move, the frame of
 			// reference did.
-			tr.restPos, tr.restN, tr.anchor = o.p, 1, o.p
+			tr.restPos, tr.restW, tr.anchor = o.p, 1, o.p
 			dist = 0
 		}
 		switch {
 		case dist > 3*thr:
-			tk.startMoving(i, nil, o)
+			if f := tr.moveFirst; tr.moveStreak > 0 && f.p.Sub(tr.restPos).Dot(o.p.Sub(f.p)) > 0 {
+				// Already seen leaving, this way, the frame before.
+				tk.startMoving(i, &f, o)
+			} else {
+				tk.startMoving(i, nil, o)
+			}
 		case dist > thr:
 			if tr.moveStreak > 0 {
 				first := tr.moveFirst
@@ -62,11 +96,14 @@ func (tk *Tracker) observe(i int, d *vision.Detection) {
 			}
 		default:
 			tr.moveStreak = 0
-			if !o.partial {
-				n := min(tr.restN+1, 50)
-				tr.restPos = tr.restPos.Add(o.p.Sub(tr.restPos).Scale(1 / float64(n)))
-				tr.restN = n
+			// A running mean, partial detections (three times the
+			// error) counting a ninth.
+			w := 1.0
+			if o.partial {
+				w = 1.0 / 9
 			}
+			tr.restW = math.Min(tr.restW+w, 50)
+			tr.restPos = tr.restPos.Add(o.p.Sub(tr.restPos).Scale(w / tr.restW))
 			tr.restLastT = o.t
 		}
 		if tr.state.atRest() {
@@ -148,6 +185,12 @@ func (tk *Tracker) startMoving(i int, first *obs, o obs) {
 	}
 	tr.state = Moving
 	tr.motionT = tr.restLastT
+	tr.unseenBefore = 0
+	if first != nil {
+		tr.unseenBefore = math.Max(0, first.t-tr.restLastT)
+	} else {
+		tr.unseenBefore = math.Max(0, o.t-tr.restLastT)
+	}
 	tr.fromRest = true
 	tr.onsetKnown = false
 	tr.onsetPending = tk.stroke != nil
@@ -166,6 +209,9 @@ func (tk *Tracker) startMoving(i int, first *obs, o obs) {
 	tr.segs = append(tr.segs, seg{first: len(tr.hist) - n, n: n, from: from})
 	s := &tr.segs[len(tr.segs)-1]
 	tk.mot.fit(s, tr.hist, prior)
+	if n == 1 && tk.chordHits(i, tr.restPos, o.p) {
+		s.hit = true // it struck something on its way: its speed now is anybody's guess
+	}
 	tr.pos = o.p
 	tr.vel = prior
 	if s.known {
@@ -307,6 +353,11 @@ func (tk *Tracker) compactHist(i int) {
 func (tk *Tracker) restTest(i int) {
 	tr := &tk.tracks[i]
 	k := tk.restFr
+	if tk.stroke == nil && tk.hands.near(tr.pos, tr.r+40, tk.t-0.3) {
+		// A hand pushes a disc slowly and unevenly: it rests only when
+		// it stayed put three times as long.
+		k *= 3
+	}
 	h := tr.hist[tr.moveStart:]
 	if len(h) < k {
 		return
@@ -339,27 +390,46 @@ func (tk *Tracker) settle(i int, w []obs) {
 	tr := &tk.tracks[i]
 	last := w[len(w)-1]
 	// Where: the mean of the last two full detections (the earlier ones
-	// may still be sliding the last millimetre).
+	// may still be sliding the last millimetre) of the last RestTime.
 	var p board.Vec
 	n := 0
-	for k := len(w) - 1; k >= 0 && n < 2; k-- {
+	for k := len(w) - 1; k >= max(0, len(w)-tk.restFr) && n < 2; k-- {
 		if !w[k].partial {
 			p = p.Add(w[k].p)
 			n++
 		}
 	}
 	if n == 0 {
-		p, n = last.p, 1
+		// Only partial ones: their mean.
+		for k := len(w) - 1; k >= max(0, len(w)-tk.restFr); k-- {
+			p = p.Add(w[k].p)
+			n++
+		}
 	}
 	p = p.Scale(1 / float64(n))
 	// When: the stop of the current segment's fitted slide; a segment
 	// that never really moved stopped when it began.
 	stop := w[0].t
-	if s := &tr.segs[len(tr.segs)-1]; s.known && s.n >= 2 && s.v0.Len() > 0 {
+	if s := &tr.segs[len(tr.segs)-1]; tk.stroke != nil && s.known && s.n >= 2 && s.v0.Len() > 0 {
 		stop = math.Max(s.t0, math.Min(tk.mot.stopTime(s), last.t))
+	} else if tk.stroke == nil {
+		// Outside a stroke (a hand's push, no friction slide): when it
+		// got where it lies, the first of the detections since that all
+		// lie there.
+		h := tr.hist[tr.moveStart:]
+		for k := len(h) - 1; k >= 0; k-- {
+			tol := tk.cfg.RestMM
+			if h[k].partial {
+				tol *= 2
+			}
+			if h[k].p.Dist(p) > tol {
+				break
+			}
+			stop = h[k].t
+		}
 	}
 	tr.state = Rest
-	tr.restPos, tr.restN = p, n
+	tr.restPos, tr.restW = p, float64(n)
 	tr.restSince, tr.restLastT = stop, last.t
 	tr.stopT, tr.settledAt = stop, tk.t
 	tr.pos, tr.vel = p, board.Vec{}
@@ -656,7 +726,7 @@ func (tk *Tracker) born(i int, c *candidate, mode int) {
 		return
 	}
 	initial := tk.stroke == nil && !tk.strokeSeen && tk.t-tk.firstT < tk.cfg.InitTime
-	tr.restPos, tr.restN, tr.pos, tr.vel = c.p, c.hits, c.p, board.Vec{}
+	tr.restPos, tr.restW, tr.pos, tr.vel = c.p, float64(c.hits), c.p, board.Vec{}
 	tr.restSince, tr.restLastT, tr.stopT, tr.settledAt = c.firstT, tk.t, c.firstT, tk.t
 	tr.lastObs, tr.lastSeenT, tr.lastSeenFrame, tr.seen, tr.misses = o, tk.t, tk.frame, true, 0
 	tr.px = c.px

@@ -35,6 +35,10 @@ type seg struct {
 	// sighting across a collision (usable, but to be replaced when a
 	// struck disc tells the line of the collision).
 	known, guessed bool
+	// hit: the segment's single observation came right after a collision
+	// (the chord to it passes through a disc lying still, or it overlaps
+	// one): its velocity is unknown, anything up to the speed before.
+	hit bool
 }
 
 // motion evaluates segments with the configured deceleration.

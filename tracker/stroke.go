@@ -65,7 +65,7 @@ type stillPos struct {
 // resting place whenever it is found at rest between strokes.
 func (tk *Tracker) noteStriker(o obs) {
 	s := &tk.tracks[idxS]
-	if s.state.atRest() && tk.stroke == nil {
+	if s.state.atRest() && tk.stroke == nil && s.moveStreak == 0 {
 		tk.still = stillPos{s.restPos, o.t, true}
 	}
 }
@@ -261,6 +261,14 @@ func (tk *Tracker) checkFlick() bool {
 		if j := tk.struckFirst(); j >= 0 && tk.tracks[j].hist[tk.tracks[j].moveStart].t <= s.hist[0].t {
 			return false // seen only after it struck: checkStruck traces it
 		}
+		if k == 0 && sg.n == 1 && sg.hit {
+			// First seen right after it struck a disc on its way from
+			// where it stood: the flick is traced through that touch.
+			if tk.flickIntoHit(sg, first) {
+				return true
+			}
+			continue
+		}
 		guess := sg
 		switch {
 		case sg.known && sg.n >= 2:
@@ -367,12 +375,86 @@ func (tk *Tracker) struckUnseen(sg *seg, start board.Vec, t1 float64) (int, floa
 	return best, t1 - tau, true
 }
 
+// flickIntoHit starts the stroke of a striker seen still, then first seen
+// (observation first, on slide sg) just after it struck a disc lying on
+// its way — that disc is gone from its place: the striker was too fast to
+// be seen before. It left between its last still sighting and the next
+// frame; it went straight to the touch, then on about half as fast (a
+// striker keeps ≈ 0.51 of its speed on a man struck full).
+func (tk *Tracker) flickIntoHit(sg *seg, first obs) bool {
+	s := &tk.tracks[idxS]
+	st := tk.still
+	if !st.ok || first.t-st.t > 0.5 || first.t <= st.t {
+		return false
+	}
+	start := st.p
+	side := board.Quadrant(start)
+	if board.ToLocal(side, start).Y < tk.g.FrontInner()-2*s.r {
+		return false // not where a player strikes from
+	}
+	way := board.Segment{A: start, B: first.p}
+	best, bd := -1, math.Inf(1)
+	for j := range tk.tracks {
+		o := &tk.tracks[j]
+		if j == idxS || !o.state.atRest() || o.misses == 0 && !o.displaced {
+			continue
+		}
+		if way.DistTo(o.restPos) < s.r+o.r-2 {
+			if d := o.restPos.Dist(start); d < bd {
+				best, bd = j, d
+			}
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	// The touch: the first point of the way one sum of radii from it.
+	rest := tk.tracks[best].restPos
+	D := s.r + tk.tracks[best].r
+	u := first.p.Sub(start)
+	L := u.Len()
+	if L < 1 {
+		return false
+	}
+	u = u.Scale(1 / L)
+	w := start.Sub(rest)
+	bq := w.Dot(u)
+	disc := bq*bq - (w.Dot(w) - D*D)
+	if disc < 0 {
+		return false
+	}
+	l1 := math.Max(0, -bq-math.Sqrt(disc))
+	c := start.Add(u.Scale(l1))
+	l2 := c.Dist(first.p)
+	// The flick: between the last still sighting and the next frame.
+	tf := st.t + tk.dt/2
+	if n := tk.times.size(); n > 0 {
+		for m := 0; m < n; m++ {
+			if _, tm := tk.times.at(m); tm > st.t+1e-9 {
+				tf = (st.t + tm) / 2
+				break
+			}
+		}
+	}
+	if tf >= first.t {
+		tf = (st.t + first.t) / 2
+	}
+	v := (l1 + 2*l2) / (first.t - tf)
+	if v < 2*tk.cfg.StrikeSpeed {
+		return false
+	}
+	tc := tf + l1/v
+	a := tk.cfg.Deceleration
+	tau := tc - tf
+	tk.flickThrough(best, tf, tc, c, u.Scale(l1/tau+a*tau/2), sg, side, start, 0)
+	return true
+}
+
 // flickBefore starts the stroke of a striker first seen after it struck
 // disc j at time tc, with slide sg after the touch: before it, the
 // striker came from start, about twice as fast (a striker on a man, full,
 // keeps (M − e·m)/(M + m) ≈ 0.51 of its speed).
 func (tk *Tracker) flickBefore(j int, tc float64, sg *seg, side board.Side, start board.Vec, k int) {
-	s := &tk.tracks[idxS]
 	c := tk.mot.at(sg, tc)
 	ms2, mm := tk.g.Mass(board.Striker), tk.g.Mass(tk.tracks[j].kind)
 	keep := (ms2 - 0.85*mm) / (ms2 + mm)
@@ -391,10 +473,18 @@ func (tk *Tracker) flickBefore(j int, tc float64, sg *seg, side board.Side, star
 	if st := tk.still; st.ok && st.p.Dist(start) < 1 && st.t > tf && st.t < tc {
 		tf, tau = st.t, tc-st.t
 	}
+	tk.flickThrough(j, tf, tc, c, u.Scale(dist/tau+a*tau/2), sg, side, start, k)
+}
+
+// flickThrough starts the stroke of a striker flicked from start at tf
+// with velocity v0, unseen until after it struck disc j at tc (its centre
+// then at c); sg is its first slide seen, k its index.
+func (tk *Tracker) flickThrough(j int, tf, tc float64, c, v0 board.Vec, sg *seg, side board.Side, start board.Vec, k int) {
+	s := &tk.tracks[idxS]
 	sg.from = tc
 	tk.beginStroke(side, start, tf, k)
 	// Insert the inferred slide before the one seen.
-	pre := seg{from: tf, t0: tf, p0: start, v0: u.Scale(dist/tau + a*tau/2), known: true, guessed: true}
+	pre := seg{from: tf, t0: tf, p0: start, v0: v0, known: true, guessed: true}
 	s.segs = append(s.segs, seg{})
 	copy(s.segs[2:], s.segs[1:])
 	s.segs[1] = pre

@@ -96,11 +96,12 @@ type track struct {
 	unseenSince float64
 	misses      int
 
-	// At rest: the resting place (a running mean of full detections),
-	// how many detections it averages, since when the disc rests, and
+	// At rest: the resting place (a running mean of the detections,
+	// partial ones weighing a ninth), the weight it averages, since when
+	// the disc rests, and
 	// the detections beyond MoveMM seen in a row.
 	restPos    board.Vec
-	restN      int
+	restW      float64
 	restSince  float64
 	restLastT  float64 // last detection at rest
 	moveStreak int
@@ -145,6 +146,10 @@ type track struct {
 	// beyond: the disc was seen with its centre past the cushion line,
 	// in the air over the frame.
 	beyond bool
+	// displaced: at rest, not seen, and another disc was seen moving where
+	// it lay (discs cannot overlap): it was struck away, too fast to be
+	// seen. It is no longer looked for at its resting place.
+	displaced bool
 
 	pocket board.Pocket
 	offT   float64 // when it left the board
@@ -350,6 +355,9 @@ func (tk *Tracker) predict(tr *track) board.Vec {
 			if s.known {
 				return tk.mot.at(s, tk.t)
 			}
+			if s.hit {
+				return tr.lastObs.p // after a collision: anywhere around
+			}
 			return tr.lastObs.p.Add(s.v0.Scale(tk.t - tr.lastObs.t))
 		}
 		v := tk.mot.vel(s, tr.lastObs.t)
@@ -404,16 +412,24 @@ func (tk *Tracker) associate() {
 	tk.pass(func(i int, tr *track) (board.Vec, float64, bool) {
 		switch tr.state {
 		case Rest, Placed:
+			if tr.displaced {
+				return board.Vec{}, 0, false
+			}
 			if tk.t < tk.reanchor && tk.stroke == nil {
 				return tr.restPos, 15, true // the view changed a little: see observe
 			}
-			return tr.restPos, math.Max(2*tk.cfg.MoveMM, 6*tk.cfg.NoiseMM), true
+			// (As far as a detection that sets it moving at once: a
+			// disc seen there is this disc, pushed.)
+			return tr.restPos, math.Max(3*tk.cfg.MoveMM, 6*tk.cfg.NoiseMM), true
 		case Moving:
 			sp := tr.vel.Len()
 			gap := tk.t - tr.lastObs.t
 			g := 3 + 4*tk.cfg.NoiseMM + 0.25*sp*gap
 			if len(tr.segs) > 0 && !tr.segs[len(tr.segs)-1].known {
 				g = 3 + 4*tk.cfg.NoiseMM + 0.5*sp*gap
+				if tr.segs[len(tr.segs)-1].hit {
+					g = 3 + 4*tk.cfg.NoiseMM + 0.7*sp*gap
+				}
 			}
 			return tk.predict(tr), g, true
 		case Occluded:
@@ -446,6 +462,12 @@ func (tk *Tracker) associate() {
 					return tk.mot.slide(tk.g, p0, v0, tr.r, tk.t-tl).p, reach, true
 				}
 			case Rest, Placed:
+				if i == idxS && tk.stroke == nil && (tr.moveStreak > 0 || tk.hands.near(tr.restPos, tr.r+40, tk.t-0.3)) {
+					// The striker, a hand at it, not found where it lay:
+					// perhaps flicked, as fast as a flick goes (a far
+					// detection is taken only on a confident class).
+					return tr.restPos, reach, true
+				}
 				if ok, r := tk.wakeable(i); ok {
 					return tr.restPos, math.Min(reach, r), true
 				}
@@ -543,7 +565,10 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 			// Likewise a detection exactly on the resting place of a disc
 			// (discs cannot overlap): that disc, even called the striker.
 			onPath = onPath || !sameKind && tr.state.atRest() && dist < 2*tk.cfg.NoiseMM+1.5
-			if cc > 0 && !onPath && (sameKind && (d.ClassScore >= 0.6 || striker) || !sameKind && striker && d.ClassScore >= 0.6) {
+			// (A detection whose class the detector cannot tell at all
+			// may be any disc.)
+			clueless := d.ClassScore < 0.3
+			if cc > 0 && !onPath && !clueless && (sameKind && (d.ClassScore >= 0.6 || striker) || !sameKind && striker && d.ClassScore >= 0.6) {
 				// Beyond the first pass only an unsure class may differ
 				// (never between the striker and a man); in the first, a
 				// detection where a disc lies may be that disc seen as
@@ -604,13 +629,16 @@ func (tk *Tracker) collectMovers() {
 // since it was last seen — a hand is over it, or a moving disc passed
 // near it — and how far it can have gone: a struck disc leaves at most
 // about twice as fast as what struck it (1.85·m/(m+M) for a striker on a
-// man) and a hand moves a disc slowly.
+// man) and a hand moves a disc slowly, and only a little without hiding
+// it (a disc it picks up is covered first).
 func (tk *Tracker) wakeable(i int) (bool, float64) {
 	tr := &tk.tracks[i]
 	gap := tk.t - tr.lastSeenT
 	ok, reach := false, 0.0
 	if tk.occ != nil && tk.occ.Hidden(tr.restPos, tr.r+40) > 0.02 {
-		ok, reach = true, 1000*gap+30
+		// A hand pushes a disc slowly, in sight (one it picks up is
+		// covered first: occluded, and looked for when uncovered).
+		ok, reach = true, math.Min(1000*gap+30, 3*tr.r+40)
 	}
 	for _, j := range tk.movers {
 		if j == i {
@@ -640,10 +668,13 @@ func (tk *Tracker) wakeable(i int) (bool, float64) {
 }
 
 // shifted reports whether the discs at rest are all seen displaced as one
-// rigid picture — the same turn, shift and scale explaining every
-// displacement within 2.5 mm, the displacements themselves larger than
-// MoveMM: the camera was knocked and the calibration no longer holds. At
-// least three discs at rest with a detection near must all say so.
+// rigid picture — the same turn, shift and scale (within 5 %) explaining
+// every displacement within 2.5 mm, the displacements themselves larger
+// than MoveMM: the camera was knocked and the calibration no longer holds.
+// At least three discs at rest with a detection near must all say so, and
+// they must be spread over the board (100 mm or more from their middle,
+// as a root mean square): the men of a pack scattering by the break are
+// not a knocked camera.
 // Once shifted, the frames stay so until discs at rest are seen back in
 // their places (or the view is taken as it is).
 func (tk *Tracker) shifted(already bool) bool {
@@ -690,10 +721,15 @@ func (tk *Tracker) shifted(already bool) bool {
 		sa += p.Dot(q)
 		sb += p.Cross(q)
 	}
-	if sxx < 1 {
+	if sxx < float64(n)*100*100 {
+		// The discs lie close together (a pack): the picture of a
+		// scattering pack is no camera's motion.
 		return false
 	}
 	ca, cb := sa/sxx, sb/sxx
+	if sc := math.Hypot(ca, cb); sc < 0.95 || sc > 1.05 {
+		return false // a knocked camera turns and shifts; it hardly zooms
+	}
 	for k := 0; k < n; k++ {
 		p := from[k].Sub(mf)
 		q := board.V(ca*p.X-cb*p.Y, cb*p.X+ca*p.Y).Add(mt)

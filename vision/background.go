@@ -27,15 +27,17 @@ type background struct {
 	stable []uint16
 	fg     []bool
 	hand   []bool
-	diff   []float32
-	drift  []float32
-	ref    []float32 // block means (gain removed) when last searched
-	grown  []bool
-	zone   []uint8 // 0 outside, 1 playing surface, 2 margin (frame) beyond it
-	label  []int32
-	queue  []int32
-	first  bool
-	gain   float64 // current brightness over the background's
+	// handWas is the hand mask of the previous frame.
+	handWas []bool
+	diff    []float32
+	drift   []float32
+	ref     []float32 // block means (gain removed) when last searched
+	grown   []bool
+	zone    []uint8 // 0 outside, 1 playing surface, 2 margin (frame) beyond it
+	label   []int32
+	queue   []int32
+	first   bool
+	gain    float64 // current brightness over the background's
 	// changed marks blocks that changed since the previous frame.
 	changed []bool
 	// boardY is the board's brightness (luma) this frame, from the blocks
@@ -61,6 +63,11 @@ const (
 	fgThr     = 48
 	// frames a block must stay still to enter the background
 	stableFrames = 8
+	// A region is searched again when it has just come to rest (its
+	// blocks still for settleFrames), and once more when it has entered
+	// the background (whatever was decided while a hand was over it or a
+	// disc was still creeping is looked at again once all is still).
+	settleFrames = 3
 	// frames a block covered by a hand must stay still to enter it
 	handFrames = 600
 )
@@ -78,6 +85,7 @@ func newBackground(v *view, g *board.Geometry) *background {
 		stable:  make([]uint16, nb*nb),
 		fg:      make([]bool, nb*nb),
 		hand:    make([]bool, nb*nb),
+		handWas: make([]bool, nb*nb),
 		diff:    make([]float32, nb*nb),
 		drift:   make([]float32, nb*nb),
 		ref:     make([]float32, 3*nb*nb),
@@ -242,7 +250,7 @@ func (b *background) observe() error {
 		copy(b.prev, b.cur)
 		for i := range b.changed {
 			b.changed[i] = true
-			b.stable[i] = stableFrames
+			b.stable[i] = 4 * stableFrames
 		}
 		b.first = false
 		b.gain = 1

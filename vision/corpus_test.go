@@ -63,6 +63,10 @@ func scoreTruth(tr *corpus.Truth, ft corpus.FrameTruth, fr Frame) frameScore {
 		}
 		s.found++
 		s.errs = append(s.errs, m.err[d.ID])
+		if s.errOf == nil {
+			s.errOf = map[string]float64{}
+		}
+		s.errOf[d.ID] = m.err[d.ID]
 		if fr.Detections[j].Kind != d.Kind {
 			s.wrongClass++
 			s.wrongs = append(s.wrongs, d.ID+" as "+fr.Detections[j].Kind.String())
@@ -83,6 +87,77 @@ func scoreTruth(tr *corpus.Truth, ft corpus.FrameTruth, fr Frame) frameScore {
 	return s
 }
 
+// corpusTruthFiles lists the corpus's truth files (plain and gzipped),
+// skipping the test when there is no corpus.
+func corpusTruthFiles(t *testing.T) []string {
+	t.Helper()
+	dir := filepath.Join(repoRoot(t), "testdata", "videos")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.truth.json"))
+	gz, _ := filepath.Glob(filepath.Join(dir, "*.truth.json.gz"))
+	files = append(files, gz...)
+	if len(files) == 0 {
+		t.Skip("no corpus in testdata/videos")
+	}
+	sort.Strings(files)
+	return files
+}
+
+// corpusTrace, when set, is the trace of the detectors runCorpusClip
+// makes (see TestCorpusDiag).
+var corpusTrace func(x, y float64, msg string)
+
+// runCorpusClip decodes the clip of the truth file and runs the detector
+// over every frame in order with the true calibration of each frame's
+// camera (a new one after a knock), calling visit with each result. It
+// returns the number of frames and the time spent detecting.
+func runCorpusClip(t *testing.T, file string, tr *corpus.Truth, visit func(i int, frame gocv.Mat, det *Detector, fr Frame)) (int, time.Duration) {
+	t.Helper()
+	video := filepath.Join(filepath.Dir(file), tr.Clip.Video)
+	if _, err := os.Stat(video); err != nil {
+		t.Logf("%s: %v", tr.Clip.Name, err)
+		return 0, 0
+	}
+	vc, err := gocv.VideoCaptureFile(video)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vc.Close()
+	frame := gocv.NewMat()
+	defer frame.Close()
+	var det *Detector
+	defer func() {
+		if det != nil {
+			det.Close()
+		}
+	}()
+	var cur *corpus.CameraTruth
+	var spent time.Duration
+	frames := 0
+	for i := 0; i < len(tr.Frames) && vc.Read(&frame) && !frame.Empty(); i++ {
+		if ct := tr.Camera(i); ct != cur {
+			cur = ct
+			cal := calFromTruth(t, tr, ct)
+			if det == nil {
+				if det, err = New(cal, Config{}); err != nil {
+					t.Fatal(err)
+				}
+				det.trace = corpusTrace
+			} else if err := det.SetCalibration(cal); err != nil {
+				t.Fatal(err)
+			}
+		}
+		start := time.Now()
+		fr, err := det.Detect(frame, i, float64(i)/float64(tr.Clip.FPS))
+		spent += time.Since(start)
+		frames++
+		if err != nil {
+			t.Fatalf("%s frame %d: %v", tr.Clip.Name, i, err)
+		}
+		visit(i, frame, det, fr)
+	}
+	return frames, spent
+}
+
 // Vision alone on the corpus (testdata/videos): every clip decoded and
 // detected frame by frame with the true calibration (lens included), so
 // that these figures are the detector's, not the calibration's. Discs at
@@ -91,58 +166,20 @@ func TestCorpusVision(t *testing.T) {
 	if testing.Short() {
 		t.Skip("decodes the corpus")
 	}
-	dir := filepath.Join(repoRoot(t), "testdata", "videos")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.truth.json"))
-	if len(files) == 0 {
-		t.Skip("no corpus in testdata/videos")
-	}
-	sort.Strings(files)
 	var all frameScore
 	var spent time.Duration
 	frames := 0
-	for _, f := range files {
+	for _, f := range corpusTruthFiles(t) {
 		tr, err := corpus.ReadTruth(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := os.Stat(filepath.Join(dir, tr.Clip.Video)); err != nil {
-			t.Logf("%s: %v", tr.Clip.Name, err)
-			continue
-		}
-		vc, err := gocv.VideoCaptureFile(filepath.Join(dir, tr.Clip.Video))
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame := gocv.NewMat()
-		var det *Detector
-		var cur *corpus.CameraTruth
 		var cs frameScore
-		for i := 0; i < len(tr.Frames) && vc.Read(&frame) && !frame.Empty(); i++ {
-			if ct := tr.Camera(i); ct != cur {
-				cur = ct
-				cal := calFromTruth(t, tr, ct)
-				if det == nil {
-					if det, err = New(cal, Config{}); err != nil {
-						t.Fatal(err)
-					}
-				} else if err := det.SetCalibration(cal); err != nil {
-					t.Fatal(err)
-				}
-			}
-			start := time.Now()
-			fr, err := det.Detect(frame, i, float64(i)/float64(tr.Clip.FPS))
-			spent += time.Since(start)
-			frames++
-			if err != nil {
-				t.Fatalf("%s frame %d: %v", tr.Clip.Name, i, err)
-			}
+		n, dt := runCorpusClip(t, f, tr, func(i int, _ gocv.Mat, _ *Detector, fr Frame) {
 			cs.add(scoreTruth(tr, tr.Frames[i], fr))
-		}
-		frame.Close()
-		vc.Close()
-		if det != nil {
-			det.Close()
-		}
+		})
+		frames += n
+		spent += dt
 		t.Logf("%-22s %v", tr.Clip.Name, cs)
 		all.add(cs)
 	}

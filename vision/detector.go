@@ -54,6 +54,15 @@ type Detector struct {
 	strength   []float64
 	hidBins    [rays]bool
 	stats      Stats
+	// trace, when set (diagnostics only), is told what happens to each
+	// candidate: its rectified position and a message.
+	trace func(x, y float64, msg string)
+}
+
+// tracef reports a candidate's fate to the trace (callers check d.trace
+// first, so that nothing is formatted otherwise).
+func (d *Detector) tracef(x, y float64, format string, args ...any) {
+	d.trace(x, y, fmt.Sprintf(format, args...))
 }
 
 // Stats describes the work of the last frame, for tests and the debug
@@ -235,6 +244,7 @@ func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
 		}
 	}
 	d.bg.update()
+	copy(d.bg.handWas, d.bg.hand)
 	d.frames++
 	d.stats.BoardY, d.stats.Gain = d.bg.boardY, d.bg.gain
 	// keep the discs for the next frame
@@ -279,7 +289,10 @@ func (d *Detector) detect(frame gocv.Mat) error {
 		tpb := d.tilePx / d.bg.bs
 		nb := d.bg.nb
 		for k, ch := range d.bg.changed {
-			if ch {
+			// changed, just come to rest, just entered the background,
+			// or hidden or uncovered by a hand since the last frame
+			st := d.bg.stable[k]
+			if ch || st == settleFrames || st == stableFrames+2 || d.bg.hand[k] != d.bg.handWas[k] {
 				d.dirty[(k/nb/tpb)*nt+(k%nb)/tpb] = true
 			}
 		}
@@ -414,6 +427,9 @@ func (d *Detector) detect(frame gocv.Mat) error {
 			}
 			dist := math.Hypot(o.x-c.x, o.y-c.y)
 			if o.man.ok && o.man.support >= 0.9 && o.man.sym >= goodSymmetry && dist > 0.7*(d.rMan+d.rStr) && dist < 0.93*(d.rMan+d.rStr) {
+				if d.trace != nil {
+					d.tracef(c.x, c.y, "striker-sized but a man at %.1f,%.1f is %.1f px away: a man", o.x, o.y, dist)
+				}
 				if !d.toMan(c) {
 					c.support = 0 // neither: dropped below
 				}
@@ -439,6 +455,9 @@ func (d *Detector) detect(frame gocv.Mat) error {
 	}
 	for _, c := range d.cands {
 		if c.support == 0 || overlaps(c) {
+			if d.trace != nil {
+				d.tracef(c.x, c.y, "dropped: support %.2f, overlaps a stronger disc %v", c.support, overlaps(c))
+			}
 			continue
 		}
 		if c.sym < goodSymmetry {
@@ -466,8 +485,14 @@ func (d *Detector) detect(frame gocv.Mat) error {
 				return false
 			})
 			if c.sym < goodSymmetry && !d.fitsCluster(c) {
+				if d.trace != nil {
+					d.tracef(c.x, c.y, "dropped: symmetry without the neighbours %.2f, not in a cluster", c.sym)
+				}
 				continue
 			}
+		}
+		if d.trace != nil {
+			d.tracef(c.x, c.y, "accepted: big %v support %.2f sym %.2f", c.big, c.support, c.sym)
 		}
 		d.accepted = append(d.accepted, c)
 	}
@@ -523,21 +548,48 @@ const (
 
 // examine refines a vote peak into a disc, or rejects it.
 func (d *Detector) examine(pl plane, p peak) (disc, bool) {
-	big := p.kind == 1
 	var hid func(x, y float64) bool
 	minSup := d.cfg.MinSupport
-	if d.stats.Hands {
-		hid = d.bg.handAt
-		if d.bg.handAt(p.x, p.y) {
-			// Its middle is under what looked foreign so far — which may be
-			// the disc itself, moved by the hand: only a disc seen whole is
-			// taken there.
-			hid = nil
-			minSup = math.Max(minSup, 0.75)
-		}
+	if !d.stats.Hands {
+		return d.examineWith(pl, p, nil, minSup)
 	}
+	hid = d.bg.handAt
+	if d.bg.handAt(p.x, p.y) {
+		// Its middle is under what looked foreign so far — which may be
+		// the disc itself, moved by the hand: only a disc seen whole is
+		// taken there.
+		hid = nil
+		minSup = math.Max(minSup, 0.75)
+	}
+	c, ok := d.examineWith(pl, p, hid, minSup)
+	if hid == nil || (ok && c.hidden == 0) {
+		return c, ok
+	}
+	// The hand mask is coarse (blocks, grown by one, a hand's shadow
+	// included) and a disc just put down is foreign to the background
+	// too: a disc whose whole outline is seen, its edges pointing at its
+	// centre, is a whole disc even where the mask says a hand may be.
+	// (Where the mask allowed for a striker, fingers over its rim may
+	// leave only its inner ring whole: the whole look must then agree on
+	// the size.)
+	if w, wok := d.examineWith(pl, p, nil, math.Max(minSup, 0.9)); wok && w.sym >= goodSymmetry && (!ok || w.big == c.big) {
+		if d.trace != nil {
+			d.tracef(w.x, w.y, "seen whole under the hand mask")
+		}
+		return w, true
+	}
+	return c, ok
+}
+
+// examineWith is examine with the given hand mask (nil: none) and share
+// of the outline to be seen.
+func (d *Detector) examineWith(pl plane, p peak, hid func(x, y float64) bool, minSup float64) (disc, bool) {
+	big := p.kind == 1
 	x, y, ok := d.refine(p.x, p.y, big, hid)
 	if !ok {
+		if d.trace != nil {
+			d.tracef(p.x, p.y, "peak %.2f (kind %d): no centre", p.score, p.kind)
+		}
 		return disc{}, false
 	}
 	c := disc{marking: -1}
@@ -550,13 +602,20 @@ func (d *Detector) examine(pl plane, p peak) (disc, bool) {
 	}
 	c.x, c.y = x, y
 	if !d.insideSurface(int(math.Round(x)), int(math.Round(y))) {
+		if d.trace != nil {
+			d.tracef(x, y, "outside the surface")
+		}
 		return disc{}, false
 	}
 	// both sizes are checked: in a cluster a man may look like a striker
 	// until the neighbours are known
 	boardF := featuresOf(d.bg.boardBGR, d.bg.boardY)
-	manOK := sm >= minSup && hm <= 0.7 && d.plausible(pl, x, y, d.rMan, boardF, hm, hid, &c.man)
-	strOK := c.big && ss >= minSup && hs <= 0.7 && d.plausible(pl, x, y, d.rStr, boardF, hs, hid, &c.str)
+	manOK := sm >= minSup && hm <= 0.7 && d.plausible(pl, x, y, d.rMan, boardF, sm, hm, hid, &c.man)
+	strOK := c.big && ss >= minSup && hs <= 0.7 && d.plausible(pl, x, y, d.rStr, boardF, ss, hs, hid, &c.str)
+	if d.trace != nil {
+		d.tracef(x, y, "peak %.2f (kind %d) at %.1f,%.1f: man sup %.2f hid %.2f ok %v sym %.2f board %.1f; striker sup %.2f hid %.2f ok %v sym %.2f; outline %.1f (man %.1f striker %.1f) big %v",
+			p.score, p.kind, p.x, p.y, sm, hm, manOK, c.man.sym, c.man.boardDist, ss, hs, strOK, c.str.sym, c.outline, d.rMan, d.rStr, c.big)
+	}
 	if c.big && !strOK {
 		c.big = false
 	}
@@ -588,7 +647,7 @@ type hypo struct {
 // whether it can be a disc: its edges point at its centre, and it is not
 // a patch of bare wood ringed by printed arcs and lines (the middle of the
 // board's colour and the edges not convincingly a disc's).
-func (d *Detector) plausible(pl plane, x, y, r float64, boardF features, hidden float64, hid func(x, y float64) bool, h *hypo) bool {
+func (d *Detector) plausible(pl plane, x, y, r float64, boardF features, support, hidden float64, hid func(x, y float64) bool, h *hypo) bool {
 	var skip func(i, j int) bool
 	if hid != nil && hidden > 0 {
 		skip = func(i, j int) bool { return hid(float64(i), float64(j)) }
@@ -604,11 +663,36 @@ func (d *Detector) plausible(pl plane, x, y, r float64, boardF features, hidden 
 	}
 	h.colour = pl.medianIn(x, y, 0.6*r, &d.medBuf)
 	h.boardDist = featDist(featuresOf(h.colour, d.bg.boardY), boardF)
-	if h.sym < 0.45 && h.boardDist < 2.5 {
+	// (A whole, unbroken outline with bare board all around it is a disc
+	// even of the board's colour — a natural-wood man on a honey board:
+	// arcs and star points meeting around a point leave gaps, and a hole
+	// in a pack is ringed by discs; the printed circles of a man's size
+	// are told apart afterwards, see resolveMarkings.)
+	if h.sym < 0.45 && h.boardDist < 2.5 && (support < 0.97 || hidden > 0 || boardAround(pl, x, y, r, d.bg.boardY, boardF) < 0.75) {
 		return false
 	}
 	h.ok = true
 	return true
+}
+
+// boardAround returns the share of the points on two rings just outside
+// the disc (x, y, r) whose colour is the board's.
+func boardAround(pl plane, x, y, r, boardY float64, boardF features) float64 {
+	in := 0
+	for a := 0; a < rays; a++ {
+		cs, sn := rayCos[a], raySin[a]
+		ok := true
+		for _, f := range [2]float64{1.35, 1.55} {
+			c := pl.at(x+cs*f*r, y+sn*f*r)
+			if featDist(featuresOf([3]float64{float64(c[0]), float64(c[1]), float64(c[2])}, boardY), boardF) >= 2.5 {
+				ok = false
+			}
+		}
+		if ok {
+			in++
+		}
+	}
+	return float64(in) / rays
 }
 
 // fitsCluster reports whether a candidate whose edges are too mixed up

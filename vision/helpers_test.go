@@ -124,6 +124,7 @@ type frameScore struct {
 	missed     []string
 	extras     []Detection
 	wrongs     []string
+	errOf      map[string]float64 // position error per disc found (one frame)
 }
 
 func (s *frameScore) add(o frameScore) {

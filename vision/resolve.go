@@ -58,6 +58,9 @@ func (d *Detector) resolveMarkings(pl plane, from int) {
 		}
 		d.accepted[i].marking = c.marking
 		drop[i] = c.marking >= 0 && d.isPrinted(pl, c)
+		if drop[i] && d.trace != nil {
+			d.tracef(c.x, c.y, "dropped: the printed circle %d (ring %.2f)", c.marking, ringTest(pl, c.x, c.y, d.mk[c.marking].r*d.v.ppm))
+		}
 	}
 	for i := from; i < len(d.accepted); i++ {
 		if !drop[i] {
@@ -189,18 +192,26 @@ func (d *Detector) classify() {
 	d.accepted = out
 	qi := d.arrangementQueen()
 	// Two queen-coloured discs, one of them alone on the centre circle not
-	// yet learned: that one is the printed circle (the queen has left it).
+	// yet learned, the other clearly a queen elsewhere (wholly seen, a
+	// man's outline, on no printed circle): the one on the centre is the
+	// printed circle (the queen has left it).
 	ci, nq := -1, 0
 	for i, c := range d.accepted {
 		if c.big || !queenish(c.feat) {
 			continue
 		}
-		nq++
 		if c.marking >= 0 && d.mk[c.marking].centre && d.mk[c.marking].patch == nil && d.neighbours(c, 1.2*2*d.rMan) < 3 {
 			ci = i
+			continue
+		}
+		if c.marking < 0 && c.hidden == 0 && c.support >= 0.9 && c.sym >= goodSymmetry && c.sizeScore > 0.5 {
+			nq++
 		}
 	}
-	if nq >= 2 && ci >= 0 {
+	if nq >= 1 && ci >= 0 {
+		if d.trace != nil {
+			d.tracef(d.accepted[ci].x, d.accepted[ci].y, "dropped: the red centre circle (the queen is elsewhere)")
+		}
 		c := d.accepted[ci]
 		m := &d.mk[c.marking]
 		d.patch = samplePatch(d.plane(), c.x, c.y, m.r*d.v.ppm, d.bg.boardY, d.patch)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/pipeline"
 
@@ -40,7 +42,14 @@ the centre, x toward E, y toward S.
 
 The sides are named from the calibration (--calibration), else from
 --south-at; with --turn the first stroke names them: it is played from
-that seat.`
+that seat.
+
+--truth FILE (a developer's diagnostic) compares the events, and the fouls
+the referee makes of them, with a corpus clip's ground truth and prints
+the tracker's view of the frames around every missed or extra event. The
+clip's seating is taken from the truth as boardcam eval does;
+--calibration truth gives the pipeline the camera's true calibration
+(measuring tracking without the calibration's errors).`
 
 func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 	fs := newFlags("analyze", "VIDEO [--calibration FILE] [--board FILE] [--json] [--progress]", analyzeDescription, s)
@@ -53,8 +62,23 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 	fpsFlag := fs.Float64("fps", 0, "frame rate, frames per second (default: the video's)")
 	asJSON := fs.Bool("json", false, "print one JSON object per line per event")
 	progress := fs.Bool("progress", false, "report progress on standard error")
+	truthPath := fs.String("truth", "", "a clip's ground truth `file` (corpus *.truth.json): compare the events and fouls with it and show the tracker's view around every miss (a diagnostic; the video defaults to the truth's)")
+	viewFlag := fs.String("view", "", "with --truth: also show the tracker's view of frames `A-B`")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	var truth *corpus.Truth
+	if *truthPath != "" {
+		var err error
+		if truth, err = corpus.ReadTruth(*truthPath); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			return cmdAnalyzeTruth(ctx, truth, *truthPath, filepath.Join(filepath.Dir(*truthPath), truth.Clip.Video), *calPath, *viewFlag, s)
+		}
+		if fs.NArg() == 1 {
+			return cmdAnalyzeTruth(ctx, truth, *truthPath, fs.Arg(0), *calPath, *viewFlag, s)
+		}
 	}
 	if fs.NArg() != 1 {
 		if fs.NArg() == 0 {

@@ -30,20 +30,57 @@ perfect; a check of the harness and of the corpus files), or another
 registered name. A pipeline that emits physical events but no fouls is
 refereed with the clip's referee setup.
 
---json prints one JSON object: {"pipeline", "summary", "clips", "targets"}.
+--calibration truth is a diagnostic: the pipeline is handed every frame's
+true calibration (corners, homography and lens of the truth's camera)
+instead of finding the board, so that vision and the tracker can be
+measured apart from calibration. The output says so; its figures are not
+the product's ("auto", the default, is).
+
+--orientation says how the pipeline learns which image side board side S
+is on: "installed" (default) gives it each clip's installation setting, as
+a club configures it once with calibrate --south-at (the camera's rotation
+rounded to a quarter turn; a camera turned about 45° is left unset);
+"inferred" configures nothing and lets the pipeline take it from the first
+stroke.
+
+--lens files (default) gives the pipeline each clip's lens file from
+DIR/lenses (made by boardcam synth --lens from simulated chessboard photos,
+as a club makes lens.json with calibrate --lens); --lens none gives none.
+The true calibration of --calibration truth carries the true lens instead.
+
+--json prints one JSON object: {"pipeline", "calibration", "orientation",
+"lens", "summary", "clips", "targets"}; each clip names its lens_file.
 The exit status is 1 when a clip cannot be evaluated, and with
 --require-targets also when a target is missed.
 `
 
 func cmdEval(ctx context.Context, args []string, s stdio) error {
-	fs := newFlags("eval", "[--json] [--pipeline NAME] [DIR|FILE…]", evalHelp, s)
+	fs := newFlags("eval", "[--json] [--pipeline NAME] [--calibration auto|truth] [--orientation installed|inferred] [--lens files|none] [DIR|FILE…]", evalHelp, s)
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	name := fs.String("pipeline", "auto", "pipeline to evaluate: auto, "+strings.Join(eval.Names(), ", "))
 	require := fs.Bool("require-targets", false, "exit 1 when a target is missed")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	window := fs.Int("event-window", eval.DefaultEventWindow, "frames within which a reported event matches a true one")
+	calSrc := fs.String("calibration", string(eval.CalibrationAuto), "where the calibration comes from: auto (the pipeline finds the board) or truth (diagnostic: each frame's true calibration)")
+	lensSrc := fs.String("lens", string(eval.LensFiles), "lens model: files (each clip's lens file in DIR/lenses, as a club's lens.json) or none")
+	oriSrc := fs.String("orientation", string(eval.OrientationInstalled), "where side S is: installed (each clip's installation setting) or inferred (from the first stroke)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	cs, err := eval.ParseCalibrationSource(*calSrc)
+	if err != nil {
+		return usageError("--calibration: %v", err)
+	}
+	osrc, err := eval.ParseOrientationSource(*oriSrc)
+	if err != nil {
+		return usageError("--orientation: %v", err)
+	}
+	ls, err := eval.ParseLensSource(*lensSrc)
+	if err != nil {
+		return usageError("--lens: %v", err)
+	}
+	if cs == eval.CalibrationTruth && *require {
+		return usageError("--require-targets measures the product: not with --calibration truth (a diagnostic)")
 	}
 	if *window < 1 {
 		return usageError("--event-window must be at least 1 frame")
@@ -73,7 +110,10 @@ func cmdEval(ctx context.Context, args []string, s stdio) error {
 		return err
 	}
 	var mu sync.Mutex
-	opt := eval.Options{EventWindow: *window}
+	opt := eval.Options{EventWindow: *window, Calibration: cs, Orientation: osrc, Lens: ls}
+	if cs == eval.CalibrationTruth && !*quiet {
+		fmt.Fprintf(s.Err, "eval: calibration: truth — diagnostic, not the product's figure\n")
+	}
 	if !*quiet {
 		last := ""
 		opt.Progress = func(clip string, done, total int) {

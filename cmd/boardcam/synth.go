@@ -33,6 +33,13 @@ a temporary directory and compares every file with the committed one; it
 exits 1 naming the clips that differ. --dry-run only simulates and checks
 the specs (fast: nothing is rendered) and prints what each clip shows.
 
+--lens makes the corpus's lens files instead: for every distinct camera it
+renders 15 photos of a printed chessboard (9×6 inner corners, 25 mm)
+through the camera's lens, calibrates the lens from them as calibrate
+--lens does, and writes DIR/lenses/cam-ID.lens.json and DIR/lenses/index.json
+(which clip uses which file). boardcam eval gives each clip its lens file
+like a club's lens.json.
+
 Limits: each clip at most 3 MB, the corpus at most 60 MB; a clip over them
 is an error. Every regenerated clip adds its size to the git history for
 good: change committed clips only when the change is worth it.
@@ -45,14 +52,18 @@ const (
 )
 
 func cmdSynth(ctx context.Context, args []string, s stdio) error {
-	fs := newFlags("synth", "[--check] [--dry-run] [--only NAME,…] [--jobs N] [DIR]", synthHelp, s)
+	fs := newFlags("synth", "[--check] [--dry-run] [--lens] [--only NAME,…] [--jobs N] [DIR]", synthHelp, s)
 	check := fs.Bool("check", false, "regenerate into a temporary directory and compare bytes with the committed files")
 	dry := fs.Bool("dry-run", false, "simulate and check the specs only; render nothing")
 	only := fs.String("only", "", "comma-separated clip `names` to (re)generate (default: every spec in DIR)")
 	jobs := fs.Int("jobs", max(1, runtime.NumCPU()/2), "clips rendered at the same time")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	lensMode := fs.Bool("lens", false, "instead of the clips, (re)make each camera's lens file by a simulated chessboard calibration (see docs/calibration.md)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *lensMode && (*check || *dry) {
+		return usageError("--lens excludes --check and --dry-run")
 	}
 	if fs.NArg() > 1 {
 		return usageError("synth takes at most one directory, got %d arguments", fs.NArg())
@@ -97,6 +108,13 @@ func cmdSynth(ctx context.Context, args []string, s stdio) error {
 	}
 	if *dry {
 		return synthDry(specs, s)
+	}
+	if *lensMode {
+		return synthLenses(ctx, dir, specs, all, func(format string, a ...any) {
+			if !*quiet {
+				fmt.Fprintf(s.Err, "synth: "+format+"\n", a...)
+			}
+		}, s)
 	}
 
 	var mu sync.Mutex

@@ -27,6 +27,9 @@ type Pipeline struct {
 	Config pipeline.Config
 
 	a *pipeline.Analyzer
+	// cal is the true calibration in force (eval's --calibration truth
+	// diagnostic), nil otherwise.
+	cal *calibrate.Calibration
 }
 
 // Name implements eval.Pipeline.
@@ -37,18 +40,36 @@ func (p *Pipeline) Begin(c eval.Clip) error {
 	p.close()
 	cfg := p.Config
 	cfg.Geometry = c.Geometry
+	if cfg.Lens == nil {
+		cfg.Lens = c.Lens // the club's lens.json
+	}
+	p.cal = nil
+	if c.Calibration == eval.CalibrationTruth {
+		// The diagnostic: the true calibration of every frame, given
+		// by the harness; the camera's moves come with it.
+		if c.TrueCalibration == nil {
+			return fmt.Errorf("%s: --calibration truth without a true calibration", c.Name)
+		}
+		cfg.Calibration, cfg.CheckEvery = c.TrueCalibration, -1
+		p.cal = c.TrueCalibration
+	}
 	// The seating a club configures: who breaks, and whose turn it is
-	// (the match state). The camera's orientation is taken from the
-	// first stroke, which is played from that seat.
+	// (the match state). Where the installation says which image side
+	// side S is on, that is the orientation; otherwise it is taken from
+	// the first stroke, which is played from that seat.
 	turn := c.Referee.Break
 	if c.Referee.Context != nil {
 		turn = c.Referee.Context.Turn
 	}
-	if cfg.Turn == nil && cfg.Calibration == nil {
+	if cfg.Turn == nil && cfg.Calibration == nil && c.SouthAt == "" {
 		cfg.Turn = &turn
 	}
 	if cfg.Orientation == (calibrate.Orientation{}) {
-		cfg.Orientation = calibrate.Orientation{SouthAt: calibrate.Bottom, Breaker: c.Referee.Break, BreakerSource: "config"}
+		south := c.SouthAt
+		if south == "" {
+			south = calibrate.Bottom
+		}
+		cfg.Orientation = calibrate.Orientation{SouthAt: south, Breaker: c.Referee.Break, BreakerSource: "config"}
 	}
 	a, err := pipeline.New(cfg)
 	if err != nil {
@@ -62,6 +83,13 @@ func (p *Pipeline) Begin(c eval.Clip) error {
 func (p *Pipeline) Frame(f eval.Frame) (eval.Output, error) {
 	if p.a == nil {
 		return eval.Output{}, fmt.Errorf("frame %d before Begin", f.Index)
+	}
+	if f.Calibration != nil && f.Calibration != p.cal {
+		// The true camera moved (diagnostic --calibration truth).
+		if err := p.a.SetCalibration(f.Calibration); err != nil {
+			return eval.Output{}, err
+		}
+		p.cal = f.Calibration
 	}
 	r, err := p.a.Process(f.Image, f.Index, f.T)
 	if err != nil {
@@ -87,15 +115,23 @@ func (p *Pipeline) close() {
 	}
 }
 
-// output converts one frame's result: the corners when calibrated, the
+// output converts one frame's result: the corners when calibrated (in the
+// recorded image, through the lens model when there is one), the
 // pieces on the board (those not detected in this frame — hidden, or
 // missed — marked Occluded: kept by the tracker, not detections), the
 // events.
 func output(r *pipeline.Result) eval.Output {
 	var out eval.Output
-	if r.Calibration != nil {
+	if cal := r.Calibration; cal != nil {
+		// Corners in the recorded (distorted) image, as the truth has
+		// them: a calibration with a lens model is in undistorted pixels.
 		var c [4][2]float64
-		copy(c[:], r.Calibration.CornersPx())
+		for i, q := range cal.Corners {
+			if cal.Lens != nil {
+				q = cal.Lens.Distort(q)
+			}
+			c[i] = [2]float64{q.X, q.Y}
+		}
 		out.Corners = &c
 	}
 	for _, q := range r.Pieces {
