@@ -243,3 +243,68 @@ func TestCommittedCorpusIsConsistent(t *testing.T) {
 		t.Errorf("the corpus is %.1f MB, more than 60 MB", float64(total)/(1<<20))
 	}
 }
+
+// Mode resume continues a stroke log: the log's header seats the players,
+// the referee plays on from its state, and a log that does not end where
+// the clip starts is refused with what differs.
+func TestResumeContext(t *testing.T) {
+	dir := t.TempDir()
+	spec := `fps: 30
+arrangement:
+  positions: {W1: [150, -170], B1: [-210, 60], Q: [-130, -140]}
+timeline:
+  - strike: {side: S, at: 60, direction: pot W1 NE, speed: 1.8, aim_time: 0.5}
+expect:
+  pocketed: [W1@NE]
+  context: {mode: resume, log: so-far.log}
+`
+	head := "profile icf\nplayer S Asha\nplayer N Ravi\nbreak N\n\nN - nobreak\nN www\nN -\nS bb\nS b\nS -\nN ww\nN w\nN -\nS bbb\nS -\nN w\nN -\nS bb\nS -\n"
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	sp := func() *Spec {
+		s, err := LoadSpec(write("clip.yaml", spec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// Board 1 under way, Ravi (white) with two men on the board and to
+	// strike; the arrangement has one white and S strikes: refused.
+	write("so-far.log", head)
+	if _, err := Setup(sp()); err == nil || !strings.Contains(err.Error(), "does not end where the clip starts") {
+		t.Errorf("mismatched log: %v", err)
+	}
+	// Board 2, Asha white with one man left, 8 blacks pocketed, the queen
+	// on the board, Asha to strike: accepted, and judged on from there.
+	write("so-far.log", "profile icf\nplayer S Asha\nplayer N Ravi\nbreak N\n\n"+
+		"N - nobreak\nN 9w\nS 4w\nS 4w\nS -\nN 8b\nN -\n")
+	s, err := Simulate(sp())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Setup.Mode != ModeResume || s.Setup.Teams != [2]string{"Asha", "Ravi"} || s.Setup.Log == "" {
+		t.Errorf("setup %+v", s.Setup)
+	}
+	j := s.Judgement
+	if j.Final == nil || len(j.Rejected) > 0 {
+		t.Fatalf("final %v rejected %v", j.Final, j.Rejected)
+	}
+	// Asha's last man: the board is hers.
+	if j.Final.Board != 3 || j.Final.Teams[0].BoardsWon != 1 {
+		t.Errorf("final %+v", j.Final)
+	}
+	// A syntax error in the log names its line.
+	write("so-far.log", "profile icf\nplayer S Asha\nplayer N Ravi\nbreak N\n\nN wx\n")
+	if _, err := Setup(sp()); err == nil || !strings.Contains(err.Error(), "line 6") {
+		t.Errorf("bad log: %v", err)
+	}
+	// resume needs a log and only resume takes one.
+	if _, err := ParseSpec([]byte(strings.Replace(spec, ", log: so-far.log", "", 1)), "x.yaml"); err == nil || !strings.Contains(err.Error(), "needs a log") {
+		t.Errorf("resume without a log: %v", err)
+	}
+}

@@ -58,9 +58,17 @@ type Expect struct {
 // (or doubles) seated as the scenario says, the breaker's side playing
 // white, the men on the board counted from the arrangement, the queen on
 // the board when it lies there, ten strokes played. The other fields
-// override that state.
+// override that state. Mode "resume" continues the match of a stroke log
+// (Log, a file beside the spec): the log's header seats the players, the
+// clip starts where the log ends (the log's men on the board, the queen
+// and the turn must be the arrangement's and the first strike's), the
+// referee sees the state as the engine keeps it, and the truth records the
+// final state, as in mode match; a daemon reaches it with `boardcam run
+// --resume LOG`.
 type Context struct {
 	Mode string `json:"mode"`
+	// Log is the stroke log of mode resume, relative to the spec.
+	Log string `json:"log,omitempty"`
 	// Turn is the seat to strike (default: the side of the first strike,
 	// else the breaker).
 	Turn *board.Side `json:"turn,omitempty"`
@@ -79,6 +87,7 @@ type Context struct {
 const (
 	ModeMatch    = "match"
 	ModeMidBoard = "mid_board"
+	ModeResume   = "resume"
 )
 
 // Tags are the situations a corpus clip can cover (expect.covers), with
@@ -280,10 +289,15 @@ func parseContext(n *yaml.Node, errf func(*yaml.Node, string, string, ...any) er
 		f := "context." + k.Value
 		switch k.Value {
 		case "mode":
-			if v.Value != ModeMatch && v.Value != ModeMidBoard {
-				return c, errf(v, f, "want match or mid_board, got %q", v.Value)
+			if v.Value != ModeMatch && v.Value != ModeMidBoard && v.Value != ModeResume {
+				return c, errf(v, f, "want match, mid_board or resume, got %q", v.Value)
 			}
 			c.Mode = v.Value
+		case "log":
+			if v.Kind != yaml.ScalarNode || v.Value == "" {
+				return c, errf(v, f, "want a stroke log file")
+			}
+			c.Log = v.Value
 		case "turn":
 			s, err := board.ParseSide(v.Value)
 			if err != nil {
@@ -319,8 +333,11 @@ func parseContext(n *yaml.Node, errf func(*yaml.Node, string, string, ...any) er
 			}
 			c.Placer = v.Value
 		default:
-			return c, errf(k, f, "unknown field (known: mode, turn, queen, queen_team, awaiting_white, awaiting_black, placer)")
+			return c, errf(k, f, "unknown field (known: mode, log, turn, queen, queen_team, awaiting_white, awaiting_black, placer)")
 		}
+	}
+	if (c.Mode == ModeResume) != (c.Log != "") {
+		return c, errf(n, "context", "mode resume needs a log, and only mode resume takes one")
 	}
 	return c, nil
 }

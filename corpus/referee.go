@@ -2,6 +2,9 @@ package corpus
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
@@ -23,6 +26,9 @@ type RefereeSetup struct {
 	Break   board.Side     `json:"break"`
 	// Context is the fixed state of mode mid_board.
 	Context *rules.State `json:"context,omitempty"`
+	// Log is the stroke log mode resume continues (its text, so that the
+	// truth file is all an evaluation needs).
+	Log string `json:"log,omitempty"`
 }
 
 // Foul is one foul the referee called, flattened for comparison.
@@ -59,6 +65,9 @@ func Setup(sp *Spec) (RefereeSetup, error) {
 		if sc.Arrangement.Kind == sim.ArrangeOpening {
 			rs.Mode = ModeMatch
 		}
+	}
+	if rs.Mode == ModeResume {
+		return resumeSetup(sp, rs)
 	}
 	if rs.Mode == ModeMatch {
 		if sc.Arrangement.Kind != sim.ArrangeOpening {
@@ -117,6 +126,80 @@ func Setup(sp *Spec) (RefereeSetup, error) {
 	return rs, nil
 }
 
+// resumeSetup is the setup of mode resume: the log's match, checked
+// against the scenario's starting position.
+func resumeSetup(sp *Spec, rs RefereeSetup) (RefereeSetup, error) {
+	sc, c := sp.Scenario, sp.Expect.Context
+	if c.Turn != nil || c.Queen != "" || c.AwaitingWhite+c.AwaitingBlack > 0 || c.Placer != "" {
+		return rs, fmt.Errorf("%s: expect.context: turn, queen, awaiting and placer apply to mode mid_board only (mode resume takes them from the log)", sp.Path)
+	}
+	path := c.Log
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(sp.Path), path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return rs, fmt.Errorf("%s: expect.context.log: %w", sp.Path, err)
+	}
+	rs.Log = string(b)
+	m, err := rs.resumedMatch()
+	if err != nil {
+		return rs, fmt.Errorf("%s: expect.context.log %s: %w", sp.Path, c.Log, err)
+	}
+	h := m.Header()
+	if h.Profile != sp.Expect.Profile {
+		return rs, fmt.Errorf("%s: the log plays profile %s, expect.profile is %s", sp.Path, h.Profile, sp.Expect.Profile)
+	}
+	rs.Players, rs.Teams, rs.Break = h.Players, h.Teams, h.Break
+	// The log must end where the clip starts.
+	st := m.State()
+	var on [4]int
+	for _, p := range sc.Arrangement.Positions {
+		k, _ := board.KindOfID(p.ID)
+		on[k]++
+	}
+	var probs []string
+	if st.MatchOver {
+		probs = append(probs, "the match is over")
+	}
+	for t := range st.Teams {
+		k := st.Teams[t].Colour
+		if st.Teams[t].OnBoard != on[k] {
+			probs = append(probs, fmt.Sprintf("%d %s men on the board, the arrangement has %d", st.Teams[t].OnBoard, k, on[k]))
+		}
+		if st.Teams[t].AwaitingPlacement > 0 {
+			probs = append(probs, fmt.Sprintf("%s has men awaiting placement", st.Teams[t].Name))
+		}
+	}
+	if (st.Queen.Status == rules.QueenOnBoard) != (on[board.Queen] == 1) {
+		probs = append(probs, fmt.Sprintf("the queen is %s, the arrangement has %d", st.Queen.Status, on[board.Queen]))
+	}
+	for _, a := range sc.Timeline {
+		if a.Kind == sim.ActStrike && a.Strike.Side != nil {
+			if *a.Strike.Side != st.Turn {
+				probs = append(probs, fmt.Sprintf("it is %s's turn, the first strike is from %s", st.Turn, *a.Strike.Side))
+			}
+			break
+		}
+	}
+	if len(probs) > 0 {
+		return rs, fmt.Errorf("%s: the log %s does not end where the clip starts: %s", sp.Path, c.Log, strings.Join(probs, "; "))
+	}
+	return rs, nil
+}
+
+// resumedMatch replays the setup's log (mode resume).
+func (rs RefereeSetup) resumedMatch() (*rules.Match, error) {
+	lg, err := rules.ParseLog(strings.NewReader(rs.Log))
+	if err != nil {
+		return nil, err
+	}
+	if lg.Header.Profile == "" {
+		lg.Header.Profile = rs.Profile
+	}
+	return lg.Play(nil)
+}
+
 // RefereeConfig is the referee configuration for the setup: exact (no
 // tolerance) for the simulator's truth, the default camera tolerances for
 // a pipeline's events.
@@ -144,6 +227,21 @@ func (rs RefereeSetup) Judge(evs []events.Event, cfg referee.Config) (*Judgement
 	case ModeMatch:
 		h := rules.Header{Profile: rs.Profile, Teams: rs.Teams, Players: rs.Players, Break: rs.Break}
 		res, err := refsim.Referee(evs, h, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("referee: %w", err)
+		}
+		j.Decisions = res.Decisions
+		for _, r := range res.Rejected {
+			j.Rejected = append(j.Rejected, fmt.Sprintf("frame %d %q: %v", r.Decision.Frame, r.Decision.Log, r.Err))
+		}
+		st := res.Match.State()
+		j.Final = &st
+	case ModeResume:
+		m, err := rs.resumedMatch()
+		if err != nil {
+			return nil, fmt.Errorf("referee: the log: %w", err)
+		}
+		res, err := refsim.RefereeMatch(evs, m, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("referee: %w", err)
 		}

@@ -56,6 +56,15 @@ type Daemon struct {
 	// NewMatch starts a new match even when the journal of an unfinished
 	// one exists.
 	NewMatch bool
+	// Resume, a stroke log file, starts a new match that continues it: the
+	// log's header (rules, players, breaker) and its lines are written to
+	// the new journal first, and the daemon referees on from the state the
+	// log ends in — a match that began before boardcam was switched on, or
+	// was scored by hand. It implies NewMatch; the configuration's match
+	// profile, players and breaker are not used.
+	Resume string
+
+	resumeLog *rules.Log
 
 	// Source replaces the configured source; Reopen, when set, makes a
 	// fresh one after a read was abandoned (default: Source again).
@@ -71,6 +80,9 @@ type Daemon struct {
 	Hardware hardware.Options
 	// WebClock is the web server's clock (default the system clock).
 	WebClock web.Clock
+	// WebTuning, when set, adjusts the web server's configuration before
+	// it starts (tests shrink the per-client queues).
+	WebTuning func(*web.Config)
 
 	geom     *board.Geometry
 	metrics  *Metrics
@@ -165,6 +177,13 @@ func (d *Daemon) initialize() error {
 	}
 	d.metrics = NewMetrics(wm, d.Clock.Now())
 
+	if d.Resume != "" {
+		lg, err := ReadResumeLog(d.Resume)
+		if err != nil {
+			return err
+		}
+		d.resumeLog = lg
+	}
 	if err := d.openSource(); err != nil {
 		return err
 	}
@@ -217,6 +236,9 @@ func (d *Daemon) initialize() error {
 			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
 			Source: d, Sink: d, Frames: d, Metrics: wm,
+		}
+		if d.WebTuning != nil {
+			d.WebTuning(&d.web.Config)
 		}
 		if err := d.web.Initialize(); err != nil {
 			d.web = nil
@@ -301,7 +323,9 @@ func (d *Daemon) openSource() error {
 			cal = c
 		}
 		breaker := board.S
-		if h, err := cfg.Header(); err == nil {
+		if d.resumeLog != nil {
+			breaker = d.resumeLog.Header.Break
+		} else if h, err := cfg.Header(); err == nil {
 			breaker = h.Break
 		}
 		a, err := NewVisionAnalyzer(d.geom, cal, breaker)
@@ -383,7 +407,7 @@ func (d *Daemon) openMatch() error {
 		return err
 	}
 	var jf *JournalFile
-	if !d.NewMatch {
+	if !d.NewMatch && d.resumeLog == nil {
 		path, err := LatestJournal(cfg.Journal.Dir)
 		if err != nil {
 			return err
@@ -422,9 +446,14 @@ func (d *Daemon) openMatch() error {
 		}
 	}
 	if jf == nil {
-		h, err := cfg.Header()
-		if err != nil {
-			return err
+		var h rules.Header
+		if d.resumeLog != nil {
+			h = d.resumeLog.Header
+		} else {
+			var err error
+			if h, err = cfg.Header(); err != nil {
+				return err
+			}
 		}
 		j, err := CreateJournal(cfg.Journal.Dir, h, d.Clock.Now())
 		if err != nil {
@@ -433,7 +462,25 @@ func (d *Daemon) openMatch() error {
 		k.j = j
 		k.m, _ = rules.NewMatch(h)
 		k.stream, k.session = 1, 1
-		log.Info("new match", "journal", j.Path(), "profile", h.Profile, "teams", h.Teams[0]+" v "+h.Teams[1], "break", h.Break.String())
+		if d.resumeLog != nil {
+			// The log's lines first, as they are: the journal replays into
+			// the same match after a restart.
+			lines := make([]Line, 0, len(d.resumeLog.Entries))
+			for _, e := range d.resumeLog.Entries {
+				if err := k.m.Apply(e.Event); err != nil {
+					return fmt.Errorf("%s:%d: %w", d.Resume, e.Line, err)
+				}
+				lines = append(lines, Line{Event: e.Event, Meta: Meta{By: ByLog}})
+			}
+			if err := k.commit(lines); err != nil {
+				return err
+			}
+			st := k.m.State()
+			log.Info("new match continuing a stroke log", "journal", j.Path(), "log", d.Resume, "lines", len(lines), "profile", h.Profile,
+				"teams", h.Teams[0]+" v "+h.Teams[1], "board", st.Board, "score", fmt.Sprintf("%d-%d", st.Teams[0].Score, st.Teams[1].Score), "turn", st.Turn.String())
+		} else {
+			log.Info("new match", "journal", j.Path(), "profile", h.Profile, "teams", h.Teams[0]+" v "+h.Teams[1], "break", h.Break.String())
+		}
 		if err := k.commit([]Line{{Meta: Meta{Session: 1, Source: d.identity, Replayable: d.identity != "", Stream: 1}}}); err != nil {
 			return err
 		}

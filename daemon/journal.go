@@ -59,7 +59,8 @@ type Meta struct {
 	// B is "i/n": line i of a commit of n lines.
 	B string `json:"b,omitempty"`
 	// By says who decided: auto (the referee), umpire (the console),
-	// button (a hardware button).
+	// button (a hardware button), log (a line of the stroke log the match
+	// was resumed from, see Daemon.Resume).
 	By string `json:"by,omitempty"`
 	// P is the pending decision the line belongs to.
 	P    string `json:"p,omitempty"`
@@ -468,4 +469,35 @@ func LatestJournal(dir string) (string, error) {
 		return cs[i].name < cs[j].name
 	})
 	return filepath.Join(dir, cs[len(cs)-1].name), nil
+}
+
+// ByLog marks the journal lines copied from the stroke log a match was
+// resumed from (Daemon.Resume).
+const ByLog = "log"
+
+// ReadResumeLog reads a stroke log to resume a match from and checks that
+// it replays: every line legal, the match not over. Errors name the file
+// and line.
+func ReadResumeLog(path string) (*rules.Log, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("resume: %w", err)
+	}
+	defer f.Close()
+	lg, err := rules.ParseLog(f)
+	if err != nil {
+		return nil, fmt.Errorf("resume: %s: %w", path, err)
+	}
+	m, err := lg.Play(nil)
+	if err != nil {
+		var le *rules.LineError
+		if errors.As(err, &le) && le.Line > 0 {
+			return nil, fmt.Errorf("resume: %s:%d: %w", path, le.Line, le.Err)
+		}
+		return nil, fmt.Errorf("resume: %s: %w", path, err)
+	}
+	if st := m.State(); st.MatchOver {
+		return nil, fmt.Errorf("resume: %s: the match is over (%s): nothing to continue", path, strings.TrimSpace(st.Teams[0].Name+" v "+st.Teams[1].Name))
+	}
+	return lg, nil
 }

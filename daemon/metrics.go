@@ -235,9 +235,15 @@ func (s Summary) Print(w io.Writer) {
 		dk = append(dk, k)
 	}
 	sort.Strings(dk)
+	what := map[string]string{"analyze": "frames before the analysis", "referee": "piece updates before the referee",
+		"publish": "piece updates replaced by newer ones"}
 	var ds []string
 	for _, k := range dk {
-		ds = append(ds, fmt.Sprintf("%s %d", k, s.Dropped[k]))
+		if w, ok := what[k]; ok {
+			ds = append(ds, fmt.Sprintf("%d %s (%s)", s.Dropped[k], w, k))
+		} else {
+			ds = append(ds, fmt.Sprintf("%s %d", k, s.Dropped[k]))
+		}
 	}
 	if len(ds) == 0 {
 		ds = []string{"none"}

@@ -67,14 +67,31 @@ func newFlags(name, synopsis, description string, s stdio) *flag.FlagSet {
 
 // parseFlags parses args, turning flag errors into usage errors and --help
 // into a clean exit.
+// parseFlags parses a command's flags, which may come before, between or
+// after its arguments (boardcam analyze clip.mp4 --json); after "--"
+// everything is an argument.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return flag.ErrHelp
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return flag.ErrHelp
+			}
+			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+		rest := fs.Args()
+		if n := len(args) - len(rest); n > 0 && args[n-1] == "--" {
+			pos = append(pos, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
-	return nil
+	// Leave the arguments in fs.Args().
+	return fs.Parse(append([]string{"--"}, pos...))
 }
 
 func usage(s stdio) {

@@ -41,8 +41,13 @@ Sources (--source):
 Every stroke outcome, placement and umpire decision is written to the match
 journal (a stroke log, fsync'd) before it is announced; after a crash or a
 restart the daemon replays the journal and carries on (a video is caught up
-with from its start). --new-match starts afresh. docs/daemon.md describes
-the configuration file, the decisions, the journal and the metrics.
+with from its start). --new-match starts afresh. --resume LOG starts a new
+match that continues a stroke log (a match scored by hand before boardcam
+was switched on): the log's rules, players and lines go into the new
+journal first, and the daemon referees on from where the log ends; the
+match's --profile, --players, --teams and --break come from the log.
+docs/daemon.md describes the configuration file, the decisions, the
+journal and the metrics.
 `
 
 func cmdRun(ctx context.Context, args []string, s stdio) error {
@@ -61,6 +66,7 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 	exitAtEnd := fs.Bool("exit-at-end", true, "exit when a video ends (false: keep the web server up until SIGTERM)")
 	journalDir := fs.String("journal-dir", "", "directory of the match journals (default ~/.local/state/boardcam/matches)")
 	newMatch := fs.Bool("new-match", false, "start a new match even if the last one is unfinished")
+	resume := fs.String("resume", "", "start a new match continuing the stroke log `FILE` (its rules, players and strokes so far)")
 	logLevel := fs.String("log-level", "", "debug, info, warn or error")
 	quiet := fs.Bool("quiet", false, "do not print the final score and the pipeline figures at exit")
 	if err := parseFlags(fs, args); err != nil {
@@ -68,6 +74,15 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 	}
 	if fs.NArg() > 0 {
 		return usageError("run takes no arguments (use --source %s)", fs.Arg(0))
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *resume != "" {
+		for _, f := range []string{"profile", "players", "teams", "break"} {
+			if set[f] {
+				return usageError("--%s with --resume: the stroke log's header says who plays what", f)
+			}
+		}
 	}
 	cfg := daemon.DefaultConfig()
 	if *configFile != "" {
@@ -77,8 +92,6 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 			return err
 		}
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	override := func(flagName, path string, apply func()) {
 		if set[flagName] {
 			apply()
@@ -102,7 +115,7 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 		return err
 	}
 	log := cfg.Logger(s.Err)
-	d := &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, NewMatch: *newMatch}
+	d := &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, NewMatch: *newMatch, Resume: *resume}
 	if err := d.Initialize(); err != nil {
 		return err
 	}

@@ -172,6 +172,14 @@ func Referee(evs []events.Event, h rules.Header, cfg referee.Config) (*Result, e
 	if err != nil {
 		return nil, err
 	}
+	return RefereeMatch(evs, m, cfg)
+}
+
+// RefereeMatch is [Referee] continuing match m (a match under way, such
+// as a stroke log replayed): the events are refereed in the state m is in
+// and applied to it.
+func RefereeMatch(evs []events.Event, m *rules.Match, cfg referee.Config) (*Result, error) {
+	h := m.Header()
 	ref, err := referee.New(cfg)
 	if err != nil {
 		return nil, err
