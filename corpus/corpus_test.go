@@ -45,9 +45,10 @@ func TestCommittedSpecsShowWhatTheyExpect(t *testing.T) {
 	}
 }
 
-// The demo starts a board from the opening and its decisions are all
-// accepted by the rules engine; the queen ends covered and a foul was
-// called, so the score visibly changes.
+// The demo picks up the match of demo.log (Ravi won board 1 by 6) and
+// plays the end of board 2 under the rules: every decision accepted, a
+// foul called, the queen covered by Asha, and Asha wins the board by 7 —
+// the score visibly changes on the overlay.
 func TestDemoPlaysUnderTheRules(t *testing.T) {
 	sp, err := LoadSpec(filepath.Join(videos, "demo.yaml"))
 	if err != nil {
@@ -58,17 +59,19 @@ func TestDemoPlaysUnderTheRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := s.Judgement
-	if s.Setup.Mode != ModeMatch || j.Final == nil {
+	if s.Setup.Mode != ModeResume || j.Final == nil {
 		t.Fatalf("mode %s, final %v", s.Setup.Mode, j.Final)
 	}
 	if len(j.Rejected) > 0 {
 		t.Errorf("rejected: %v", j.Rejected)
 	}
-	if q := j.Final.Queen; q.Status != "covered" || q.Team != 0 {
-		t.Errorf("queen %+v, want covered by team 0 (S)", q)
-	}
 	if len(j.Fouls) == 0 {
 		t.Error("no foul in the demo")
+	}
+	f := j.Final
+	if f.Board != 3 || f.Teams[0].Name != "Asha" || f.Teams[0].Score != 7 || f.Teams[1].Score != 6 || len(f.Boards) != 2 ||
+		f.Boards[1].Winner != 0 || !strings.Contains(f.Boards[1].Reason, "queen covered by Asha") {
+		t.Errorf("final state: board %d, %s %d – %d, boards %+v", f.Board, f.Teams[0].Name, f.Teams[0].Score, f.Teams[1].Score, f.Boards)
 	}
 	if d := s.Trace.Duration; d < 20 || d > 40 {
 		t.Errorf("the demo runs %.1f s, want 20–40", d)

@@ -305,6 +305,49 @@ func TestSwappedIDs(t *testing.T) {
 	}
 }
 
+// A man pocketed and put back may come back under any free identity of
+// his colour (the tracker cannot know which man the umpire picked up):
+// that is no identity switch; trading identities on the board still is.
+func TestReturnedManNewIdentity(t *testing.T) {
+	tr := truthOf(t, "demo")
+	placed := -1
+	for _, e := range tr.Events {
+		if e.Type == events.Placed && e.ID == "W1" {
+			placed = e.Frame
+			break
+		}
+	}
+	if placed < 0 {
+		t.Fatal("no placed W1 in the demo's truth")
+	}
+	renamed := &Oracle{Mutate: func(c *Clip, f int, out *Output) {
+		for i := range out.Pieces {
+			if f >= placed && out.Pieces[i].ID == "W1" {
+				out.Pieces[i].ID = "W7"
+			}
+		}
+	}}
+	if m := score(t, tr, renamed); m.IDSwitches != 0 || m.IDSwitchesAll != 0 {
+		t.Errorf("a returned man under a new identity: %d id switches (all %d), want 0", m.IDSwitches, m.IDSwitchesAll)
+	}
+	swapped := &Oracle{Mutate: func(c *Clip, f int, out *Output) {
+		for i := range out.Pieces {
+			if f < placed {
+				continue
+			}
+			switch out.Pieces[i].ID {
+			case "B2":
+				out.Pieces[i].ID = "B3"
+			case "B3":
+				out.Pieces[i].ID = "B2"
+			}
+		}
+	}}
+	if m := score(t, tr, swapped); m.IDSwitchesAll < 2 {
+		t.Errorf("two men trading identities on the board: %d id switches (all states), want ≥ 2", m.IDSwitchesAll)
+	}
+}
+
 // A pocketing reported for a man hidden under the hand over the NE pocket
 // is a false positive, counted as pocket_under_hand.
 func TestPocketUnderHand(t *testing.T) {
@@ -399,5 +442,28 @@ func TestRunDecodesTheCorpus(t *testing.T) {
 	}
 	if s.Fouls["cut_moon"].F1 != 1 || s.Fouls["hand_over_foul_line"].F1 != 1 {
 		t.Errorf("fouls %+v", s.Fouls)
+	}
+}
+
+// The striker's first contact of every stroke is scored on its own: the
+// truth perfect, a wrong first object a miss.
+func TestFirstContact(t *testing.T) {
+	tr := truthOf(t, "demo")
+	m := score(t, tr, &Oracle{})
+	fc, ok := m.Events[string(FirstContact)]
+	if !ok || fc.Truth == 0 || fc.Matched != fc.Truth || fc.F1 != 1 {
+		t.Fatalf("perfect pipeline: first_contact %+v", fc)
+	}
+	wrong := &Oracle{Mutate: func(c *Clip, f int, out *Output) {
+		for i, e := range out.Events {
+			if e.Type == events.Contact && e.A == "S" {
+				out.Events[i].B = "frame"
+			} else if e.Type == events.Contact && e.B == "S" {
+				out.Events[i].A = "frame"
+			}
+		}
+	}}
+	if w := score(t, tr, wrong).Events[string(FirstContact)]; w.Matched != 0 || w.Truth != fc.Truth {
+		t.Errorf("every first contact on the frame instead: %+v", w)
 	}
 }

@@ -168,6 +168,10 @@ func (s *scorer) frame(i int, out Output) {
 	for _, d := range t.Frames[i].Discs {
 		if d.State.OnBoard() || d.State == scene.Held {
 			discs = append(discs, d)
+		} else {
+			// Off the board (pocketed, overboard): a man put back may take
+			// any free identity of his colour, which is no switch.
+			delete(s.lastID, d.ID)
 		}
 	}
 	cost := make([][]float64, len(discs))
@@ -251,6 +255,11 @@ func (s *scorer) finish(end Output) *counts {
 			}
 		}
 	}
+	// The striker's first contact of each stroke: what the referee judges
+	// by (the truth's contacts also list every touch inside a pack).
+	if fc := [2][]item{firstContacts(t.Events), firstContacts(s.reported)}; len(fc[0])+len(fc[1]) > 0 {
+		byType[FirstContact] = fc
+	}
 	for typ, v := range byType {
 		tc := &typeCounts{truth: len(v[0]), reported: len(v[1])}
 		var matchedR []bool
@@ -286,6 +295,32 @@ func (s *scorer) finish(end Output) *counts {
 		c.fouls[code] = tc
 	}
 	return c
+}
+
+// FirstContact is the derived event type scored as "first_contact": the
+// first contact of the striker in each stroke (between a stroke_start and
+// its stroke_end), keyed by the kinds of the two discs (the other may be
+// the frame).
+const FirstContact events.Type = "first_contact"
+
+// firstContacts lists the striker's first contact of every stroke in evs.
+func firstContacts(evs []events.Event) []item {
+	var out []item
+	in, found := false, false
+	for _, e := range evs {
+		switch e.Type {
+		case events.StrokeStart:
+			in, found = true, false
+		case events.StrokeEnd:
+			in = false
+		case events.Contact:
+			if in && !found && (e.A == "S" || e.B == "S") {
+				found = true
+				out = append(out, item{e.Frame, eventKey(e)})
+			}
+		}
+	}
+	return out
 }
 
 // UnderHandRadius (mm): a reported pocketing that matches no true one
