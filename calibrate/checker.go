@@ -311,14 +311,31 @@ func (c *Checker) theilSen(x, y []float64) (float64, float64) {
 }
 
 // Monitor runs the [Checker] in the live pipeline every Interval and
-// recalibrates with [Detect] after Confirm consecutive checks that say
-// moved or lost. Time is given by the caller, so tests need not sleep.
+// recalibrates with [Detect] once a move is confirmed: Confirm consecutive
+// checks that say moved or lost, the last two of which see the edges in
+// the same place (the picture has come to rest: a knocked camera shakes
+// before it settles, and a calibration made mid-shake would be off). While
+// a move is being confirmed every frame is checked (see [Monitor.Pending]).
+// With SettlePx set, the Monitor then watches the camera settle: a further
+// displacement above SettlePx that holds still for two checks recalibrates
+// again (at most twice). Time is given by the caller, so tests need not
+// sleep.
 type Monitor struct {
 	// Interval between checks (default 2 s).
 	Interval time.Duration
 	// Confirm is how many checks in a row must say moved or lost before
 	// recalibrating (default 2: one knock is not a flicker).
 	Confirm int
+	// RestPx is how far the edges may move between the last two checks of
+	// a confirmed move for the picture to count as at rest (default the
+	// larger of 0.5 px and 0.1% of the board's width).
+	RestPx float64
+	// SettlePx, when above zero, is the displacement that recalibrates
+	// again while the camera settles after a recalibration (each such
+	// recalibration is returned, and so announced, like the first); 0
+	// (default): no settling. The larger of 0.3 px and 0.05% of the
+	// board's width is a good value (see docs/calibration.md).
+	SettlePx float64
 	// Options for Detect when recalibrating. Geometry and Orientation
 	// default to the current calibration's.
 	Options Options
@@ -329,7 +346,19 @@ type Monitor struct {
 	checker *Checker
 	last    time.Time
 	strikes int
+	prev    *CheckResult // the last check of the move being confirmed
+	failed  bool         // the last recalibration failed: retry after Interval
+	// settling: checks after a recalibration still watch for the camera
+	// coming to rest elsewhere; settleRecal counts the recalibrations made
+	// so, settledOK the quiet checks in a row.
+	settling    bool
+	settleRecal int
+	settledOK   int
 }
+
+// maxSettleRecalibrations bounds the recalibrations while a camera
+// settles.
+const maxSettleRecalibrations = 2
 
 // NewMonitor watches cal; frame, when not empty, is the frame cal was made
 // from (see [Checker.SetReference]).
@@ -359,21 +388,55 @@ func (m *Monitor) use(cal *Calibration, frame gocv.Mat) error {
 			return err
 		}
 	}
-	m.cal, m.checker, m.strikes = cal, ch, 0
+	m.cal, m.checker, m.strikes, m.prev = cal, ch, 0, nil
 	return nil
 }
 
 // Calibration returns the calibration in force.
 func (m *Monitor) Calibration() *Calibration { return m.cal }
 
+// Pending tells whether a move has been seen and is not yet confirmed or
+// dismissed: the caller should then observe the next frame rather than
+// wait for its usual interval (Observe checks it whatever the Interval).
+// After a failed recalibration the next try waits for the Interval again.
+func (m *Monitor) Pending() bool { return m.strikes > 0 && !m.failed }
+
+// boardWidth is the mean side of the calibration's surface in the image.
+func (m *Monitor) boardWidth() float64 {
+	ic := m.cal.ImageCorners()
+	var w float64
+	for i := 0; i < 4; i++ {
+		w += ic[i].Dist(ic[(i+1)%4]) / 4
+	}
+	return w
+}
+
+// atRest tells whether two checks see the edges in the same place: every
+// side seen by both moved less than tol between them. Checks that saw no
+// side (lost) cannot tell and count as at rest.
+func atRest(a, b *CheckResult, tol float64) bool {
+	if a == nil || b == nil {
+		return true
+	}
+	for j := 0; j < 4; j++ {
+		if math.IsNaN(a.Sides[j]) || math.IsNaN(b.Sides[j]) {
+			continue
+		}
+		if math.Abs(a.Sides[j]-b.Sides[j]) > tol {
+			return false
+		}
+	}
+	return true
+}
+
 // Observe is called with frames as they come. When Interval has passed
-// since the last check it checks the frame and returns the result; after
-// Confirm moved-or-lost results in a row it recalibrates on this frame and
-// returns the new calibration (the caller emits a recalibrated event with
-// its CornersPx). A failed recalibration returns an error and keeps the
-// old calibration; the next check tries again.
+// since the last check (or a move is pending) it checks the frame and
+// returns the result; once a move is confirmed it recalibrates on this
+// frame and returns the new calibration (the caller emits a recalibrated
+// event with its CornersPx). A failed recalibration returns an error and
+// keeps the old calibration; the next check tries again.
 func (m *Monitor) Observe(frame gocv.Mat, now time.Time) (*CheckResult, *Calibration, error) {
-	if !m.last.IsZero() && now.Sub(m.last) < m.Interval {
+	if !m.last.IsZero() && now.Sub(m.last) < m.Interval && !m.Pending() {
 		return nil, nil, nil
 	}
 	m.last = now
@@ -381,14 +444,35 @@ func (m *Monitor) Observe(frame gocv.Mat, now time.Time) (*CheckResult, *Calibra
 	if err != nil {
 		return nil, nil, err
 	}
-	if res.Status != CheckMoved && res.Status != CheckLost {
+	width := m.boardWidth()
+	restPx := m.RestPx
+	if restPx <= 0 {
+		restPx = math.Max(0.5, 0.001*width)
+	}
+	moved := res.Status == CheckMoved || res.Status == CheckLost
+	// Settling after a recalibration: a small displacement that holds
+	// still is where the camera came to rest.
+	settleMove := m.settling && res.Status == CheckOK && res.ShiftPx > m.SettlePx
+	if m.settling && res.Status == CheckOK && !settleMove {
+		if m.settledOK++; m.settledOK >= 2 {
+			m.settling = false
+		}
+	}
+	if !moved && !settleMove {
 		if res.Status == CheckOK {
-			m.strikes = 0
+			m.strikes, m.prev, m.failed = 0, nil, false
 		}
 		return &res, nil, nil
 	}
+	m.settledOK = 0
 	m.strikes++
-	if m.strikes < m.Confirm {
+	prev := m.prev
+	m.prev = &res
+	need := m.Confirm
+	if settleMove {
+		need = 2
+	}
+	if m.strikes < need || !atRest(prev, &res, restPx) {
 		return &res, nil, nil
 	}
 	opt := m.Options
@@ -396,12 +480,20 @@ func (m *Monitor) Observe(frame gocv.Mat, now time.Time) (*CheckResult, *Calibra
 		opt.Now = func() time.Time { return now }
 	}
 	cal, _, err := Detect(frame, opt)
+	m.failed = err != nil
 	if err != nil {
 		return &res, nil, fmt.Errorf("calibrate: recalibration after the board moved %.1f px: %w", res.ShiftPx, err)
 	}
 	cal.Lens = m.cal.Lens
 	if err := m.use(cal, frame); err != nil {
+		m.failed = true
 		return &res, nil, err
 	}
+	if settleMove {
+		m.settleRecal++
+	} else {
+		m.settleRecal = 0
+	}
+	m.settling, m.settledOK = m.SettlePx > 0 && m.settleRecal < maxSettleRecalibrations, 0
 	return &res, cal, nil
 }

@@ -142,6 +142,107 @@ func TestMonitorRecalibrates(t *testing.T) {
 	}
 }
 
+// TestMonitorWaitsForRest: a knocked camera shakes before it settles. The
+// monitor recalibrates only when two checks see the edges in the same
+// place, checks every frame while a move is pending, and (with SettlePx)
+// after the recalibration catches the camera coming to rest a pixel
+// further on (less than the move tolerance) and recalibrates once more.
+func TestMonitorWaitsForRest(t *testing.T) {
+	base := view{W: 1280, H: 720, Fill: 0.86, Noise: 3, Blur: 0.7, Seed: 1}
+	ref, cal := calibrated(t, base)
+	defer ref.Close()
+	m, err := NewMonitor(cal, ref, Monitor{Interval: 2 * time.Second, Confirm: 2, SettlePx: 0.31})
+	if err != nil {
+		t.Fatal(err)
+	}
+	render := func(shift Point) (gocv.Mat, [4]Point) {
+		v := base
+		v.Shift = shift
+		img, truth := renderView(t, board.ICF(), v)
+		return img, imageOrder(truth)
+	}
+	shaking, _ := render(Point{0.008, -0.01})
+	defer shaking.Close()
+	knocked, knockedTruth := render(Point{0.0092, -0.0112}) // 1.5 px and 0.9 px on from shaking
+	defer knocked.Close()
+	settled, settledTruth := render(Point{0.0100, -0.0112}) // 1 px on: under the move tolerance
+	defer settled.Close()
+	t0 := time.Date(2025, 3, 1, 20, 0, 0, 0, time.UTC)
+	ms := time.Millisecond
+	steps := []struct {
+		at      time.Duration
+		frame   gocv.Mat
+		checked bool
+		recal   bool
+		pending bool
+		truth   *[4]Point
+	}{
+		{0, ref, true, false, false, nil},
+		{2000 * ms, shaking, true, false, true, nil},           // moved: pending
+		{2033 * ms, knocked, true, false, true, nil},           // moved, but not where it was a frame ago
+		{2066 * ms, knocked, true, true, false, &knockedTruth}, // at rest: recalibrated
+		{4066 * ms, settled, true, false, true, nil},           // 1 px further while settling
+		{4100 * ms, settled, true, true, false, &settledTruth}, // still there: recalibrated again
+		{6100 * ms, settled, true, false, false, nil},
+		{8100 * ms, settled, true, false, false, nil},
+	}
+	for i, s := range steps {
+		res, newCal, err := m.Observe(s.frame, t0.Add(s.at))
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if (res != nil) != s.checked {
+			t.Fatalf("step %d: checked %v, want %v", i, res != nil, s.checked)
+		}
+		if (newCal != nil) != s.recal {
+			t.Fatalf("step %d: recalibrated %v, want %v (%s, shift %.2f px, sides %.2f)", i, newCal != nil, s.recal, res.Status, res.ShiftPx, res.Sides)
+		}
+		if m.Pending() != s.pending {
+			t.Errorf("step %d: pending %v, want %v (%s, shift %.2f px)", i, m.Pending(), s.pending, res.Status, res.ShiftPx)
+		}
+		if newCal != nil && s.truth != nil {
+			for k, d := range cornerErrors(newCal.ImageCorners(), *s.truth) {
+				if d > 0.6 {
+					t.Errorf("step %d: recalibrated corner %d is %.2f px off", i, k, d)
+				}
+			}
+		}
+	}
+}
+
+// TestMonitorBacksOffAfterFailure: when the board cannot be found again
+// (here: it is gone), the monitor reports the error and waits for its
+// Interval before the next try instead of recalibrating at every frame.
+func TestMonitorBacksOffAfterFailure(t *testing.T) {
+	ref, cal := calibrated(t, view{W: 1280, H: 720, Fill: 0.86, Noise: 3, Blur: 0.7, Seed: 1})
+	defer ref.Close()
+	m, err := NewMonitor(cal, ref, Monitor{Interval: 2 * time.Second, Confirm: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 70, 75, 0), 720, 1280, gocv.MatTypeCV8UC3)
+	defer empty.Close()
+	t0 := time.Date(2025, 3, 1, 20, 0, 0, 0, time.UTC)
+	if res, _, err := m.Observe(empty, t0); err != nil || res == nil || res.Status != CheckLost || !m.Pending() {
+		t.Fatalf("first check: %+v, %v, pending %v; want lost and pending", res, err, m.Pending())
+	}
+	if _, newCal, err := m.Observe(empty, t0.Add(33*time.Millisecond)); err == nil || newCal != nil {
+		t.Fatalf("recalibration on an empty frame: %v, %v; want an error", newCal, err)
+	}
+	if m.Pending() {
+		t.Error("still pending after a failed recalibration")
+	}
+	if res, _, _ := m.Observe(empty, t0.Add(66*time.Millisecond)); res != nil {
+		t.Error("checked again a frame after a failed recalibration")
+	}
+	if res, _, err := m.Observe(empty, t0.Add(2100*time.Millisecond)); res == nil || err == nil {
+		t.Errorf("no new try after the interval: %v, %v", res, err)
+	}
+	if m.Calibration() != cal {
+		t.Error("the calibration in force changed")
+	}
+}
+
 // TestManualCorners builds calibrations from hand-given corners: the right
 // ones score well, corners 2% off score clearly worse.
 func TestManualCorners(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"sort"
 	"time"
+	"unsafe"
 
 	"gocv.io/x/gocv"
 
@@ -115,6 +116,7 @@ type detector struct {
 	full         plane // Lab, full resolution
 	work         plane // Lab, reduced and blurred
 	dist         []uint8
+	edge         []bool // strong colour edges, for the cut regions
 	scale        float64
 	ref          [3]float64
 	thr          float64
@@ -217,51 +219,242 @@ func (d *detector) toWork(p Point) Point {
 	return Point{(p.X+0.5)*sx - 0.5, (p.Y+0.5)*sy - 0.5}
 }
 
+// coarseCand is one rough outline of the surface: the sides found in the
+// work image at one threshold, with or without the region cut at strong
+// colour edges.
+type coarseCand struct {
+	thr   float64
+	cut   bool
+	lines [4]Line
+	found [4]bool
+	// rank orders the candidates: sides found plus the share of the
+	// outline they explain.
+	rank float64
+}
+
+// candResult is what evaluating one candidate produced.
+type candResult struct {
+	cal     *Calibration
+	rep     *Report
+	notes   []string
+	rearPts [4][]Point
+	rearV   [4]float64
+	thr     float64
+	err     error
+}
+
+// goodEnough is the quality score above which no further candidate is
+// measured.
+const goodEnough = 0.8
+
 func (d *detector) run() (*Calibration, error) {
 	d.surfaceColour()
 	mask := gocv.NewMatWithSize(d.work.h, d.work.w, gocv.MatTypeCV8UC1)
 	defer mask.Close()
 	// The surface is the region of its colour around the middle. Where
 	// something of a similar colour touches it (a white wall, a crocheted
-	// pocket net spilling over the frame), a loose threshold joins them,
-	// so several thresholds are tried and the one whose outline is best
-	// explained by four straight sides wins.
+	// pocket net spilling over the frame, a frame of a wood much like the
+	// surface's), a loose threshold joins them, so several thresholds are
+	// tried, each also with the region cut along strong colour edges (the
+	// dark band of the frame's inner wall parts a frame of the surface's
+	// colour from it). Each distinct outline is measured in full and the
+	// one that fits the board best (the quality score: markings where the
+	// geometry puts them, straight edges) wins.
 	otsuT := d.distanceMap()
 	d.otsu = otsuT
-	var lines [4]Line
-	var found [4]bool
-	bestScore, bestT := -1.0, 0.0
 	var firstErr error
-	for _, t := range thresholdCandidates(otsuT) {
-		d.thr = t
-		contour, err := d.surfaceRegion(&mask, t)
-		if err != nil {
-			firstErr = err
-			continue
-		}
-		l, f, ratio, err := d.coarseSides(contour)
-		if err != nil {
-			firstErr = err
-			continue
-		}
-		n := 0
-		for _, ok := range f {
-			if ok {
-				n++
+	// outlines adds the distinct rough outlines of the regions at every
+	// threshold, cut or not, to cands.
+	outlines := func(cands []coarseCand, cut bool) []coarseCand {
+		for _, t := range thresholdCandidates(otsuT) {
+			d.thr = t
+			contour, err := d.surfaceRegion(&mask, t, cut)
+			if err != nil {
+				firstErr = err
+				continue
+			}
+			l, f, ratio, err := d.coarseSides(contour)
+			if err != nil {
+				firstErr = err
+				continue
+			}
+			n := 0
+			for _, ok := range f {
+				if ok {
+					n++
+				}
+			}
+			c := coarseCand{thr: t, cut: cut, lines: l, found: f, rank: float64(n) + ratio}
+			dup := false
+			for i := range cands {
+				if sameOutline(cands[i], c, d.work) {
+					dup = true
+					break
+				}
+			}
+			if !dup {
+				cands = append(cands, c)
 			}
 		}
-		sc := float64(n) + ratio
-		if sc > bestScore {
-			bestScore, lines, found, bestT = sc, l, f, t
-		}
+		return cands
 	}
-	if bestScore < 0 {
+	var best *candResult
+	bestScore := math.Inf(-1)
+	var done []edgeState
+	cache := map[int][]refined{}
+	// try measures the outlines in order until one scores well enough.
+	try := func(cands []coarseCand) bool {
+		for _, c := range cands {
+			// The score of an outline with n sides found is at most
+			// (1 + n/4)/2: one that cannot beat the best so far is not
+			// measured.
+			n := 0
+			for _, f := range c.found {
+				if f {
+					n++
+				}
+			}
+			if best != nil && bestScore >= (1+float64(n)/4)/2 {
+				continue
+			}
+			d.thr = c.thr
+			es := d.measureEdges(c, cache)
+			if es.err == nil {
+				dup := false
+				for _, o := range done {
+					dup = dup || es.same(o)
+				}
+				if dup {
+					continue
+				}
+				done = append(done, es)
+			}
+			r := d.evaluate(es)
+			sc := -1.0
+			if r.err == nil {
+				sc = r.cal.Quality.Score
+			}
+			if best == nil || sc > bestScore {
+				best, bestScore = r, sc
+			}
+			if r.err == nil && sc >= goodEnough {
+				return true
+			}
+		}
+		return false
+	}
+	// The best-ranked outline of the plain regions first: it is right on
+	// most boards, and a good score there ends the search. Then the other
+	// outlines, the cut regions' among them, by rank.
+	byRank := func(c []coarseCand) {
+		sort.SliceStable(c, func(i, j int) bool { return c[i].rank > c[j].rank })
+	}
+	cands := outlines(nil, false)
+	byRank(cands)
+	if len(cands) > 0 && try(cands[:1]) {
+		d.rep, d.notes, d.rearPts, d.rearV, d.thr = best.rep, best.notes, best.rearPts, best.rearV, best.thr
+		return best.cal, best.err
+	}
+	n0 := len(cands)
+	cands = outlines(cands, true)
+	if len(cands) == 0 {
 		return nil, firstErr
 	}
-	d.thr = bestT
-	d.rep.Threshold = d.thr
+	if n0 > 0 {
+		rest := cands[1:]
+		byRank(rest)
+		try(rest)
+	} else {
+		byRank(cands)
+		try(cands)
+	}
+	d.rep, d.notes, d.rearPts, d.rearV, d.thr = best.rep, best.notes, best.rearPts, best.rearV, best.thr
+	return best.cal, best.err
+}
+
+// sameOutline tells whether two rough outlines are alike: the same sides
+// found, the corners within 0.5% of the work image's size (at least 2 px)
+// of each other's.
+func sameOutline(a, b coarseCand, work plane) bool {
+	if a.found != b.found {
+		return false
+	}
+	ca, okA := cornersOf(a.lines)
+	cb, okB := cornersOf(b.lines)
+	if !okA || !okB {
+		return okA == okB
+	}
+	tol := math.Max(2, 0.005*float64(max(work.w, work.h)))
+	for k := 0; k < 4; k++ {
+		if ca[k].Dist(cb[k]) > tol {
+			return false
+		}
+	}
+	return true
+}
+
+// refined is one side measured from a rough line, kept so that rough
+// outlines sharing a side measure it once.
+type refined struct {
+	a, b       Point // the rough segment's ends
+	sr         SideReport
+	start, end Line
+	okS, okE   bool
+}
+
+// edgeState is a rough outline with its edges measured.
+type edgeState struct {
+	found     [4]bool
+	full      [4]Line
+	startL    [4]Line
+	endL      [4]Line
+	haveLocal [4][2]bool
+	corners   [4]Point
+	nFound    int
+	sides     [4]SideReport
+	notes     []string
+	err       error
+}
+
+// same tells whether two measured outlines are alike (the same edges
+// measured, corners within 0.3 px).
+func (e edgeState) same(o edgeState) bool {
+	if e.found != o.found {
+		return false
+	}
+	for k := 0; k < 4; k++ {
+		if e.corners[k].Dist(o.corners[k]) > 0.3 {
+			return false
+		}
+	}
+	return true
+}
+
+// evaluate finishes one measured outline: the markings, hidden edges from
+// the model, the corners and the quality. It leaves the detector's report
+// alone.
+func (d *detector) evaluate(es edgeState) *candResult {
+	saved := d.rep
+	d.rep = &Report{Scale: saved.Scale, SurfaceLab: saved.SurfaceLab, Threshold: d.thr, Sides: es.sides}
+	d.notes = append([]string(nil), es.notes...)
+	d.rearPts, d.rearV = [4][]Point{}, [4]float64{}
+	var cal *Calibration
+	err := es.err
+	if err == nil {
+		cal, err = d.finish(es)
+	}
+	r := &candResult{cal: cal, rep: d.rep, notes: d.notes, rearPts: d.rearPts, rearV: d.rearV, thr: d.thr, err: err}
+	d.rep = saved
+	return r
+}
+
+// measureEdges measures the found sides of a rough outline to sub-pixel
+// accuracy in the full image.
+func (d *detector) measureEdges(c coarseCand, cache map[int][]refined) edgeState {
+	lines := c.lines
+	es := edgeState{found: c.found}
 	// To full resolution.
-	var full [4]Line
+	full := &es.full
 	for j := 0; j < 4; j++ {
 		a := d.toFull(lines[j].Project(Point{}))
 		b := d.toFull(lines[j].Project(Point{}).Add(lines[j].Dir().Scale(100)))
@@ -271,41 +464,71 @@ func (d *detector) run() (*Calibration, error) {
 			full[j] = Line{-full[j].A, -full[j].B, -full[j].C}
 		}
 	}
-	corners, ok := cornersOf(full)
+	corners, ok := cornersOf(*full)
 	if !ok {
-		return nil, fmt.Errorf("calibrate: detect: %w (the surface's outline is not a quadrilateral)", ErrNoBoard)
+		es.err = fmt.Errorf("calibrate: detect: %w (the surface's outline is not a quadrilateral)", ErrNoBoard)
+		return es
 	}
 	imgArea := float64(d.full.w * d.full.h)
 	if a := quadArea(corners); a < 0.08*imgArea {
-		return nil, fmt.Errorf("calibrate: detect: %w (the largest surface-coloured region covers %.0f%% of the image)", ErrNoBoard, 100*a/imgArea)
+		es.err = fmt.Errorf("calibrate: detect: %w (the largest surface-coloured region covers %.0f%% of the image)", ErrNoBoard, 100*a/imgArea)
+		return es
 	}
 	// Measure the found edges precisely.
-	var startL, endL [4]Line
-	var haveLocal [4][2]bool
-	nFound := 0
 	for j := 0; j < 4; j++ {
-		if !found[j] {
-			d.rep.Sides[j] = SideReport{Line: full[j]}
-			startL[j], endL[j] = full[j], full[j]
+		if !es.found[j] {
+			es.sides[j] = SideReport{Line: full[j]}
+			es.startL[j], es.endL[j] = full[j], full[j]
 			continue
 		}
-		sr, ls, le, okS, okE := d.refineSide(full[j], corners[j], corners[(j+1)%4])
-		if !sr.Found {
-			found[j] = false
-			d.rep.Sides[j] = SideReport{Line: full[j]}
-			startL[j], endL[j] = full[j], full[j]
-			d.notes = append(d.notes, fmt.Sprintf("%s edge: too few clear edge points; treated as hidden", sideNames[j]))
+		a, b := full[j].Project(corners[j]), full[j].Project(corners[(j+1)%4])
+		// A side measured before from a rough line close to this one is
+		// not measured again: the same rough line, or one within 1.5% of
+		// the side (half the first pass's outward reach) of the edge
+		// measured then, over about the same stretch.
+		var rf *refined
+		near := math.Max(2/d.scale, 0.015*a.Dist(b))
+		along := math.Max(1, 0.03*a.Dist(b))
+		for i := range cache[j] {
+			o := &cache[j][i]
+			if o.a.Dist(a) <= 1 && o.b.Dist(b) <= 1 {
+				rf = o
+				break
+			}
+			if o.sr.Found && math.Abs(o.sr.Line.Dist(a)) <= near && math.Abs(o.sr.Line.Dist(b)) <= near &&
+				o.sr.Line.Project(o.a).Dist(o.sr.Line.Project(a)) <= along && o.sr.Line.Project(o.b).Dist(o.sr.Line.Project(b)) <= along {
+				rf = o
+				break
+			}
+		}
+		if rf == nil {
+			sr, ls, le, okS, okE := d.refineSide(full[j], corners[j], corners[(j+1)%4])
+			cache[j] = append(cache[j], refined{a: a, b: b, sr: sr, start: ls, end: le, okS: okS, okE: okE})
+			rf = &cache[j][len(cache[j])-1]
+		}
+		if !rf.sr.Found {
+			es.found[j] = false
+			es.sides[j] = SideReport{Line: full[j]}
+			es.startL[j], es.endL[j] = full[j], full[j]
+			es.notes = append(es.notes, fmt.Sprintf("%s edge: too few clear edge points; treated as hidden", sideNames[j]))
 			continue
 		}
-		nFound++
-		d.rep.Sides[j] = sr
-		full[j] = sr.Line
-		startL[j], endL[j] = ls, le
-		haveLocal[j] = [2]bool{okS, okE}
+		es.nFound++
+		es.sides[j] = rf.sr
+		full[j] = rf.sr.Line
+		es.startL[j], es.endL[j] = rf.start, rf.end
+		es.haveLocal[j] = [2]bool{rf.okS, rf.okE}
 	}
-	if c, ok := cornersOf(full); ok {
+	if c, ok := cornersOf(*full); ok {
 		corners = c
 	}
+	es.corners = corners
+	return es
+}
+
+// finish is evaluate's work.
+func (d *detector) finish(es edgeState) (*Calibration, error) {
+	found, full, startL, endL, haveLocal, corners, nFound := es.found, es.full, es.startL, es.endL, es.haveLocal, es.corners, es.nFound
 	// Markings: needed when an edge is missing, measured anyway for the
 	// quality score.
 	hn, err := HomographyFrom4(unitSquare(), corners)
@@ -313,7 +536,7 @@ func (d *detector) run() (*Calibration, error) {
 		return nil, fmt.Errorf("calibrate: detect: %w (%v)", ErrNoBoard, err)
 	}
 	d.measureRearLines(hn)
-	d.measurePockets(hn)
+	d.measurePockets(hn, found)
 	needModel := nFound < 4 || d.opt.RefineWithMarkings
 	if needModel {
 		m, err := d.fitModel(hn, found)
@@ -391,6 +614,11 @@ func (d *detector) run() (*Calibration, error) {
 	cal.Quality = q
 	return cal, nil
 }
+
+// cutGradient is the colour distance across a work pixel (between its
+// neighbours) above which the cut regions are parted: the dark band of a
+// frame's inner wall gives 30 and more, a wood grain a few units.
+const cutGradient = 15
 
 var sideNames = [4]string{"top", "right", "bottom", "left"}
 
@@ -504,7 +732,7 @@ func (d *detector) surfaceColour() {
 // surfaceRegion thresholds the colour distance from the surface and keeps
 // the surface-coloured region that covers the middle of the image, holes
 // (markings, pieces) filled. It returns that region's outline.
-func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64) ([]image.Point, error) {
+func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image.Point, error) {
 	w, h := d.work.w, d.work.h
 	m, err := mask.DataPtrUint8()
 	if err != nil {
@@ -536,22 +764,35 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64) ([]image.Point, er
 	if m, err = mask.DataPtrUint8(); err != nil {
 		return nil, fmt.Errorf("calibrate: detect: %w", err)
 	}
+	if cut {
+		if d.edge == nil {
+			d.gradientMap()
+		}
+		for i, e := range d.edge {
+			if e {
+				m[i] = 0
+			}
+		}
+	}
 
 	// Keep the surface-coloured region covering most of the middle of the
-	// image (flood fill from the middle).
-	comp := make([]int32, w*h)
-	var counts []int
+	// image (4-connected components, counted over the middle).
+	labels := gocv.NewMat()
+	defer labels.Close()
+	nl := gocv.ConnectedComponentsWithParams(*mask, &labels, 4, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
+	lb, err := labels.DataPtrUint8()
+	if err != nil || len(lb) != 4*w*h {
+		return nil, fmt.Errorf("calibrate: detect: component labels: %v", err)
+	}
+	// The labels are int32 in the machine's byte order (gocv v0.31 has no
+	// DataPtrInt32).
+	comp := unsafe.Slice((*int32)(unsafe.Pointer(&lb[0])), w*h)
+	counts := make([]int, max(1, nl))
 	for y := h * 3 / 10; y < h*7/10; y++ {
 		for x := w * 3 / 10; x < w*7/10; x++ {
-			i := y*w + x
-			if m[i] == 0 {
-				continue
+			if l := comp[y*w+x]; l > 0 {
+				counts[l]++
 			}
-			if comp[i] == 0 {
-				counts = append(counts, 0)
-				floodFill(m, comp, w, h, i, int32(len(counts)))
-			}
-			counts[comp[i]-1]++
 		}
 	}
 	best := 0
@@ -560,11 +801,11 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64) ([]image.Point, er
 			best = i
 		}
 	}
-	if len(counts) == 0 || counts[best] == 0 {
+	if best == 0 {
 		return nil, fmt.Errorf("calibrate: detect: %w (no surface-coloured region in the middle of the image)", ErrNoBoard)
 	}
 	for i := range m {
-		if comp[i] == int32(best+1) {
+		if comp[i] == int32(best) {
 			m[i] = 255
 		} else {
 			m[i] = 0
@@ -592,30 +833,25 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64) ([]image.Point, er
 	return pts, nil
 }
 
-// floodFill labels with id the 4-connected region of non-zero m holding
-// pixel start.
-func floodFill(m []uint8, comp []int32, w, h, start int, id int32) {
-	stack := []int{start}
-	comp[start] = id
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		x, y := i%w, i/w
-		if x > 0 && m[i-1] != 0 && comp[i-1] == 0 {
-			comp[i-1] = id
-			stack = append(stack, i-1)
-		}
-		if x < w-1 && m[i+1] != 0 && comp[i+1] == 0 {
-			comp[i+1] = id
-			stack = append(stack, i+1)
-		}
-		if y > 0 && m[i-w] != 0 && comp[i-w] == 0 {
-			comp[i-w] = id
-			stack = append(stack, i-w)
-		}
-		if y < h-1 && m[i+w] != 0 && comp[i+w] == 0 {
-			comp[i+w] = id
-			stack = append(stack, i+w)
+// gradientMap marks in d.edge the work pixels across which the colour
+// changes by more than cutGradient (between the neighbours left and right,
+// or above and below; the colour distance of labDist, in integers).
+func (d *detector) gradientMap() {
+	w, h := d.work.w, d.work.h
+	d.edge = make([]bool, w*h)
+	data, step := d.work.data, d.work.step
+	// labDist² > c² ⇔ dL² + 4·(da² + db²) > 4·c².
+	lim := 4 * cutGradient * cutGradient
+	far := func(i, j int) bool {
+		dl := int(data[i]) - int(data[j])
+		da := int(data[i+1]) - int(data[j+1])
+		db := int(data[i+2]) - int(data[j+2])
+		return dl*dl+4*(da*da+db*db) > lim
+	}
+	for y := 1; y < h-1; y++ {
+		for x := 1; x < w-1; x++ {
+			i := y*step + x*3
+			d.edge[y*w+x] = far(i-3, i+3) || far(i-step, i+step)
 		}
 	}
 }
@@ -810,18 +1046,47 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 
 // frameBeyond is beyondIsFrame in the full image.
 func (d *detector) frameBeyond(l Line, pts []Point, side float64) bool {
+	return d.edgeNotLine(d.full, l, pts, side, 60)
+}
+
+// beyondIsFrame tells an edge of the surface from a dark line drawn on it
+// (a base line bounding a region the threshold cut off, a rig's belt):
+// beyond an edge lies the frame (or the image border) for a good way;
+// beyond a line, the surface again. It looks 2% of the board's size out
+// from points on the line.
+func (d *detector) beyondIsFrame(l Line, pts []Point, side float64) bool {
+	return d.edgeNotLine(d.work, l, pts, side, 40)
+}
+
+// localFrameContrast is the colour distance between the two sides of a
+// line above which the far side counts as frame even when its colour is
+// near the surface's (a frame of a wood much like the surface's, parted
+// from it by the dark band of its inner wall). Across a marking the surface
+// lies on both sides and the two sides differ by shading only.
+const localFrameContrast = 9
+
+// edgeNotLine looks at both sides of the line l (points pts on it, in image
+// pl) between 1% and 2% of the board's size: the far side is frame when it
+// runs out of the image, when it is mostly not of the surface's colour, or
+// when it differs clearly from the near side. It says whether the frame
+// lies beyond at least half of the points.
+func (d *detector) edgeNotLine(pl plane, l Line, pts []Point, side float64, nPts int) bool {
 	reach := math.Max(6, 0.02*side)
 	loose := math.Max(d.thr, d.otsu)
 	n := l.Normal()
 	px := make([]float64, 3)
+	var ins, outs [3][]float64
 	frame, line := 0, 0
-	for _, p := range decimate(pts, 60) {
+	for _, p := range decimate(pts, nPts) {
 		p = l.Project(p)
 		surf, total := 0, 0
 		border := false
+		for c := 0; c < 3; c++ {
+			ins[c], outs[c] = ins[c][:0], outs[c][:0]
+		}
 		for r := reach / 2; r <= reach; r += 0.5 {
 			q := p.Add(n.Scale(r))
-			if !d.full.sample(q.X, q.Y, px) {
+			if !pl.sample(q.X, q.Y, px) {
 				border = true
 				break
 			}
@@ -829,44 +1094,25 @@ func (d *detector) frameBeyond(l Line, pts []Point, side float64) bool {
 			if labDist(px, d.ref[:]) < loose {
 				surf++
 			}
-		}
-		if !border && total > 0 && surf*2 > total {
-			line++
-		} else {
-			frame++
-		}
-	}
-	return frame >= line
-}
-
-// beyondIsFrame tells an edge of the surface from a dark line drawn on it
-// (a base line bounding a region the threshold cut off): beyond an edge
-// lies the frame (or the image border) for a good way; beyond a line, the
-// surface again. It looks 2% of the board's size out from points on the
-// line.
-func (d *detector) beyondIsFrame(l Line, pts []Point, side float64) bool {
-	w, h := d.work.w, d.work.h
-	reach := math.Max(6, 0.02*side)
-	loose := math.Max(d.thr, d.otsu)
-	n := l.Normal()
-	frame, line := 0, 0
-	for _, p := range decimate(pts, 40) {
-		p = l.Project(p)
-		surf, total := 0, 0
-		border := false
-		for r := reach / 2; r <= reach; r++ {
-			q := p.Add(n.Scale(r))
-			x, y := int(math.Round(q.X)), int(math.Round(q.Y))
-			if x < 0 || y < 0 || x >= w || y >= h {
-				border = true
-				break
+			for c := 0; c < 3; c++ {
+				outs[c] = append(outs[c], px[c])
 			}
-			total++
-			if float64(d.dist[y*w+x]) < loose {
-				surf++
+			q = p.Sub(n.Scale(r))
+			if pl.sample(q.X, q.Y, px) {
+				for c := 0; c < 3; c++ {
+					ins[c] = append(ins[c], px[c])
+				}
 			}
 		}
-		if !border && total > 0 && surf*2 > total {
+		local := 0.0
+		if !border && len(ins[0]) > 0 && len(outs[0]) > 0 {
+			var mi, mo [3]float64
+			for c := 0; c < 3; c++ {
+				mi[c], mo[c] = median(ins[c]), median(outs[c])
+			}
+			local = labDist(mi[:], mo[:])
+		}
+		if !border && total > 0 && surf*2 > total && local < localFrameContrast {
 			line++
 		} else {
 			frame++
@@ -911,7 +1157,8 @@ func (d *detector) refineSide(l Line, a, b Point) (sr SideReport, start, end Lin
 	// The rough outline errs inward where the surface is shaded near the
 	// frame, so the first pass looks further out than in.
 	hw := math.Max(8, 3/d.scale+4)
-	s1 := measureEdge(d.full, a, b, out, 0.08, 0.92, spacing, hw, math.Max(hw, 0.03*length))
+	// The first pass only places the second: half as many profiles.
+	s1 := measureEdge(d.full, a, b, out, 0.08, 0.92, 2*spacing, hw, math.Max(hw, 0.03*length))
 	pts := samplePoints(s1)
 	f1, ok := fitLine(pts, 1.5)
 	if !ok || f1.Inliers < 30 {

@@ -15,9 +15,14 @@
 //
 // [Detect] needs no help. It takes the colour of the middle of the image as
 // the surface's, keeps the surface-coloured region around the middle (at
-// three thresholds; the one whose outline is best explained by four
-// straight sides wins), fits a line to each side of its outline, and then
-// measures each visible edge to sub-pixel accuracy in the full image: the
+// three thresholds, each also cut along strong colour edges, so that a
+// frame of the surface's own wood is parted from it by the dark band of
+// its inner wall), fits a line to each side of each region's outline, and
+// measures the distinct outlines in full, keeping the one whose markings
+// best fit the board geometry (the quality score): an outline that takes
+// the frame's outer edge on some sides puts the pockets and base lines
+// far from where they are. Each visible edge is measured to sub-pixel
+// accuracy in the full image: the
 // edge is where the colour goes half-way from the surface's to the frame's
 // (the frame's inner wall counts as surface when it is lighter than
 // half-way). Each corner is the crossing of the fits to the 45% of its two
@@ -58,8 +63,11 @@
 // A [Checker] samples short profiles across the visible edges (a few
 // thousand pixel reads, well under a millisecond at 720p) and reports ok,
 // moved (with the shift in pixels), lost or uncertain; a [Monitor] checks
-// every few seconds and recalibrates after two moved checks in a row. The
-// daemon emits a recalibrated event with the new corners
+// every few seconds and, once a check says moved, every frame
+// ([Monitor.Pending]); it recalibrates after two moved checks in a row
+// that see the edges in the same place (a knocked camera has come to
+// rest), and optionally again while the camera settles. The pipeline
+// emits a recalibrated event with the new corners
 // ([Calibration.CornersPx]).
 //
 // # Orientation

@@ -104,7 +104,7 @@ func (d *detector) measureQuality(cal *Calibration) Quality {
 	hn, err := HomographyFrom4(unitSquare(), cal.ImageCorners())
 	if err == nil {
 		d.measureRearLines(hn)
-		d.measurePockets(hn)
+		d.measurePockets(hn, [4]bool{})
 	}
 	return d.measureMarkings(cal)
 }

@@ -212,35 +212,56 @@ func (d *detector) darkLinePoints(hn Homography, j int, v float64) ([]Point, boo
 // non-surface colour inside the surface nearest where the geometry puts
 // the pocket, then a circle fitted to where rays from its middle leave it
 // for the surface.
-func (d *detector) measurePockets(hn Homography) {
+//
+// measured tells which image sides (top, right, bottom, left) were measured
+// in the image: the blob is not looked for in the last 2% of the surface
+// next to those, where a strip of dark frame inside an outline lying a
+// little outside the surface would join the pocket to the frame.
+func (d *detector) measurePockets(hn Homography, measured [4]bool) {
+	var lim [4]float64
+	for j := range lim {
+		lim[j] = 1
+		if measured[j] {
+			lim[j] = pocketBlobReach
+		}
+	}
 	p0 := pocketCentre(d.g)
 	r0n := d.g.PocketDiameter / 2 / d.g.Half()
 	inv, err := hn.Inverse()
 	if err != nil {
 		return
 	}
+	// A pocket is far darker than the surface: the looser of the
+	// thresholds keeps the surface's own shading (the shadow of the frame
+	// along an edge) from joining it.
+	thr := math.Max(d.thr, d.otsu)
 	for k, u := range unitSquare() {
 		pu := u.Scale(p0)
 		pc := hn.Apply(pu)
 		r0 := r0n * localScale(hn, pu)
-		c0, ok := d.blobNear(pc, r0, inv)
+		c0, ok := d.blobNear(pc, r0, inv, lim, thr)
 		if !ok {
 			continue
 		}
-		circ, ok := d.scanCircle(c0, r0, 0.3, 2.2, 0.5, 1.8)
+		circ, ok := d.scanCircle(c0, r0, 0.3, 2.2, 0.5, 1.8, thr)
 		if !ok {
 			continue
 		}
-		if c2, ok := d.scanCircle(circ.C, circ.R, 0.4, 1.6, 0.5, 1.8); ok {
+		if c2, ok := d.scanCircle(circ.C, circ.R, 0.4, 1.6, 0.5, 1.8, thr); ok {
 			circ = c2
 		}
 		d.rep.Pockets[k] = &circ
 	}
 }
 
+// pocketBlobReach bounds, in normalised surface units, where a pocket's
+// blob is looked for next to a measured edge.
+const pocketBlobReach = 0.98
+
 // blobNear returns the middle of the non-surface blob inside the surface
-// quadrilateral nearest pc.
-func (d *detector) blobNear(pc Point, r0 float64, inv Homography) (Point, bool) {
+// quadrilateral nearest pc (inside: within lim of the middle toward each
+// image side, in normalised units).
+func (d *detector) blobNear(pc Point, r0 float64, inv Homography, lim [4]float64, thr float64) (Point, bool) {
 	R := 2.5 * r0
 	step := math.Max(1, r0/8)
 	n := int(2*R/step) + 1
@@ -253,10 +274,10 @@ func (d *detector) blobNear(pc Point, r0 float64, inv Homography) (Point, bool) 
 				continue
 			}
 			u := inv.Apply(p)
-			if math.Abs(u.X) > 1.0 || math.Abs(u.Y) > 1.0 {
+			if u.Y < -lim[0] || u.X > lim[1] || u.Y > lim[2] || u.X < -lim[3] {
 				continue
 			}
-			if labDist(px, d.ref[:]) > d.thr {
+			if labDist(px, d.ref[:]) > thr {
 				grid[iy*n+ix] = 2
 			} else {
 				grid[iy*n+ix] = 1
@@ -313,7 +334,7 @@ func (d *detector) blobNear(pc Point, r0 float64, inv Homography) (Point, bool) 
 // scanCircle casts rays from c and fits a circle to where each leaves
 // non-surface colour for the surface, between lo·r0 and hi·r0 from c. The
 // fitted radius must lie within [rmin·r0, rmax·r0].
-func (d *detector) scanCircle(c Point, r0, lo, hi, rmin, rmax float64) (Circle, bool) {
+func (d *detector) scanCircle(c Point, r0, lo, hi, rmin, rmax, thr float64) (Circle, bool) {
 	const rays = 90
 	var pts []Point
 	px := make([]float64, 3)
@@ -337,12 +358,12 @@ func (d *detector) scanCircle(c Point, r0, lo, hi, rmin, rmax float64) (Circle, 
 			rs = append(rs, r)
 		}
 		for i := 0; i+4 < len(vals); i++ {
-			if vals[i] <= d.thr {
+			if vals[i] <= thr {
 				continue
 			}
 			surf := true
 			for m := 1; m <= 4; m++ {
-				if vals[i+m] > 0.8*d.thr {
+				if vals[i+m] > 0.8*thr {
 					surf = false
 					break
 				}
@@ -351,7 +372,7 @@ func (d *detector) scanCircle(c Point, r0, lo, hi, rmin, rmax float64) (Circle, 
 				continue
 			}
 			// Sub-pixel: where the distance crosses the threshold.
-			f := (vals[i] - d.thr) / math.Max(1e-9, vals[i]-vals[i+1])
+			f := (vals[i] - thr) / math.Max(1e-9, vals[i]-vals[i+1])
 			f = math.Max(0, math.Min(1, f))
 			r := rs[i] + f*(rs[i+1]-rs[i])
 			pts = append(pts, c.Add(dir.Scale(r)))
@@ -500,7 +521,7 @@ func (d *detector) measureMarkings(cal *Calibration) Quality {
 		pc := mmToPx(cc.C)
 		r0 := cc.R * cal.PixelsPerMM()
 		m := MarkingFound{Kind: "centre_circle", Name: "centre", Predicted: []Point{pc}, Radius: r0}
-		if c, ok := d.scanCircle(pc, r0, 0.2, 1.6, 0.6, 1.35); ok && cal.ToBoard(c.C).Dist(cc.C) < 1.5*cc.R {
+		if c, ok := d.scanCircle(pc, r0, 0.2, 1.6, 0.6, 1.35, d.thr); ok && cal.ToBoard(c.C).Dist(cc.C) < 1.5*cc.R {
 			m.Found, m.Circle, m.ErrorMM = true, &c, cal.ToBoard(c.C).Dist(cc.C)
 		}
 		add(m)
@@ -511,7 +532,7 @@ func (d *detector) measureMarkings(cal *Calibration) Quality {
 			pc := mmToPx(bc.C)
 			r0 := bc.R * cal.PixelsPerMM()
 			m := MarkingFound{Kind: "base_circle", Name: fmt.Sprintf("%v %s", s, [2]string{"left", "right"}[i]), Predicted: []Point{pc}, Radius: r0}
-			if c, ok := d.scanCircle(pc, r0, 0.2, 1.6, 0.6, 1.35); ok && cal.ToBoard(c.C).Dist(bc.C) < 1.5*bc.R {
+			if c, ok := d.scanCircle(pc, r0, 0.2, 1.6, 0.6, 1.35, d.thr); ok && cal.ToBoard(c.C).Dist(bc.C) < 1.5*bc.R {
 				m.Found, m.Circle, m.ErrorMM = true, &c, cal.ToBoard(c.C).Dist(bc.C)
 			}
 			add(m)

@@ -102,8 +102,10 @@ func (d *detector) fitModel(hn Homography, found [4]bool) (*ModelFit, error) {
 			if c == nil {
 				continue
 			}
+			// A pocket centre (a circle fitted to some 90 rays) counts as
+			// much as one point measured on a line.
 			pc := H.Apply(u.Scale(x[9]))
-			out = append(out, 0.5*(pc.X-c.C.X), 0.5*(pc.Y-c.C.Y))
+			out = append(out, pc.X-c.C.X, pc.Y-c.C.Y)
 			if nEdge < 2 {
 				// Only without two edges is the scale otherwise unknown.
 				corner := H.Apply(u)

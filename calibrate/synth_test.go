@@ -32,7 +32,10 @@ type view struct {
 	Pieces   bool    // scatter carrommen
 	Hand     bool    // a hand and arm over one edge
 	Shade    float64 // darkening toward one side, 0..1
-	Seed     int64
+	// WoodFrame: a frame (and table) of a wood much like the surface's,
+	// parted from it only by the dark band of the frame's inner wall.
+	WoodFrame bool
+	Seed      int64
 }
 
 const texPerMM = 1.5
@@ -42,7 +45,11 @@ const texPerMM = 1.5
 func boardTexture(g *board.Geometry, v view) (gocv.Mat, float64) {
 	extent := g.Surface + 2*g.FrameWidth + 60
 	n := int(extent * texPerMM)
-	tex := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 70, 75, 0), n, n, gocv.MatTypeCV8UC3)
+	bg := gocv.NewScalar(60, 70, 75, 0)
+	if v.WoodFrame {
+		bg = gocv.NewScalar(205, 190, 168, 0) // a table of a similar wood
+	}
+	tex := gocv.NewMatWithSizeFromScalar(bg, n, n, gocv.MatTypeCV8UC3)
 	off := float64(n) / 2
 	px := func(p board.Vec) image.Point {
 		return image.Pt(int(math.Round(p.X*texPerMM+off)), int(math.Round(p.Y*texPerMM+off)))
@@ -50,8 +57,13 @@ func boardTexture(g *board.Geometry, v view) (gocv.Mat, float64) {
 	rect := func(h float64, c color.RGBA) {
 		gocv.Rectangle(&tex, image.Rectangle{px(board.Vec{X: -h, Y: -h}), px(board.Vec{X: h, Y: h})}, c, -1)
 	}
-	rect(g.Half()+g.FrameWidth, color.RGBA{25, 22, 20, 255}) // black frame
-	rect(g.Half(), color.RGBA{200, 215, 230, 255})           // light wood
+	if v.WoodFrame {
+		rect(g.Half()+g.FrameWidth, color.RGBA{165, 185, 212, 255}) // wood a shade darker
+		rect(g.Half()+8, color.RGBA{60, 62, 70, 255})               // the inner wall's dark band
+	} else {
+		rect(g.Half()+g.FrameWidth, color.RGBA{25, 22, 20, 255}) // black frame
+	}
+	rect(g.Half(), color.RGBA{200, 215, 230, 255}) // light wood
 	rng := rand.New(rand.NewSource(v.Seed + 1))
 	// Wood grain: faint streaks.
 	for i := 0; i < 120; i++ {
@@ -249,5 +261,13 @@ func syntheticViews() map[string]view {
 		"pieces, hand": with(func(v *view) { v.Pieces = true; v.Hand = true; v.Seed = 3 }),
 		"shaded":       with(func(v *view) { v.Shade = 0.35; v.Rotation = -6 }),
 		"cropped top":  with(func(v *view) { v.Fill = 0.98; v.Shift = Point{0, 0.05} }),
+		"wood frame": with(func(v *view) {
+			v.WoodFrame = true
+			v.Fill = 0.72
+			v.Rotation = 4
+			v.TiltX = 5
+			v.Pieces = true
+			v.Seed = 5
+		}),
 	}
 }

@@ -63,9 +63,11 @@ type Config struct {
 	// up to a second of computing at 720p).
 	DetectEvery float64
 	// CheckEvery is how often (seconds of video) the calibration is
-	// checked against the frame (default 0.25 s; negative: never). Two
-	// checks in a row that say the camera moved recalibrate; from the
-	// first, frames are not analysed (the pieces would seem to jump).
+	// checked against the frame (default 0.25 s; negative: never). Once a
+	// check says the camera moved, every frame is checked until the move
+	// is confirmed: two checks in a row that say so, the picture at rest
+	// (see calibrate.Monitor), recalibrate; from the first, frames are
+	// not analysed (the pieces would seem to jump).
 	CheckEvery float64
 	// Vision configures the detector (its Geometry is set to Geometry).
 	Vision vision.Config
@@ -507,7 +509,9 @@ func (a *Analyzer) calibrate(frame gocv.Mat, index int, t float64) error {
 		cal.Lens = a.cfg.Lens
 		return a.use(cal, &img, index, t, events.Calibrated)
 	}
-	if a.mon == nil || a.cfg.CheckEvery < 0 || (a.checked && t-a.lastChk < a.cfg.CheckEvery-1e-9) {
+	// A move seen and not yet confirmed is checked again at the next
+	// frame (the monitor waits for the picture to come to rest).
+	if a.mon == nil || a.cfg.CheckEvery < 0 || (a.checked && t-a.lastChk < a.cfg.CheckEvery-1e-9 && !a.mon.Pending()) {
 		return nil
 	}
 	a.checked, a.lastChk = true, t
