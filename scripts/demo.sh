@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The README's first command: installs what is missing, builds bin/boardcam
 # and plays the bundled demo clip through the whole pipeline (no camera
-# needed). While it plays: http://localhost:8080/overlay and /umpire
-# (password carrom-demo). Extra arguments go to `boardcam run`.
+# needed), picking up the match of testdata/videos/demo.log. While it
+# plays: http://localhost:8080/overlay and /umpire (password carrom-demo).
+# Extra arguments go to `boardcam run`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export PATH="$PATH:/usr/local/go/bin"
-exec bin/boardcam run --config deploy/demo.yaml --display term --new-match "$@"
+exec bin/boardcam run --config deploy/demo.yaml --display term --resume testdata/videos/demo.log "$@"

@@ -18,7 +18,9 @@ say "go vet"
 go vet ./...
 
 say "go test (-tags matprofile: every test fails on a leaked OpenCV Mat)"
-go test -tags matprofile -count=1 -timeout 20m ./...
+# BOARDCAM_E2E=1: boardcam run on every corpus clip that keeps a score must
+# end with the truth's score and fouls (cmd/boardcam TestRunCorpusClips).
+BOARDCAM_E2E=1 go test -tags matprofile -count=1 -timeout 20m ./...
 
 if [ -f web/e2e/package.json ]; then
   say "browser tests (headless Chromium)"

@@ -3,6 +3,7 @@ package tracker
 import (
 	"math"
 
+	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
 )
 
@@ -62,11 +63,97 @@ func (tk *Tracker) Emit(e events.Event) {
 	tk.pending = append(tk.pending, pendingEvent{ev: e, seq: tk.seq, keepFrame: true})
 }
 
+// pendingEvent returns the held event seq, or nil when it is no longer
+// held (or seq is 0).
+func (tk *Tracker) pendingEvent(seq int) *events.Event {
+	if seq == 0 {
+		return nil
+	}
+	for k := range tk.pending {
+		if tk.pending[k].seq == seq {
+			return &tk.pending[k].ev
+		}
+	}
+	return nil
+}
+
+// placingHold is the longest a placed event is held while the hand that
+// put the disc down stays at it (the referee's placing window).
+const placingHold = 3.0
+
+// dropPending withdraws the held event seq.
+func (tk *Tracker) dropPending(seq int) {
+	for k := range tk.pending {
+		if tk.pending[k].seq == seq {
+			tk.pending = append(tk.pending[:k], tk.pending[k+1:]...)
+			return
+		}
+	}
+}
+
+// unplacedTime is how long a disc just placed may go undetected with its
+// place in plain view before it is taken as never put down.
+const unplacedTime = 0.25
+
+// placing releases the placed events whose hand has let go: no hand over
+// the disc for the last 0.2 s and the disc seen at rest, or held
+// placingHold. A disc seen only half under the hand that is not there
+// when its place is uncovered was never put down: its event is withdrawn.
+func (tk *Tracker) placing() {
+	for i := range tk.tracks {
+		tr := &tk.tracks[i]
+		if tr.placedSeq == 0 {
+			continue
+		}
+		if tk.pendingEvent(tr.placedSeq) == nil {
+			tr.placedSeq = 0
+			continue
+		}
+		p := tr.pos
+		if tr.state.atRest() {
+			p = tr.restPos
+		}
+		uncovered := tk.occ == nil || tk.occ.Hidden(p, tr.r) < tk.cfg.OccludedFraction/2
+		gone := !tr.seen && tr.misses > 0 && uncovered &&
+			tk.t-tr.unseenSince >= math.Max(unplacedTime, 4.5*tk.dt) || tr.state == Missing
+		// (While the striker moves, or is gone from where it lay and not
+		// under a hand, a stroke may have begun that is not recognised
+		// yet: a disc appearing then is no placement.)
+		s := &tk.tracks[idxS]
+		strikerKnown := s.seen && s.state.atRest() || s.state == Occluded || !s.state.OnBoard()
+		release := tk.stroke != nil || tk.t-tr.placedT > placingHold || !tr.state.OnBoard() ||
+			!tk.hands.near(p, tr.r+30, tk.t-0.2) && tr.seen && tr.state.atRest() && strikerKnown
+		switch {
+		case gone && !tr.placedWhole, release && !tr.placedWhole && !tr.seen:
+			tk.unplace(i)
+		case release:
+			tr.placedSeq = 0
+		}
+	}
+}
+
+// unplace withdraws the placed event of track i, held still, and puts the
+// track back as it was before: off the board, or never seen.
+func (tk *Tracker) unplace(i int) {
+	tr := &tk.tracks[i]
+	tk.dropPending(tr.placedSeq)
+	tr.placedSeq, tr.placedFlag = 0, false
+	tr.state, tr.pos, tr.vel = tr.placedPrev, tr.placedPrevPos, board.Vec{}
+	tr.restPos, tr.misses, tr.seen = tr.placedPrevPos, 0, false
+	tr.hasAnchor = false
+	tr.hist, tr.segs, tr.moveStart = tr.hist[:0], tr.segs[:0], 0
+}
+
 // watermark is the time before which every event has been recognised: the
 // event delay behind the current frame, and no later than the last
 // sighting of a disc whose fate is still open.
 func (tk *Tracker) watermark() float64 {
 	w := tk.t - tk.cfg.EventDelay
+	for i := range tk.tracks {
+		if tr := &tk.tracks[i]; tr.placedSeq != 0 {
+			w = math.Min(w, tr.placedT-tk.dt)
+		}
+	}
 	st := tk.stroke
 	if st == nil {
 		return w

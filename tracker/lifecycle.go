@@ -120,7 +120,7 @@ func (tk *Tracker) observe(i int, d *vision.Detection) {
 			tk.addMoving(i, o)
 			break
 		}
-		if o.p.Dist(tr.pos) <= 2*tk.cfg.MoveMM || (o.partial && o.p.Dist(tr.pos) <= 6*tk.cfg.MoveMM) {
+		if !tr.taken && (o.p.Dist(tr.pos) <= 2*tk.cfg.MoveMM || (o.partial && o.p.Dist(tr.pos) <= 6*tk.cfg.MoveMM)) {
 			tr.state = Rest
 			if tr.wasPlaced() {
 				tr.state = Placed
@@ -137,6 +137,10 @@ func (tk *Tracker) observe(i int, d *vision.Detection) {
 		tk.noteStriker(o)
 	}
 	tr.lastObs, tr.lastSeenT, tr.lastSeenFrame = o, o.t, o.frame
+	tr.taken = false
+	if !o.partial {
+		tr.placedWhole = true
+	}
 }
 
 // wasPlaced reports whether the track was placed since the last stroke
@@ -447,7 +451,12 @@ func (tk *Tracker) settle(i int, w []obs) {
 	// since it began to move, the move is the detector's, not the disc's.)
 	if i != idxS && tr.hasAnchor && p.Dist(tr.anchor) > tk.cfg.MovedMM &&
 		(tk.hands.near(tr.anchor, tr.r+40, tr.motionT-0.5) || tk.hands.near(p, tr.r+40, tr.motionT-0.5)) {
-		tk.emit(events.Event{Type: events.Moved, T: stop, Piece: events.KindPtr(tr.kind), ID: tr.id, MM: events.MMPtr(p)})
+		if ev := tk.pendingEvent(tr.placedSeq); ev != nil {
+			// Still being put down: the placement is where it settles.
+			ev.MM = events.MMPtr(p)
+		} else {
+			tk.emit(events.Event{Type: events.Moved, T: stop, Piece: events.KindPtr(tr.kind), ID: tr.id, MM: events.MMPtr(p)})
+		}
 	}
 	if tr.placedFlag {
 		tr.state = Placed
@@ -516,6 +525,11 @@ func (tk *Tracker) unobserved(i int) {
 			}
 		}
 	case Occluded:
+		if i == idxS && hidden(tr.pos) < tk.cfg.OccludedFraction/2 {
+			// Its place uncovered, and it is not there: in the hand,
+			// carried off.
+			tr.taken = true
+		}
 		if hidden(tr.pos) >= tk.cfg.OccludedFraction/2 || i == idxS {
 			// (The striker that vanished under a hand is in that hand.)
 			tr.misses = 0
@@ -567,6 +581,7 @@ func (tk *Tracker) births() {
 		}
 		c := &tk.cands[best]
 		c.hits++
+		c.whole = c.whole || !d.Partial
 		c.votes[d.Kind&3] += 0.5 + d.ClassScore
 		if d.Kind == board.Striker {
 			c.sure = math.Max(c.sure, d.ClassScore)
@@ -726,6 +741,7 @@ func (tk *Tracker) born(i int, c *candidate, mode int) {
 		return
 	}
 	initial := tk.stroke == nil && !tk.strokeSeen && tk.t-tk.firstT < tk.cfg.InitTime
+	prev, prevPos := tr.state, tr.pos
 	tr.restPos, tr.restW, tr.pos, tr.vel = c.p, float64(c.hits), c.p, board.Vec{}
 	tr.restSince, tr.restLastT, tr.stopT, tr.settledAt = c.firstT, tk.t, c.firstT, tk.t
 	tr.lastObs, tr.lastSeenT, tr.lastSeenFrame, tr.seen, tr.misses = o, tk.t, tk.frame, true, 0
@@ -745,7 +761,9 @@ func (tk *Tracker) born(i int, c *candidate, mode int) {
 		}
 	default:
 		tr.state, tr.placedFlag = Placed, true
-		tk.emit(events.Event{Type: events.Placed, T: c.firstT, Piece: events.KindPtr(tr.kind), ID: tr.id, MM: events.MMPtr(c.p)})
+		tr.placedSeq = tk.emit(events.Event{Type: events.Placed, T: c.firstT, Piece: events.KindPtr(tr.kind), ID: tr.id, MM: events.MMPtr(c.p)})
+		tr.placedT, tr.placedWhole = c.firstT, c.whole
+		tr.placedPrev, tr.placedPrevPos = prev, prevPos
 	}
 }
 

@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"math"
+	"sort"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
@@ -51,6 +52,14 @@ func (st *strokeState) dropBreaks(i int) {
 	st.breaks = keep
 }
 
+// unseenFlickMM is how far a striker flicked from under the aiming hand
+// can slide before it is first seen (the hand and forearm hide it), unless
+// it is faster than blurSpeed (mm/s), when motion blur may hide it longer.
+const (
+	unseenFlickMM = 150.0
+	blurSpeed     = 2000.0
+)
+
 // maxStroke is the longest a stroke may last before it is ended anyway.
 const maxStroke = 30.0
 
@@ -73,6 +82,7 @@ func (tk *Tracker) noteStriker(o obs) {
 // idle runs the between-strokes logic: lost discs, the arm check cache
 // and the start of a stroke.
 func (tk *Tracker) idle() {
+	tk.placing()
 	tk.resolveLost(false)
 	tk.armCache.observe(tk)
 	if tk.checkFlick() || tk.checkStruck() {
@@ -84,7 +94,19 @@ func (tk *Tracker) idle() {
 // hand over it) and fast, since the striker was last seen standing:
 // the mark of a stroke whose striker went too fast to be seen. -1: none.
 func (tk *Tracker) struckFirst() int {
-	best, bt := -1, math.Inf(1)
+	var buf [nTracks]int
+	if c := tk.struckFirstAll(buf[:0]); len(c) > 0 {
+		return c[0]
+	}
+	return -1
+}
+
+// struckFirstAll appends to c the discs that started moving first (within
+// half a frame of the first), on their own and fast — a pack shares the
+// blow, and its men are seen leaving in the same frame — the one nearest
+// where the striker last stood still first.
+func (tk *Tracker) struckFirstAll(c []int) []int {
+	bt := math.Inf(1)
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]
 		if i == idxS || tr.state != Moving || !tr.fromRest || len(tr.hist) <= tr.moveStart || len(tr.segs) == 0 {
@@ -100,11 +122,19 @@ func (tk *Tracker) struckFirst() int {
 		if tk.occ != nil && tk.occ.Hidden(tr.onsetFrom, tr.r+30) > 0.02 {
 			continue // a hand is there: moved by hand
 		}
-		if first.t < bt {
-			best, bt = i, first.t
+		switch {
+		case first.t < bt-tk.dt/2:
+			c, bt = append(c[:0], i), first.t
+		case first.t < bt+tk.dt/2:
+			c, bt = append(c, i), math.Min(bt, first.t)
 		}
 	}
-	return best
+	if st := tk.still; st.ok {
+		sort.SliceStable(c, func(a, b int) bool {
+			return tk.tracks[c[a]].onsetFrom.Dist(st.p) < tk.tracks[c[b]].onsetFrom.Dist(st.p)
+		})
+	}
+	return c
 }
 
 // handOnBaseLine returns the middle of the stretch of a base line a hand
@@ -141,14 +171,24 @@ func (tk *Tracker) handOnBaseLine(since float64) (board.Vec, bool) {
 // and the striker came from where it stood (else from the base line that
 // line of centres meets going back).
 func (tk *Tracker) checkStruck() bool {
-	i := tk.struckFirst()
-	if i < 0 {
-		return false
+	var buf [nTracks]int
+	for _, i := range tk.struckFirstAll(buf[:0]) {
+		if tk.checkStruckBy(i) {
+			return true
+		}
 	}
+	return false
+}
+
+// checkStruckBy is checkStruck with disc i the first struck.
+func (tk *Tracker) checkStruckBy(i int) bool {
 	tr := &tk.tracks[i]
 	ms := &tr.segs[len(tr.segs)-1]
-	if !ms.known || ms.n < 2 {
-		return false // wait for its direction
+	if (!ms.known || ms.n < 2) && !(ms.n == 1 && tr.misses > 0 && ms.v0.Len() > 0) {
+		// Wait for its direction — unless it was seen once and lost
+		// since (into a pocket, say): the way from its place to that
+		// sighting is the line of centres, the speed at least that.
+		return false
 	}
 	s := &tk.tracks[idxS]
 	if s.state == Moving && s.seen && s.misses == 0 && len(s.hist) > 0 && s.hist[0].t < tr.hist[tr.moveStart].t {
@@ -170,7 +210,7 @@ func (tk *Tracker) checkStruck() bool {
 			start, known = st.p, true
 		}
 	}
-	if !known && (s.state == Occluded || s.state.atRest()) {
+	if !known && (s.state == Occluded && !s.taken || s.state.atRest()) {
 		if _, ok := tk.g.BaseLineSide(s.pos, s.r+10); ok {
 			start, known = s.pos, true
 		}
@@ -229,6 +269,11 @@ func (tk *Tracker) checkStruck() bool {
 	// The striker's slide, as inferred: from start at tf toward the touch.
 	s.segs = append(s.segs[:1], seg{from: tf, t0: tf, p0: start, v0: u.Scale(v0), known: true, guessed: true})
 	s.segs[0].t0 = tf
+	// The touch that set the first disc moving is the striker's.
+	if tr.onsetPending {
+		tr.onsetPending, tr.onsetKnown, tr.onsetT = false, true, tOn
+		tk.addContact(idxS, i, tOn, c, tr.onsetFrom)
+	}
 	// Did it cross its front line on the way?
 	st := tk.stroke
 	if st.startBehind {
@@ -317,6 +362,17 @@ func (tk *Tracker) checkFlick() bool {
 		// base line. (A striker carried in by a hand in plain view comes
 		// from neither.)
 		if !anchored && !(s.unseenBefore >= 0.1 && first.t-s.hist[0].t <= 3.5*tk.dt) {
+			continue
+		}
+		if !anchored && tf < s.hist[0].t-s.unseenBefore {
+			// Flicked before it was last seen somewhere else: it was
+			// carried here, not flicked.
+			continue
+		}
+		if !anchored && start.Dist(guess.p0) > unseenFlickMM && tk.mot.vel(guess, first.t).Len() < blurSpeed {
+			// A striker this slow is seen as it slides: it cannot have
+			// come so far from a base line unseen (only a hand hides the
+			// first few centimetres). Carried, then set down.
 			continue
 		}
 		if guess != sg {
@@ -536,7 +592,10 @@ func (tk *Tracker) flickOrigin(sg *seg) (board.Vec, float64, board.Side, bool, b
 				continue // running along this side's base line
 			}
 			lam := (tk.g.BaseCircleY() - l0.Y) / -lu.Y
-			if lam < -s.r {
+			if lam < -(6 + 3*tk.cfg.NoiseMM) {
+				// The middle of the band lies ahead of it: it did not
+				// come from this base line (a striker touching both
+				// lines lies within a few millimetres of the middle).
 				continue
 			}
 			q := p0.Sub(u.Scale(math.Max(lam, 0)))
@@ -550,6 +609,11 @@ func (tk *Tracker) flickOrigin(sg *seg) (board.Vec, float64, board.Side, bool, b
 			if score < best {
 				best, start = score, q
 			}
+		}
+		if math.IsInf(best, 1) {
+			// No base line behind it: it did not come from a player's
+			// place (a striker carried onto its base line, say).
+			return start, 0, board.Quadrant(start), false, false
 		}
 	}
 	side := board.Quadrant(start)
@@ -626,7 +690,13 @@ func (tk *Tracker) beginStroke(side board.Side, start board.Vec, tf float64, k i
 	}
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]
-		tr.placedFlag = false
+		if tr.placedSeq != 0 && tr.placedT > tf {
+			// It appeared after the flick (the stroke is recognised a
+			// few frames late): not put down by a hand between strokes
+			// but found during the stroke, and no event.
+			tk.dropPending(tr.placedSeq)
+		}
+		tr.placedFlag, tr.placedSeq = false, 0
 		if tr.state == Placed {
 			tr.state = Rest
 		}

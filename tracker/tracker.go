@@ -134,8 +134,24 @@ type track struct {
 	settledAt float64
 	// placedFlag: placed since the last stroke.
 	placedFlag bool
+	// placedSeq is the placed event held while the hand that put the
+	// disc down is still at it (0: none): where the disc settles when
+	// that hand lets go is where it was placed. placedT is its time.
+	placedSeq int
+	placedT   float64
+	// placedWhole: the placed disc has been seen whole (no hand over it)
+	// since it was placed. placedPrev and placedPrevPos are the state and
+	// place it had before: a disc whose hand lets go and leaves nothing
+	// where it was seen was never put down (a marking or the hand's edge
+	// half under the hand, taken for a disc), and goes back to them.
+	placedWhole   bool
+	placedPrev    State
+	placedPrevPos board.Vec
 	// occMoving: the disc was moving when it went out of sight.
 	occMoving bool
+	// taken: the striker, occluded, whose place was then seen uncovered
+	// without it: the hand took it away; where it is is not known.
+	taken bool
 	// unseenBefore is how long the disc had not been seen when its
 	// current motion was taken up (relocate); motionT when the current
 	// motion began (at the latest).
@@ -168,6 +184,8 @@ type candidate struct {
 	last   int // frame of the last hit
 	first  int
 	used   bool
+	// whole: seen at least once with no hand over it.
+	whole bool
 }
 
 // New returns a tracker for cfg (zero fields take their defaults).
@@ -448,6 +466,11 @@ func (tk *Tracker) associate() {
 			reach := math.Min(tk.cfg.MaxSpeed*gap+10+4*tk.cfg.NoiseMM, 2*tk.g.Half())
 			switch tr.state {
 			case Moving:
+				if tk.intoPocket(tr) {
+					// Its slide took it into a pocket since it was seen:
+					// a detection elsewhere is another disc.
+					return board.Vec{}, 0, false
+				}
 				// Wherever its speed could have taken it since it was last
 				// seen (in any direction: it may have struck something).
 				if len(tr.segs) > 0 && tr.segs[len(tr.segs)-1].known {
@@ -552,10 +575,19 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 			if dist > info[a].g {
 				continue
 			}
+			if i != idxS && tr.state == Occluded && !tr.occMoving && d.Partial && d.MM.Dist(tr.pos) > 3*tk.cfg.MoveMM {
+				// Half under a hand, away from where a hidden disc lies:
+				// perhaps another disc in that hand. The hidden one is
+				// taken up away from its place only when seen whole.
+				continue
+			}
 			cc := classCost(d, tr.kind)
 			striker := i == idxS || d.Kind == board.Striker
-			if i == idxS && sameKind && dist > 3*tk.cfg.MoveMM && d.ClassScore < 0.6 {
-				// Taken up far from where it was: only on a confident class.
+			if i == idxS && sameKind && dist > 3*tk.cfg.MoveMM && d.ClassScore < 0.6 &&
+				!(tr.state == Moving && tr.misses == 0 && d.MM.Dist(tr.lastObs.p) < 3*tk.cfg.MoveMM+0.5*math.Max(tr.vel.Len(), 500)*(tk.t-tr.lastObs.t)) {
+				// Taken up far from where it was: only on a confident class
+				// (or close to its last sighting, moving: a striker in a
+				// hand's fingers is often seen as no class at all).
 				continue
 			}
 			// A detection right where a disc in a steady slide must be is
@@ -564,7 +596,13 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 				tr.segs[len(tr.segs)-1].known && tr.segs[len(tr.segs)-1].n >= 2 && dist < 0.5*info[a].g
 			// Likewise a detection exactly on the resting place of a disc
 			// (discs cannot overlap): that disc, even called the striker.
-			onPath = onPath || !sameKind && tr.state.atRest() && dist < 2*tk.cfg.NoiseMM+1.5
+			// (Or hidden there by a hand: a disc half under a hand is often
+			// seen as another class, and only roughly where it is.)
+			sd := tk.cfg.NoiseMM
+			if d.Partial {
+				sd *= 3
+			}
+			onPath = onPath || !sameKind && (tr.state.atRest() || tr.state == Occluded && !tr.occMoving) && dist < 2*sd+1.5
 			// (A detection whose class the detector cannot tell at all
 			// may be any disc.)
 			clueless := d.ClassScore < 0.3
@@ -610,6 +648,28 @@ func growF(b []float64, n int, v float64) []float64 {
 	return b
 }
 
+// intoPocket reports whether moving track tr's slide since its last
+// sighting entered a pocket mouth (not under a hand) by now, straight (a
+// cushion on the way makes the path uncertain) on a slide that is known:
+// fitted to two detections or more, or the first sighting of a disc struck
+// from rest (its way from its place is the line of centres; it went at
+// least that fast).
+func (tk *Tracker) intoPocket(tr *track) bool {
+	if len(tr.segs) == 0 {
+		return false
+	}
+	s := &tr.segs[len(tr.segs)-1]
+	if s.hit || !(s.known && s.n >= 2 || s.n == 1 && tr.fromRest && s.first == tr.moveStart) {
+		return false
+	}
+	p0, v0, tl := tk.lostStart(tr)
+	if v0.Len() == 0 || tk.t <= tl {
+		return false
+	}
+	path := tk.mot.slide(tk.g, p0, v0, tr.r, tk.t-tl)
+	return path.pocketed && path.cushion == 0 && !tk.pocketHidden(path.pocket)
+}
+
 // collectMovers lists the tracks that are moving or that this frame's
 // matches show moving: what can set a resting disc moving.
 func (tk *Tracker) collectMovers() {
@@ -638,7 +698,24 @@ func (tk *Tracker) wakeable(i int) (bool, float64) {
 	if tk.occ != nil && tk.occ.Hidden(tr.restPos, tr.r+40) > 0.02 {
 		// A hand pushes a disc slowly, in sight (one it picks up is
 		// covered first: occluded, and looked for when uncovered).
-		ok, reach = true, math.Min(1000*gap+30, 3*tr.r+40)
+		// (Slowly: a disc seen at its place a frame ago and far from it
+		// now was not pushed there; the detection is another disc, in
+		// that hand.)
+		ok, reach = true, math.Min(300*gap+3*tk.cfg.MoveMM, 3*tr.r+40)
+	}
+	for j := range tk.dets {
+		// The striker, surely, seen where it lay (discs cannot overlap):
+		// it was struck away, too fast to be seen leaving. (Only the
+		// striker: the men of a pack scattering by the break pass over
+		// each other's places, and are seen slowly enough.)
+		d := &tk.dets[j]
+		if tk.detUsed[j] == -2 || d.Kind != board.Striker || i == idxS || d.ClassScore < 0.6 || d.Partial || gap > 2.5*tk.dt {
+			continue // (just now: long gone, it is anywhere)
+		}
+		if d.MM.Dist(tr.restPos) < tr.r+tk.g.Radius(d.Kind)-8 {
+			ok = true
+			reach = math.Max(reach, tk.cfg.MaxSpeed*gap+10)
+		}
 	}
 	for _, j := range tk.movers {
 		if j == i {

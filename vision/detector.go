@@ -35,6 +35,8 @@ type Detector struct {
 	rMan, rStr float64 // top-face radii, rectified px (at the centre)
 	frames     int
 	prev       []disc
+	lost       []disc // discs at rest lost under a hand (see refind)
+	lostNext   []disc
 	cands      []disc
 	accepted   []disc
 	near       []disc
@@ -103,6 +105,23 @@ type disc struct {
 	man, str   hypo    // the two size hypotheses
 	idx        int     // index among the accepted, while resolving markings
 	sym        float64 // share of the edges inside pointing at the centre
+	// sig is the rim's brightness step (see rimEdge) along each ray when the
+	// disc was last seen whole, sigAt where it lay (half px from the
+	// outline); see refind.
+	sig    [rays]float32
+	sigAt  [rays]int8
+	hasSig bool
+	// still counts the frames in a row the disc has been found at the
+	// same place (within a pixel) before this one.
+	still int
+	// parked: the red centre circle or a queen on it, not reported (see
+	// dropLoneCircle).
+	parked bool
+	// fresh: found by this frame's search (not carried over, not
+	// refound).
+	fresh bool
+	// lostAt is the frame in which a disc in Detector.lost was lost.
+	lostAt int
 }
 
 // New prepares a detector for frames of the calibrated camera: it builds
@@ -155,6 +174,7 @@ func (d *Detector) setCalibration(cal *calibrate.Calibration) error {
 	d.grown = make([]bool, d.tiles*d.tiles)
 	d.seen = make([]bool, d.tiles*d.tiles)
 	d.prev = d.prev[:0]
+	d.lost = d.lost[:0]
 	d.frames = 0
 	return nil
 }
@@ -251,7 +271,9 @@ func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
 	d.prev = append(d.prev[:0], d.accepted...)
 	out.Detections = make([]Detection, 0, len(d.accepted))
 	for _, c := range d.accepted {
-		out.Detections = append(out.Detections, d.toDetection(c))
+		if !c.parked {
+			out.Detections = append(out.Detections, d.toDetection(c))
+		}
 	}
 	sortDetections(out.Detections)
 	if d.stats.Hands {
@@ -368,6 +390,8 @@ func (d *Detector) detect(frame gocv.Mat) error {
 	for _, c := range d.prev {
 		if !d.dirtyAt(c.x, c.y) {
 			c.hidden = d.hiddenShare(c)
+			c.still++
+			c.fresh = false
 			d.accepted = append(d.accepted, c)
 		}
 	}
@@ -382,7 +406,12 @@ func (d *Detector) detect(frame gocv.Mat) error {
 		d.rect.applyRect(frame, &d.img, r)
 	}
 	pl := d.plane()
-	inDirty := func(x, y int) bool { return d.dirty[(y/d.tilePx)*nt+x/d.tilePx] && d.insideSurface(x, y) }
+	// A peak counts in a dirty tile or within half a man's radius of one:
+	// a disc on the border between a dirty tile and a clean one is
+	// dropped from the kept discs by where its centre was, and its peak
+	// may come out a pixel across the border.
+	m := int(math.Ceil(0.5 * d.rMan))
+	inDirty := func(x, y int) bool { return d.nearDirty(x, y, m) && d.insideSurface(x, y) }
 	for _, r := range d.rects {
 		if err := d.vt.vote(d.img, r, 0); err != nil {
 			return err
@@ -405,7 +434,7 @@ func (d *Detector) detect(frame gocv.Mat) error {
 				break
 			}
 		}
-		if dup {
+		if dup || d.onKept(p, kept) {
 			continue
 		}
 		d.stats.Candidates++
@@ -494,16 +523,51 @@ func (d *Detector) detect(frame gocv.Mat) error {
 		if d.trace != nil {
 			d.tracef(c.x, c.y, "accepted: big %v support %.2f sym %.2f", c.big, c.support, c.sym)
 		}
+		c.fresh = true
 		d.accepted = append(d.accepted, c)
 	}
+	d.refind()
 	d.resolveMarkings(pl, kept)
 	d.classify()
+	for i := range d.accepted {
+		if c := &d.accepted[i]; c.fresh {
+			d.remember(c)
+		}
+	}
 	return nil
 }
 
 func (d *Detector) plane() plane {
 	pix, _ := d.img.DataPtrUint8()
 	return plane{pix: pix, w: d.v.n, h: d.v.n}
+}
+
+// nearDirty reports whether a dirty tile lies within m pixels (m < the
+// tile size) of the pixel (x, y), in both directions.
+func (d *Detector) nearDirty(x, y, m int) bool {
+	n := d.tiles
+	for _, q := range [4][2]int{{x - m, y - m}, {x + m, y - m}, {x - m, y + m}, {x + m, y + m}} {
+		tx, ty := min(max(q[0], 0)/d.tilePx, n-1), min(max(q[1], 0)/d.tilePx, n-1)
+		if d.dirty[ty*n+tx] {
+			return true
+		}
+	}
+	return false
+}
+
+// onKept reports whether a peak outside the dirty tiles (in the margin
+// nearDirty allows) lies on one of the first kept accepted discs (carried
+// over from the last frame): it is that disc.
+func (d *Detector) onKept(p peak, kept int) bool {
+	if d.dirtyAt(p.x, p.y) {
+		return false
+	}
+	for _, a := range d.accepted[:kept] {
+		if dx, dy := p.x-a.x, p.y-a.y; dx*dx+dy*dy < a.r*a.r {
+			return true
+		}
+	}
+	return false
 }
 
 func (d *Detector) dirtyAt(x, y float64) bool {
@@ -896,7 +960,7 @@ func (d *Detector) toDetection(c disc) Detection {
 		rad, h = d.g.Radius(board.Striker), d.cfg.StrikerHeight
 	}
 	score := c.support
-	if c.marking >= 0 && d.mk[c.marking].centre && d.mk[c.marking].patch == nil && c.kind == board.Queen && d.neighbours(c, 1.2*2*d.rMan) < 3 {
+	if d.lonelyOnCentre(c) {
 		// alone on the red centre circle whose empty look is not known
 		// yet: the queen, or the circle itself
 		score *= 0.5

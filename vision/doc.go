@@ -59,9 +59,11 @@
 // told apart: on a base circle the band just inside the outline shows the
 // board, on a disc it shows the disc. The red centre circle is the queen's
 // size and colour and, in one picture, cannot be told from a queen lying on
-// it: a lone red disc there is reported as the queen with half its score
-// until the empty circle has been seen (the queen detected elsewhere), after
-// which the circle's look is remembered to tell a queen placed back on it.
+// it. Until the empty circle has been seen (the queen detected elsewhere;
+// its look is then remembered to tell a queen placed back on it) a lone red
+// disc there is reported as the queen, with half its score, only when a
+// queen lay there in the last frame or a game is on the board (the
+// striker, or men of both colours); otherwise it is parked, not reported.
 // Pockets are not searched.
 //
 // Size: the striker's outline lies 30% farther out than a man's; the
@@ -88,7 +90,10 @@
 // disc form regions; a region of at least 2000 mm² reaching the frame
 // around the surface is a hand or an arm. The [Occlusion] of the frame
 // says how much of any disc the mask covers; discs partly under it are
-// detected from their visible outline and marked Partial.
+// detected from their visible outline and marked Partial. A disc at rest
+// that a hand comes over is looked for again where it lay, by the rim it
+// showed when last seen whole (refind): while at least half of that rim is
+// still there it is reported at its place, partly hidden.
 //
 // See docs/vision.md for the measured accuracy and speed.
 package vision

@@ -93,13 +93,20 @@ func patchDiff(a, b []float32, mask []bool) float64 {
 // core, or plain); on a disc that band is the disc's own top. It returns a
 // score that is positive for a printed circle: how much more the band
 // looks like the board outside than like the middle, or (a plain ring)
-// how closely the middle looks like the board outside.
-func ringTest(p plane, x, y, r float64) float64 {
+// how closely the middle looks like the board outside. Directions whose
+// outside lies under a hand (hid, nil: none) are left out, unless that
+// leaves fewer than half of them.
+func ringTest(p plane, x, y, r float64, hid func(x, y float64) bool) float64 {
 	var band, in, out [3]float64
-	n := 24
-	for a := 0; a < n; a++ {
-		ang := 2 * math.Pi * float64(a) / float64(n)
+	const na = 24
+	n := 0
+	for a := 0; a < na; a++ {
+		ang := 2 * math.Pi * float64(a) / na
 		cs, sn := math.Cos(ang), math.Sin(ang)
+		if hid != nil && (hid(x+cs*1.3*r, y+sn*1.3*r) || hid(x+cs*1.45*r, y+sn*1.45*r)) {
+			continue
+		}
+		n++
 		for _, f := range []float64{0.86, 0.92} {
 			c := p.at(x+cs*f*r, y+sn*f*r)
 			for k := 0; k < 3; k++ {
@@ -112,6 +119,10 @@ func ringTest(p plane, x, y, r float64) float64 {
 				out[k] += float64(c[k])
 			}
 		}
+	}
+	if 2*n < na {
+		// mostly under the hand: as best it can, with every direction
+		return ringTest(p, x, y, r, nil)
 	}
 	mi, _ := p.meanIn(x, y, 0.5*r)
 	for k := 0; k < 3; k++ {

@@ -59,7 +59,7 @@ func (d *Detector) resolveMarkings(pl plane, from int) {
 		d.accepted[i].marking = c.marking
 		drop[i] = c.marking >= 0 && d.isPrinted(pl, c)
 		if drop[i] && d.trace != nil {
-			d.tracef(c.x, c.y, "dropped: the printed circle %d (ring %.2f)", c.marking, ringTest(pl, c.x, c.y, d.mk[c.marking].r*d.v.ppm))
+			d.tracef(c.x, c.y, "dropped: the printed circle %d (ring %.2f)", c.marking, d.ringTest(pl, c.x, c.y, d.mk[c.marking].r*d.v.ppm))
 		}
 	}
 	for i := from; i < len(d.accepted); i++ {
@@ -84,7 +84,12 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 		if c.hidden > 0 {
 			return false
 		}
-		if ringTest(pl, c.x, c.y, r) > printedRing {
+		if d.stats.Hands && d.nearHand(c) && d.queenWasAt(c) {
+			// a hand beside it spoils the ring test; the queen lay
+			// here in the last frame
+			return false
+		}
+		if d.ringTest(pl, c.x, c.y, r) > printedRing {
 			d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
 			d.learnMarking(m, c)
 			return true
@@ -99,7 +104,7 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 	// judged where the candidate is: a man beside a base circle must not
 	// be mistaken for the circle
 	d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
-	if c.hidden == 0 && ringTest(pl, c.x, c.y, r) > printedRing {
+	if c.hidden == 0 && d.ringTest(pl, c.x, c.y, r) > printedRing {
 		d.learnMarking(m, c)
 		return true
 	}
@@ -118,6 +123,27 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 		return true
 	}
 	return false
+}
+
+// queenWasAt reports whether the queen was reported at c's place in the
+// last frame.
+func (d *Detector) queenWasAt(c disc) bool {
+	for _, p := range d.prev {
+		if p.kind == board.Queen && !p.parked && math.Hypot(p.x-c.x, p.y-c.y) < 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// ringTest is the package's ringTest with the directions under a hand
+// left out.
+func (d *Detector) ringTest(pl plane, x, y, r float64) float64 {
+	var hid func(x, y float64) bool
+	if d.stats.Hands {
+		hid = d.bg.handAt
+	}
+	return ringTest(pl, x, y, r, hid)
 }
 
 // coveredSamples marks the samples of a patch around (x, y) that lie on an
@@ -226,9 +252,56 @@ func (d *Detector) classify() {
 	}
 	if d.cls.Learned() {
 		classifyAll(d.cls, d.accepted, qi)
+	} else {
+		d.classifyUnlearned(qi)
+	}
+	d.dropLoneCircle()
+}
+
+// lonelyOnCentre reports whether c is a queen alone on the red centre
+// circle whose empty look is not known: the queen, or the printed circle
+// itself, which one picture cannot tell apart.
+func (d *Detector) lonelyOnCentre(c disc) bool {
+	return c.kind == board.Queen && c.marking >= 0 && d.mk[c.marking].centre && d.mk[c.marking].patch == nil &&
+		d.neighbours(c, 1.2*2*d.rMan) < 3
+}
+
+// dropLoneCircle decides about a queen alone on the red centre circle
+// whose empty look is not known (see lonelyOnCentre). It is reported —
+// with half its score, see toDetection — only when something says a queen
+// lies there: it was reported there in the last frame (it stayed after the
+// opening arrangement broke up, or it was put back), or a game is in
+// progress, the striker or men of both colours being on the board (a queen
+// on the board always has men of both colours with it: a side's last man
+// cannot be pocketed before the queen is covered). An empty board, or one
+// with a stray man, does not get a queen on its centre circle: the
+// candidate is parked — kept like a disc, carried over while nothing
+// changes there, but not reported — until one of these holds.
+func (d *Detector) dropLoneCircle() {
+	li := -1
+	var white, black, striker bool
+	for i := range d.accepted {
+		d.accepted[i].parked = false
+		c := d.accepted[i]
+		switch {
+		case d.lonelyOnCentre(c):
+			li = i
+		case c.kind == board.White:
+			white = true
+		case c.kind == board.Black:
+			black = true
+		case c.kind == board.Striker:
+			striker = true
+		}
+	}
+	if li < 0 {
 		return
 	}
-	d.classifyUnlearned(qi)
+	c := &d.accepted[li]
+	c.parked = !striker && !(white && black) && !d.queenWasAt(*c)
+	if c.parked && d.trace != nil {
+		d.tracef(c.x, c.y, "parked: the red centre circle (no queen was there, no game on the board)")
+	}
 }
 
 // arrangementQueen returns the index of the disc the arrangement says is

@@ -8,10 +8,14 @@ package evalpipe
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/eval"
 	"github.com/boardcam/boardcam/pipeline"
+	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/tracker"
 )
 
@@ -57,9 +61,9 @@ func (p *Pipeline) Begin(c eval.Clip) error {
 	// (the match state). Where the installation says which image side
 	// side S is on, that is the orientation; otherwise it is taken from
 	// the first stroke, which is played from that seat.
-	turn := c.Referee.Break
-	if c.Referee.Context != nil {
-		turn = c.Referee.Context.Turn
+	turn, err := clipTurn(c.Referee)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.Name, err)
 	}
 	if cfg.Turn == nil && cfg.Calibration == nil && c.SouthAt == "" {
 		cfg.Turn = &turn
@@ -143,4 +147,28 @@ func output(r *pipeline.Result) eval.Output {
 	}
 	out.Events = append(out.Events, r.Events...)
 	return out
+}
+
+// clipTurn is the seat to strike first in a clip: the breaker of a new
+// match, the fixed state's turn mid-board, the turn after the stroke log a
+// resumed match continues.
+func clipTurn(rs corpus.RefereeSetup) (board.Side, error) {
+	switch {
+	case rs.Context != nil:
+		return rs.Context.Turn, nil
+	case rs.Mode == corpus.ModeResume:
+		lg, err := rules.ParseLog(strings.NewReader(rs.Log))
+		if err != nil {
+			return 0, fmt.Errorf("the stroke log resumed: %w", err)
+		}
+		if lg.Header.Profile == "" {
+			lg.Header.Profile = rs.Profile
+		}
+		m, err := lg.Play(nil)
+		if err != nil {
+			return 0, fmt.Errorf("the stroke log resumed: %w", err)
+		}
+		return m.State().Turn, nil
+	}
+	return rs.Break, nil
 }

@@ -1,7 +1,9 @@
 // Browser tests of the overlay and the umpire console, in Debian's headless
 // Chromium driven by playwright-core. It builds and starts the fake-backed
 // server (web/internal/fakeserver), runs the tests in order (they play one
-// scripted match), stops the server and exits non-zero on any failure.
+// scripted match), then plays the demo clip through a real `boardcam run`
+// and watches the overlay, stops the servers and exits non-zero on any
+// failure.
 //
 //   cd web/e2e && npm ci && node run.mjs
 //
@@ -11,6 +13,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
@@ -20,6 +23,21 @@ const PASSWORD = 'umpire-e2e-secret';
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOTS || '';
 const T = 10000; // ms to wait for anything to show
+const DEMO_CLIP = process.env.DEMO_CLIP || path.join(root, 'testdata', 'videos', 'demo.mp4');
+const DEMO_LOG = process.env.DEMO_LOG || path.join(root, 'testdata', 'videos', 'demo.log');
+
+// freePort asks the system for a free loopback port.
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 function assert(cond, message) {
   if (!cond) throw new Error(message);
@@ -313,6 +331,51 @@ test('logging out ends the umpire session', async () => {
   await consolePage.locator('#login-form').waitFor({ state: 'visible', timeout: T });
   const status = await consolePage.evaluate(async () => (await fetch('/api/still', { method: 'POST' })).status);
   assert(status === 401, `still after logout: ${status}`);
+});
+
+// The real thing: boardcam run plays the demo clip through the whole
+// pipeline (vision, tracker, referee, rules), picking up the match of
+// demo.log as scripts/demo.sh does, at real time (DEMO_SPEED=n plays it n
+// times faster). The overlay, open from the start, shows the resumed score
+// and then the score changing when Asha wins board 2 in the video.
+test('the demo clip through boardcam run: the overlay shows the score changing as the video plays', async () => {
+  const port = await freePort();
+  const jdir = mkdtempSync(path.join(tmpdir(), 'boardcam-e2e-journal-'));
+  const bin = path.join(jdir, 'boardcam');
+  execFileSync('go', ['build', '-o', bin, './cmd/boardcam'], { cwd: root, stdio: 'inherit' });
+  const proc = spawn(bin, ['run', '--source', DEMO_CLIP, '--resume', DEMO_LOG, '--speed', String(process.env.DEMO_SPEED || 1), '--exit-at-end=false',
+    '--listen', `127.0.0.1:${port}`, '--journal-dir', jdir], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  try {
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`boardcam run did not start within 60 s: ${stderr}`)), 60000);
+      proc.stderr.on('data', (b) => {
+        stderr += b;
+        if (/web server listening/.test(stderr)) { clearTimeout(timer); resolve(); }
+      });
+      proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`boardcam run exited (${code}): ${stderr}`)); });
+    });
+    const ctx = await browser.newContext({ viewport: { width: 800, height: 400 } });
+    const page = await newPage(ctx);
+    await page.goto(`http://127.0.0.1:${port}/overlay`);
+    // The match so far, from the log: Ravi won board 1 by 6.
+    await waitText(page, '#name0', 'Asha');
+    await waitText(page, '#name1', 'Ravi');
+    await waitText(page, '#score0', '0');
+    await waitText(page, '#score1', '6');
+    await waitText(page, '#board', 'Board 2 · icf');
+    // The video: Asha clears her men with the queen covered (2 + 5).
+    const long = 120000; // the clip lasts 35 s; a guard, not a timing
+    await page.waitForFunction(() => document.querySelector('#score0').textContent.trim() === '7', null, { timeout: long })
+      .catch(async () => { throw new Error(`score0 ${await text(page, '#score0')} (want 7); boardcam: ${stderr.slice(-2000)}`); });
+    await waitText(page, '#score1', '6');
+    await waitText(page, '#board', 'Board 3 · icf');
+    if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'overlay-demo-clip.png') });
+    await ctx.close();
+  } finally {
+    proc.kill('SIGTERM');
+    rmSync(jdir, { recursive: true, force: true });
+  }
 });
 
 test('no page raised a script error or broke its content security policy', async () => {
