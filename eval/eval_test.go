@@ -467,3 +467,25 @@ func TestFirstContact(t *testing.T) {
 		t.Errorf("every first contact on the frame instead: %+v", w)
 	}
 }
+
+// A placement matches within half a second (the camera sees the man only
+// once the hand has gone), not later.
+func TestPlacedWindow(t *testing.T) {
+	tr := truthOf(t, "demo")
+	late := func(frames int) *Oracle {
+		return &Oracle{Mutate: func(c *Clip, f int, out *Output) {
+			for i, e := range out.Events {
+				if e.Type == events.Placed {
+					out.Events[i].Frame += frames
+				}
+			}
+		}}
+	}
+	fps := tr.Clip.FPS
+	if p := score(t, tr, late(int(0.4*float64(fps)))).Events["placed"]; p.Truth == 0 || p.Matched != p.Truth {
+		t.Errorf("placed 0.4 s late: %+v, want every one matched", p)
+	}
+	if p := score(t, tr, late(int(0.7*float64(fps)))).Events["placed"]; p.Matched != 0 {
+		t.Errorf("placed 0.7 s late: %+v, want none matched", p)
+	}
+}

@@ -22,6 +22,11 @@ const (
 	// DefaultFoulWindow (seconds): fouls match within this time, or within
 	// the event window if that is longer.
 	DefaultFoulWindow = 0.5
+	// HandEventWindow (seconds): placed and moved events match within this
+	// time, or within the event window if that is longer. The truth stamps
+	// the moment the hand lets go of the piece; a camera sees the piece
+	// only once the hand has lifted off it and moved away.
+	HandEventWindow = 0.5
 	// DefaultGate is the largest distance between a detection and a true
 	// disc that can be matched, as a fraction of a man's radius.
 	DefaultGate = 0.5
@@ -263,7 +268,11 @@ func (s *scorer) finish(end Output) *counts {
 	for typ, v := range byType {
 		tc := &typeCounts{truth: len(v[0]), reported: len(v[1])}
 		var matchedR []bool
-		tc.tp, tc.diffs, matchedR = matchItems(v[0], v[1], s.opt.EventWindow)
+		w := s.opt.EventWindow
+		if typ == events.Placed || typ == events.Moved {
+			w = max(w, int(math.Round(HandEventWindow*float64(t.Clip.FPS))))
+		}
+		tc.tp, tc.diffs, matchedR = matchItems(v[0], v[1], w)
 		tc.tp2, _, _ = matchItems(v[0], v[1], TightWindow)
 		c.events[string(typ)] = tc
 		if typ == events.Pocketed {
