@@ -200,6 +200,23 @@ func (rs RefereeSetup) resumedMatch() (*rules.Match, error) {
 	return lg.Play(nil)
 }
 
+// FirstTurn is the seat of the player who strikes first in the clip: in
+// mode resume the turn the stroke log ends in, in mode mid_board the
+// context's turn, otherwise (a new match) the breaker.
+func (rs RefereeSetup) FirstTurn() (board.Side, error) {
+	switch {
+	case rs.Context != nil:
+		return rs.Context.Turn, nil
+	case rs.Mode == ModeResume:
+		m, err := rs.resumedMatch()
+		if err != nil {
+			return 0, fmt.Errorf("corpus: the stroke log resumed: %w", err)
+		}
+		return m.State().Turn, nil
+	}
+	return rs.Break, nil
+}
+
 // RefereeConfig is the referee configuration for the setup: exact (no
 // tolerance) for the simulator's truth, the default camera tolerances for
 // a pipeline's events.

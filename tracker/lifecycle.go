@@ -58,6 +58,16 @@ func (tk *Tracker) displace() {
 func (tk *Tracker) observe(i int, d *vision.Detection) {
 	tr := &tk.tracks[i]
 	o := obs{frame: tk.frame, t: tk.t, p: d.MM, px: d.PX, sigma: tk.sigma(d, tr), partial: d.Partial}
+	if tr.provisional {
+		tr.provHits++
+		tr.provisional = tr.provHits < tk.confirmFr
+	}
+	switch {
+	case i == idxS || !sureStriker(d) || !tr.state.atRest():
+		tr.strikerSince = 0
+	case tr.strikerSince == 0:
+		tr.strikerSince = tk.t
+	}
 	tr.seen = true
 	tr.px = d.PX
 	tr.misses = 0
@@ -469,6 +479,13 @@ func (tk *Tracker) settle(i int, w []obs) {
 // unobserved handles track i when no detection was matched to it.
 func (tk *Tracker) unobserved(i int) {
 	tr := &tk.tracks[i]
+	if tr.provisional {
+		if tk.stroke == nil {
+			tk.withdraw(i) // never there, or moving: a detection elsewhere is a candidate again
+			return
+		}
+		tr.provisional = false
+	}
 	hidden := func(p board.Vec) float64 {
 		if tk.occ == nil {
 			return 0
@@ -576,11 +593,12 @@ func (tk *Tracker) births() {
 			}
 		}
 		if best < 0 {
-			tk.cands = append(tk.cands, candidate{p: d.MM, px: d.PX, firstT: tk.t, first: tk.frame})
+			tk.cands = append(tk.cands, candidate{p: d.MM, px: d.PX, firstT: tk.t, first: tk.frame, score: d.Score})
 			best = len(tk.cands) - 1
 		}
 		c := &tk.cands[best]
 		c.hits++
+		c.score = math.Min(c.score, d.Score)
 		c.whole = c.whole || !d.Partial
 		c.votes[d.Kind&3] += 0.5 + d.ClassScore
 		if d.Kind == board.Striker {
@@ -594,7 +612,7 @@ func (tk *Tracker) births() {
 	// Confirmed candidates, in a fixed order (the opening numbering).
 	idx := tk.sortBuf[:0]
 	for k := range tk.cands {
-		if tk.cands[k].hits >= tk.confirmFr && tk.cands[k].lastT == tk.t {
+		if tk.cands[k].lastT == tk.t && (tk.cands[k].hits >= tk.confirmFr || tk.instant(&tk.cands[k])) {
 			idx = append(idx, k)
 		}
 	}
@@ -636,7 +654,57 @@ func (tk *Tracker) births() {
 		}
 		c.used = true
 		tk.born(i, c, mode)
+		if c.hits < tk.confirmFr {
+			tk.tracks[i].provisional, tk.tracks[i].provHits = true, c.hits
+		}
 	}
+}
+
+// instantScore is the least detection score of a disc taken up at once
+// in the first frame (see instant).
+const instantScore = 0.9
+
+// instant reports whether candidate c is taken up at once, without
+// waiting ConfirmTime: a man or the queen detected confidently and whole,
+// with no hand near it and no other detection overlapping it, in the
+// first frame in which the board is found, outside a stroke. The wait
+// guards against what hands and motion make the detector see for a frame
+// or two; the still picture of a board just found has neither near the
+// disc. (Moving discs cannot be told from one frame: the disc is
+// provisional until seen in ConfirmTime's worth of frames, and withdrawn
+// when missed before — see unobserved.) The striker, usually in a hand at
+// first and the class the detector confuses most, always waits.
+func (tk *Tracker) instant(c *candidate) bool {
+	if c.hits != 1 || c.first != tk.frame || tk.t != tk.firstT || tk.stroke != nil || !c.whole || c.score < instantScore {
+		return false
+	}
+	var kind board.Kind
+	for q := range c.votes {
+		if c.votes[q] > c.votes[kind] {
+			kind = board.Kind(q)
+		}
+	}
+	if kind == board.Striker {
+		return false
+	}
+	r := tk.g.Radius(kind)
+	if tk.occ != nil && tk.occ.Hidden(c.p, r+30) > 0 {
+		return false
+	}
+	for j := range tk.dets {
+		d := &tk.dets[j]
+		if dist := d.MM.Dist(c.p); dist > 1e-9 && dist < r+tk.g.Radius(d.Kind)-6 {
+			return false // two discs cannot lie there: one is not what it seems
+		}
+	}
+	return true
+}
+
+// withdraw gives back the identity of provisional track i, missed before
+// it was confirmed: it was never seen.
+func (tk *Tracker) withdraw(i int) {
+	tr := &tk.tracks[i]
+	*tr = track{id: tr.id, kind: tr.kind, r: tr.r, state: Unseen, hist: tr.hist[:0], segs: tr.segs[:0]}
 }
 
 // overlapsTrack reports whether a disc at p would overlap a man or the
@@ -748,7 +816,7 @@ func (tk *Tracker) born(i int, c *candidate, mode int) {
 	tr.px = c.px
 	tr.anchor, tr.hasAnchor = c.p, true
 	tr.hist, tr.segs, tr.moveStart = tr.hist[:0], tr.segs[:0], 0
-	tr.beyond = false
+	tr.beyond, tr.displaced, tr.taken, tr.occMoving, tr.strikerSince = false, false, false, false, 0
 	switch {
 	case initial || tk.stroke != nil || !tk.empty.seenEmpty(c.p, tr.r, c.firstT) || !tk.hands.near(c.p, tr.r+30, c.firstT-3):
 		// The opening position, a disc that was there all along (hidden

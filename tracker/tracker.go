@@ -166,6 +166,17 @@ type track struct {
 	// it lay (discs cannot overlap): it was struck away, too fast to be
 	// seen. It is no longer looked for at its resting place.
 	displaced bool
+	// provisional: taken up at once from the first frame in which the
+	// board was found (see Tracker.instant), not yet seen in ConfirmTime's
+	// worth of frames: missed before then, it was nothing (or a disc
+	// moving, taken up again where it is), and the identity is withdrawn.
+	// provHits counts its sightings.
+	provisional bool
+	provHits    int
+	// strikerSince: a man or the queen at rest, seen at its place since
+	// this time, whenever seen, as a whole disc the detector is sure is
+	// the striker (0: not so seen). See strikerTakes.
+	strikerSince float64
 
 	pocket board.Pocket
 	offT   float64 // when it left the board
@@ -186,6 +197,8 @@ type candidate struct {
 	used   bool
 	// whole: seen at least once with no hand over it.
 	whole bool
+	// score is the least detection score of its sightings.
+	score float64
 }
 
 // New returns a tracker for cfg (zero fields take their defaults).
@@ -426,6 +439,8 @@ func (tk *Tracker) associate() {
 		}
 	}
 
+	tk.strikerTakes()
+
 	// Pass 1: tight gates around the prediction.
 	tk.pass(func(i int, tr *track) (board.Vec, float64, bool) {
 		switch tr.state {
@@ -635,6 +650,53 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 		n++
 	}
 	return n
+}
+
+// strikerTime is how long a man's resting place must be seen holding a
+// disc the detector is sure is the striker before it is taken for the
+// striker (see strikerTakes).
+const strikerTime = 0.5
+
+// sureStriker reports whether the detector is sure detection d is the
+// striker (told from the men by its size): whole and a confident class.
+func sureStriker(d *vision.Detection) bool {
+	return d.Kind == board.Striker && d.ClassScore >= 0.9 && !d.Partial
+}
+
+// strikerTakes marks missing the men (and the queen) at rest whose
+// resting place the striker holds: between strokes, the detector has
+// been sure, whenever the disc there was seen for strikerTime, that it is
+// the striker, and the striker has not been seen elsewhere meanwhile. A
+// detection on a disc's resting place is that disc even when called the
+// striker for a frame or two (see pass); one called the striker surely
+// and for this long is the striker lying where the man was — the man was
+// struck away unseen (a blow that sent it off the board at once, the
+// striker taking its place), and is not there. The striker is then taken
+// up there (pass 3 or a birth); the man, missing, by a disc of its colour
+// seen again.
+func (tk *Tracker) strikerTakes() {
+	s := &tk.tracks[idxS]
+	if tk.stroke != nil || s.seen {
+		return
+	}
+	for i := range tk.tracks {
+		tr := &tk.tracks[i]
+		if i == idxS || !tr.state.atRest() || tr.strikerSince == 0 || tk.t-tr.strikerSince < strikerTime-1e-9 || s.lastSeenT >= tr.strikerSince {
+			continue
+		}
+		for j := range tk.dets {
+			d := &tk.dets[j]
+			if sureStriker(d) && d.MM.Dist(tr.restPos) < 2*tk.cfg.NoiseMM+1.5 {
+				// (Where it went is not known: no move by hand is
+				// reported when it is seen again.)
+				tr.state, tr.pos, tr.vel, tr.strikerSince, tr.hasAnchor = Missing, tr.restPos, board.Vec{}, 0, false
+				if tr.misses == 0 {
+					tr.misses, tr.unseenSince = 1, tk.t
+				}
+				break
+			}
+		}
+	}
 }
 
 func growF(b []float64, n int, v float64) []float64 {

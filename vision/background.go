@@ -34,6 +34,7 @@ type background struct {
 	ref     []float32 // block means (gain removed) when last searched
 	grown   []bool
 	zone    []uint8 // 0 outside, 1 playing surface, 2 margin (frame) beyond it
+	edge    []bool  // where an arm comes in: the margin and the surface within edgeBand of its edge
 	label   []int32
 	queue   []int32
 	first   bool
@@ -70,6 +71,11 @@ const (
 	settleFrames = 3
 	// frames a block covered by a hand must stay still to enter it
 	handFrames = 600
+	// edgeBand (mm) is how far inside the playing surface's edge a
+	// foreign region must reach to have come in over the frame: a dark
+	// arm over a dark frame differs little from it, nor over the dark
+	// line and shadow along the surface's edge.
+	edgeBand = 10.0
 )
 
 func newBackground(v *view, g *board.Geometry) *background {
@@ -92,6 +98,7 @@ func newBackground(v *view, g *board.Geometry) *background {
 		covered: make([]bool, nb*nb),
 		grown:   make([]bool, nb*nb),
 		zone:    make([]uint8, nb*nb),
+		edge:    make([]bool, nb*nb),
 		label:   make([]int32, nb*nb),
 		changed: make([]bool, nb*nb),
 		first:   true,
@@ -107,6 +114,7 @@ func newBackground(v *view, g *board.Geometry) *background {
 			} else {
 				b.zone[j*nb+i] = 2
 			}
+			b.edge[j*nb+i] = m >= h-edgeBand
 		}
 	}
 	return b
@@ -451,7 +459,7 @@ func (b *background) findHands(covered func(i, j int) bool, minArea float64) boo
 		reachesFrame := false
 		for q := 0; q < len(b.queue); q++ {
 			k := int(b.queue[q])
-			if b.zone[k] == 2 {
+			if b.edge[k] {
 				reachesFrame = true
 			}
 			i, j := k%nb, k/nb

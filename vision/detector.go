@@ -32,6 +32,12 @@ type Detector struct {
 	online onlineModel
 	open   *Opening
 
+	// coredBase: the base circles of this board have a core (a red disc
+	// inside the band), seen clearly on one of them (see resolveMarkings);
+	// core is its colour (see coreColour).
+	coredBase bool
+	core      [2]float64
+
 	rMan, rStr float64 // top-face radii, rectified px (at the centre)
 	frames     int
 	prev       []disc
@@ -168,6 +174,7 @@ func (d *Detector) setCalibration(cal *calibrate.Calibration) error {
 	d.vt = newVoter(v.n, d.rMan, d.rStr)
 	d.bg = newBackground(v, d.g)
 	d.mk = markingsOf(d.g)
+	d.coredBase = false
 	d.tilePx = 24
 	d.tiles = (v.n + d.tilePx - 1) / d.tilePx
 	d.dirty = make([]bool, d.tiles*d.tiles)
@@ -444,25 +451,33 @@ func (d *Detector) detect(frame gocv.Mat) error {
 	}
 	// A striker cannot have a man's centre closer than the two radii: such
 	// a candidate is a man in a cluster whose neighbours mimic a
-	// striker's outline.
+	// striker's outline. One man that close must touch it as a man
+	// touches a man (within 0.9 of the radius sum; touching men are 0.87
+	// apart): the striker touching a man is a radius sum away from it,
+	// and a moving disc's centre may be off by a pixel or two. Two such
+	// men are proof enough within 0.93.
 	for i := range d.cands {
 		c := &d.cands[i]
 		if !c.big {
 			continue
 		}
+		n, touching := 0, false
 		for _, o := range d.cands {
 			if o.big {
 				continue
 			}
 			dist := math.Hypot(o.x-c.x, o.y-c.y)
 			if o.man.ok && o.man.support >= 0.9 && o.man.sym >= goodSymmetry && dist > 0.7*(d.rMan+d.rStr) && dist < 0.93*(d.rMan+d.rStr) {
-				if d.trace != nil {
-					d.tracef(c.x, c.y, "striker-sized but a man at %.1f,%.1f is %.1f px away: a man", o.x, o.y, dist)
-				}
-				if !d.toMan(c) {
-					c.support = 0 // neither: dropped below
-				}
-				break
+				n++
+				touching = touching || dist < 0.9*(d.rMan+d.rStr)
+			}
+		}
+		if n >= 2 || touching {
+			if d.trace != nil {
+				d.tracef(c.x, c.y, "striker-sized but %d men are closer than a striker's radius allows: a man", n)
+			}
+			if !d.toMan(c) {
+				c.support = 0 // neither: dropped below
 			}
 		}
 	}
@@ -526,6 +541,7 @@ func (d *Detector) detect(frame gocv.Mat) error {
 		c.fresh = true
 		d.accepted = append(d.accepted, c)
 	}
+	d.dropFingertips(kept)
 	d.refind()
 	d.resolveMarkings(pl, kept)
 	d.classify()
@@ -535,6 +551,52 @@ func (d *Detector) detect(frame gocv.Mat) error {
 		}
 	}
 	return nil
+}
+
+// dropFingertips drops the candidates found since index from that are
+// partly under a hand (more than fingertipHidden of their outline) and
+// were not there in the last frame (no disc within a man's radius, found
+// or being looked for under the hand): a fingertip at the edge of the
+// hand mask is round, the size of a man and, on a dark hand, as dark as
+// a black man. A disc comes under a hand either lying there already (it
+// was seen) or held in the fingers (not reported until it is let go).
+func (d *Detector) dropFingertips(from int) {
+	if !d.stats.Hands {
+		return
+	}
+	out := d.accepted[:from]
+	for _, c := range d.accepted[from:] {
+		if c.hidden > fingertipHidden && !d.wasNear(c, d.rMan) {
+			if d.trace != nil {
+				d.tracef(c.x, c.y, "dropped: %.2f under the hand and nothing there before (a fingertip?)", c.hidden)
+			}
+			continue
+		}
+		out = append(out, c)
+	}
+	d.accepted = out
+}
+
+// fingertipHidden is the share of a new candidate's outline under a hand
+// above which it is taken for a fingertip (see dropFingertips);
+// fingertipSupport the share of its outline a new man-sized candidate
+// whose middle is under the hand mask must show (see examine).
+const (
+	fingertipHidden  = 0.3
+	fingertipSupport = 0.9
+)
+
+// wasNear reports whether a disc of the last frame, or one lost under a
+// hand and looked for, lay within dist pixels of c.
+func (d *Detector) wasNear(c disc, dist float64) bool {
+	for _, list := range [2][]disc{d.prev, d.lost} {
+		for _, p := range list {
+			if math.Hypot(p.x-c.x, p.y-c.y) < dist {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (d *Detector) plane() plane {
@@ -621,12 +683,22 @@ func (d *Detector) examine(pl plane, p peak) (disc, bool) {
 	if d.bg.handAt(p.x, p.y) {
 		// Its middle is under what looked foreign so far — which may be
 		// the disc itself, moved by the hand: only a disc seen whole is
-		// taken there.
-		hid = nil
-		minSup = math.Max(minSup, 0.75)
+		// taken there. A fingertip sticking out of the hand mask shows
+		// most of a round outline the size of a man: a man-sized disc
+		// where none lay in the last frame must show all of it (a man
+		// held in the fingers is not reported until let go; the striker,
+		// larger than a fingertip, is followed while it is placed).
+		c, ok := d.examineWith(pl, p, nil, math.Max(minSup, 0.75))
+		if ok && !c.big && c.support < fingertipSupport && !d.wasNear(c, d.rMan) {
+			if d.trace != nil {
+				d.tracef(c.x, c.y, "dropped: man-sized, new, %.2f of it seen, its middle under the hand (a fingertip?)", c.support)
+			}
+			return disc{}, false
+		}
+		return c, ok
 	}
 	c, ok := d.examineWith(pl, p, hid, minSup)
-	if hid == nil || (ok && c.hidden == 0) {
+	if ok && c.hidden == 0 {
 		return c, ok
 	}
 	// The hand mask is coarse (blocks, grown by one, a hand's shadow

@@ -14,6 +14,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/scene"
 )
@@ -43,6 +44,18 @@ func TestCorpusDiag(t *testing.T) {
 			only[strings.TrimSpace(n)] = true
 		}
 	}
+	// BOARDCAM_VISION_CAL=auto: the board found in the frames as the
+	// product does (see autoCalibration), not the true calibration
+	corpusAutoCal = os.Getenv("BOARDCAM_VISION_CAL") == "auto"
+	defer func() { corpusAutoCal = false }()
+	// BOARDCAM_VISION_FRAMES=A-B: every detection and every candidate's
+	// fate in frames A to B
+	traceFrom, traceTo := -1, -1
+	if s := os.Getenv("BOARDCAM_VISION_FRAMES"); s != "" {
+		if _, err := fmt.Sscanf(s, "%d-%d", &traceFrom, &traceTo); err != nil {
+			t.Fatalf("BOARDCAM_VISION_FRAMES=%s: want A-B", s)
+		}
+	}
 	log, err := os.Create(filepath.Join(out, "issues.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +82,27 @@ func TestCorpusDiag(t *testing.T) {
 		defer func() { corpusTrace = nil }()
 		runCorpusClip(t, f, tr, func(i int, frame gocv.Mat, det *Detector, fr Frame) {
 			defer func() { msgs = msgs[:0] }()
+			toTruth, fromTruth := diagFrames(det, tr.Camera(i))
+			fr.Detections = append([]Detection(nil), fr.Detections...)
+			for k := range fr.Detections {
+				fr.Detections[k].MM = toTruth(fr.Detections[k].MM)
+			}
+			if i >= traceFrom && i <= traceTo {
+				fmt.Fprintf(log, "%s %4d: hands %v, dirty %.3f\n", tr.Clip.Name, i, det.stats.Hands, det.stats.DirtyTiles)
+				for _, dd := range fr.Detections {
+					fmt.Fprintf(log, "        %-7v (%7.1f, %7.1f) mm score %.2f class %.2f partial %v\n", dd.Kind, dd.MM.X, dd.MM.Y, dd.Score, dd.ClassScore, dd.Partial)
+				}
+				for _, td := range tr.Frames[i].Discs {
+					if td.MM != nil && td.State.OnBoard() {
+						p := td.Pos()
+						fmt.Fprintf(log, "        truth %s %v (%.1f, %.1f) mm %v\n", td.ID, td.Kind, p.X, p.Y, td.State)
+					}
+				}
+				for _, m := range msgs {
+					p := toTruth(det.v.mmOf(m.x, m.y))
+					fmt.Fprintf(log, "        [%.0f,%.0f mm] %s\n", p.X, p.Y, m.msg)
+				}
+			}
 			s := scoreTruth(tr, tr.Frames[i], fr)
 			cs.add(s)
 			type slip struct{ key, text, id string }
@@ -112,7 +146,7 @@ func TestCorpusDiag(t *testing.T) {
 					}
 				}
 				if ok {
-					x, y := det.v.pxOf(det.v.fromSurface(at, det.cfg.ManHeight))
+					x, y := det.v.pxOf(det.v.fromSurface(fromTruth(at), det.cfg.ManHeight))
 					fmt.Fprintf(log, "        at %.1f,%.1f px: tile dirty %v, hands %v\n", x, y, det.dirtyAt(x, y), det.stats.Hands)
 					for _, m := range msgs {
 						if math.Hypot(m.x-x, m.y-y) < 1.5*det.rMan {
@@ -210,4 +244,29 @@ func dumpCrop(t *testing.T, path string, det *Detector, frame gocv.Mat, tr *corp
 	if !gocv.IMWrite(path, big) {
 		t.Errorf("cannot write %s", path)
 	}
+}
+
+// diagFrames returns the conversions between the detector's board
+// coordinates and the truth's (the same unless the board was found in the
+// frames, whose orientation may differ by quarter turns).
+func diagFrames(det *Detector, ct *corpus.CameraTruth) (toTruth, fromTruth func(board.Vec) board.Vec) {
+	id := func(p board.Vec) board.Vec { return p }
+	if !corpusAutoCal || ct == nil {
+		return id, id
+	}
+	h := calibrate.Homography(ct.Homography)
+	inv, err := h.Inverse()
+	if err != nil {
+		return id, id
+	}
+	cal := det.cal
+	toTruth = func(p board.Vec) board.Vec {
+		q := h.Apply(cal.HInv.Apply(calibrate.Point{X: p.X, Y: p.Y}))
+		return board.Vec{X: q.X, Y: q.Y}
+	}
+	fromTruth = func(p board.Vec) board.Vec {
+		q := cal.H.Apply(inv.Apply(calibrate.Point{X: p.X, Y: p.Y}))
+		return board.Vec{X: q.X, Y: q.Y}
+	}
+	return toTruth, fromTruth
 }

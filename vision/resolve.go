@@ -18,8 +18,16 @@ const (
 )
 
 // printedRing is the ringTest score above which a candidate on a printed
-// circle is the circle (discs score below −0.2).
-const printedRing = 0.1
+// circle is the circle (discs score below −0.2). An empty base circle
+// clearly has a core (see Detector.coredBase) when its ring score is above
+// coredRing and its plain score below coredPlain (its middle far from the
+// board's colour: a red core scores −3 to −8, the middle of a plain ring
+// about 0).
+const (
+	printedRing = 0.1
+	coredRing   = 0.3
+	coredPlain  = -1.0
+)
 
 // Patches whose mean difference is under this many hundredths of the
 // board's brightness are the same picture: a disc on a base circle differs
@@ -38,28 +46,48 @@ func (d *Detector) resolveMarkings(pl plane, from int) {
 	out := d.accepted[:from]
 	drop := make([]bool, len(d.accepted))
 	for i := from; i < len(d.accepted); i++ {
-		c := d.accepted[i]
-		c.idx = i
+		c := &d.accepted[i]
 		c.marking = -1
-		{
-			for mi := range d.mk {
-				m := &d.mk[mi]
-				tol := markingTol * m.r
-				if !m.centre {
-					// makers place base circles differently: up to about
-					// 16 mm from where the geometry puts them
-					tol = baseCircleTol * m.r
-				}
-				if c.top.Dist(m.c) <= tol && math.Abs(m.r-d.g.Radius(board.White)) < 3 {
-					c.marking = mi
-					break
-				}
+		for mi := range d.mk {
+			m := &d.mk[mi]
+			tol := markingTol * m.r
+			if !m.centre {
+				// makers place base circles differently: up to about
+				// 16 mm from where the geometry puts them
+				tol = baseCircleTol * m.r
+			}
+			if c.top.Dist(m.c) <= tol && math.Abs(m.r-d.g.Radius(board.White)) < 3 {
+				c.marking = mi
+				break
 			}
 		}
-		d.accepted[i].marking = c.marking
+	}
+	// The base circles of a board are all alike: once one shows a core
+	// clearly (its band the board's, its middle not), a candidate on a
+	// base circle whose middle is the board's colour is a man of about the
+	// board's colour, not a plain printed ring.
+	for i := from; i < len(d.accepted) && !d.coredBase; i++ {
+		c := d.accepted[i]
+		if c.marking >= 0 && !d.mk[c.marking].centre && c.hidden == 0 {
+			r := d.mk[c.marking].r * d.v.ppm
+			if ring, plain := d.ringScores(pl, c.x, c.y, r); ring > coredRing && plain < coredPlain {
+				d.coredBase = true
+				d.core = d.coreColour(pl, c.x, c.y, r)
+			}
+		}
+	}
+	for i := from; i < len(d.accepted); i++ {
+		c := d.accepted[i]
+		c.idx = i
 		drop[i] = c.marking >= 0 && d.isPrinted(pl, c)
-		if drop[i] && d.trace != nil {
-			d.tracef(c.x, c.y, "dropped: the printed circle %d (ring %.2f)", c.marking, d.ringTest(pl, c.x, c.y, d.mk[c.marking].r*d.v.ppm))
+		if c.marking >= 0 && d.trace != nil {
+			m := d.mk[c.marking]
+			verdict := "kept"
+			if drop[i] {
+				verdict = "dropped"
+			}
+			ring, plain := d.ringScores(pl, c.x, c.y, m.r*d.v.ppm)
+			d.tracef(c.x, c.y, "%s: on the printed circle %d (ring %.2f, plain %.2f, cored %v, hidden %.2f, patch learned %v at %.1f mm)", verdict, c.marking, ring, plain, d.coredBase, c.hidden, m.patch != nil, c.top.Dist(m.at))
 		}
 	}
 	for i := from; i < len(d.accepted); i++ {
@@ -104,14 +132,30 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 	// judged where the candidate is: a man beside a base circle must not
 	// be mistaken for the circle
 	d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
-	if c.hidden == 0 && d.ringTest(pl, c.x, c.y, r) > printedRing {
-		d.learnMarking(m, c)
-		return true
+	if c.hidden == 0 {
+		ring, plain := d.ringScores(pl, c.x, c.y, r)
+		if d.coredBase && !sameHue(d.coreColour(pl, c.x, c.y, r), d.core) {
+			// the middle is not this board's core: a disc lies there
+			return false
+		}
+		if ring > printedRing || (!d.coredBase && plain > printedRing) {
+			d.learnMarking(m, c)
+			return true
+		}
 	}
 	if m.patch != nil && c.top.Dist(m.at) <= 0.25*m.r {
 		// compare what other discs do not cover
 		mask := d.coveredSamples(c.x, c.y, r, c.idx)
 		if patchDiff(d.patch, m.patch, mask) > samePatch {
+			// The hand mask takes in the arm's shadow and more: what is
+			// seen of the circle may still be the empty circle, in the
+			// arm's shade.
+			if n := shadedSectors(d.patch, m.patch, d.discSamples(c.x, c.y, r, c.idx)); n >= minShadedSectors {
+				if d.trace != nil {
+					d.tracef(c.x, c.y, "the empty circle in %d sectors, shaded", n)
+				}
+				return true
+			}
 			return false
 		}
 		// still the empty circle: follow slow changes of the light
@@ -136,14 +180,47 @@ func (d *Detector) queenWasAt(c disc) bool {
 	return false
 }
 
+// coreColour returns the opponent colours (red − green, green − blue)
+// of the mean colour within half the radius r of (x, y), relative to the
+// board's brightness.
+func (d *Detector) coreColour(pl plane, x, y, r float64) [2]float64 {
+	mi, _ := pl.meanIn(x, y, 0.5*r)
+	f := featuresOf(mi, d.bg.boardY)
+	return [2]float64{f[1], f[2]}
+}
+
+// sameHue reports whether the opponent colours a are of the hue of the
+// core b: the same direction (within about 35°) and a strength within a
+// factor of about 3 (a shade or the lamp's fall-off scales them, glare
+// adds to red and green alike). A core of little colour tells nothing
+// (true).
+func sameHue(a, b [2]float64) bool {
+	nb := math.Hypot(b[0], b[1])
+	if nb < 0.15 {
+		return true
+	}
+	na := math.Hypot(a[0], a[1])
+	if na < 0.35*nb || na > 3*nb {
+		return false
+	}
+	return (a[0]*b[0]+a[1]*b[1])/(na*nb) >= 0.8
+}
+
 // ringTest is the package's ringTest with the directions under a hand
 // left out.
 func (d *Detector) ringTest(pl plane, x, y, r float64) float64 {
+	ring, plain := d.ringScores(pl, x, y, r)
+	return math.Max(ring, plain)
+}
+
+// ringScores is the package's ringScores with the directions under a hand
+// left out.
+func (d *Detector) ringScores(pl plane, x, y, r float64) (ring, plain float64) {
 	var hid func(x, y float64) bool
 	if d.stats.Hands {
 		hid = d.bg.handAt
 	}
-	return ringTest(pl, x, y, r, hid)
+	return ringScores(pl, x, y, r, hid)
 }
 
 // coveredSamples marks the samples of a patch around (x, y) that lie on an
@@ -156,6 +233,30 @@ func (d *Detector) coveredSamples(x, y, r float64, self int) []bool {
 	mask := d.mask[:n]
 	patchPoints(x, y, r, func(i int, px, py float64) {
 		mask[i] = d.bg.handAt(px, py)
+		for k, a := range d.accepted {
+			if k == self {
+				continue
+			}
+			dx, dy := px-a.x, py-a.y
+			if rr := a.r + 2; dx*dx+dy*dy <= rr*rr {
+				mask[i] = true
+				return
+			}
+		}
+	})
+	return mask
+}
+
+// discSamples marks the samples of a patch around (x, y) that lie on an
+// accepted disc other than number self (not those under a hand).
+func (d *Detector) discSamples(x, y, r float64, self int) []bool {
+	n := 1 + len(patchRadii)*patchAngles
+	if cap(d.mask) < n {
+		d.mask = make([]bool, n)
+	}
+	mask := d.mask[:n]
+	patchPoints(x, y, r, func(i int, px, py float64) {
+		mask[i] = false
 		for k, a := range d.accepted {
 			if k == self {
 				continue
@@ -199,10 +300,18 @@ func (d *Detector) classify() {
 		c.feat = featuresOf(c.colour, d.bg.illumAt(c.x, c.y))
 	}
 	// at most one striker: the one whose outline is the most clearly a
-	// striker's and best seen; the others are men if their outline fits a
-	// man
+	// striker's and best seen (an outline short of a striker's counts
+	// against it fully, one beyond it — a contact shadow, motion blur —
+	// half; what a hand hides counts half as not seen); the others are
+	// men if their outline fits a man
 	si := -1
-	strikerness := func(c disc) float64 { return c.support - math.Abs(c.outline-d.rStr)/(d.rStr-d.rMan) }
+	strikerness := func(c disc) float64 {
+		off := (d.rStr - c.outline) / (d.rStr - d.rMan)
+		if off < 0 {
+			off = -off / 2
+		}
+		return c.support*(1-c.hidden/2) - off
+	}
 	for i, c := range d.accepted {
 		if c.big && (si < 0 || strikerness(c) > strikerness(d.accepted[si])) {
 			si = i
@@ -210,6 +319,10 @@ func (d *Detector) classify() {
 	}
 	out := d.accepted[:0]
 	for i, c := range d.accepted {
+		if c.big && i != si && d.trace != nil {
+			w := d.accepted[si]
+			d.tracef(c.x, c.y, "striker-sized, but %.1f,%.1f is more so (%.2f against %.2f): a man %v", w.x, w.y, strikerness(w), strikerness(c), c.man.ok)
+		}
 		if c.big && i != si && !d.toMan(&c) {
 			continue
 		}

@@ -2,21 +2,24 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/eval"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/pipeline"
+	"github.com/boardcam/boardcam/pipeline/evalpipe"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/tracker"
 	"github.com/boardcam/boardcam/vision"
@@ -34,7 +37,7 @@ import (
 
 // truthWindow is how many frames apart a reported event may be from the
 // true one it matches (as eval's default window).
-const truthWindow = 5
+const truthWindow = eval.DefaultEventWindow
 
 // frameView is the tracker's state after one frame.
 type frameView struct {
@@ -45,53 +48,36 @@ type frameView struct {
 	note   string
 }
 
-// truthCalibration is the calibration the clip's camera truly had at
-// frame 0 (the corpus's camera: homography and lens), for measuring the
-// later stages without the calibration's errors. It is a diagnostic,
-// never what a club gets.
-func truthCalibration(t *corpus.Truth, g *board.Geometry, breaker board.Side) (*calibrate.Calibration, error) {
-	cam := t.Camera(0)
-	if cam == nil {
-		return nil, fmt.Errorf("the truth has no camera for frame 0")
+// clipLens is the clip's lens file, as eval gives it to the pipeline (nil
+// when the corpus has none for it).
+func clipLens(dir string, t *corpus.Truth) (*calibrate.Lens, error) {
+	ix, err := corpus.ReadLensIndex(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
 	}
-	h := calibrate.Homography(cam.Homography)
-	inv, err := h.Inverse()
 	if err != nil {
-		return nil, fmt.Errorf("the truth's homography: %w", err)
-	}
-	c := &calibrate.Calibration{
-		Version:   calibrate.Version,
-		Created:   time.Unix(0, 0).UTC(),
-		ImageSize: calibrate.Size{W: t.Clip.Width, H: t.Clip.Height},
-		H:         h, HInv: inv,
-		Board:   calibrate.BoardInfo{Name: g.Name, Surface: g.Surface},
-		Quality: calibrate.Quality{Method: calibrate.Manual, Score: 1, Edges: [4]string{"manual", "manual", "manual", "manual"}},
-	}
-	half := g.Half()
-	for i, p := range [4]board.Vec{{X: -half, Y: -half}, {X: half, Y: -half}, {X: half, Y: half}, {X: -half, Y: half}} {
-		c.Corners[i] = inv.Apply(calibrate.Point{X: p.X, Y: p.Y})
-	}
-	// Where side S lies in the picture.
-	ctr := inv.Apply(calibrate.Point{})
-	s := inv.Apply(calibrate.Point{Y: half})
-	dx, dy := s.X-ctr.X, s.Y-ctr.Y
-	dir := calibrate.Bottom
-	switch {
-	case math.Abs(dx) > math.Abs(dy) && dx > 0:
-		dir = calibrate.Right
-	case math.Abs(dx) > math.Abs(dy):
-		dir = calibrate.Left
-	case dy < 0:
-		dir = calibrate.Top
-	}
-	c.Orientation = calibrate.Orientation{SouthAt: dir, Breaker: breaker, BreakerSource: "config"}
-	if cam.DistCoeffs != ([5]float64{}) {
-		c.Lens = &calibrate.Lens{ImageSize: c.ImageSize, CameraMatrix: cam.CameraMatrix, Distortion: cam.DistCoeffs[:], Images: 1}
-	}
-	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return c, nil
+	e, ok := ix.Clips[t.Clip.Name]
+	if !ok || len(t.Cameras) == 0 {
+		return nil, nil
+	}
+	c := t.Cameras[0]
+	if fp := corpus.CameraFingerprint(t.Clip.Width, t.Clip.Height, c.CameraMatrix, c.DistCoeffs); fp != e.Camera {
+		return nil, fmt.Errorf("the lens file %s was made for camera %s, the clip's camera is now %s", e.File, e.Camera, fp)
+	}
+	return calibrate.LoadLens(filepath.Join(dir, corpus.LensDir, e.File))
+}
+
+// cameraIndex is the index of the truth's camera entry of frame i (-1:
+// none).
+func cameraIndex(t *corpus.Truth, i int) int {
+	for k := range t.Cameras {
+		if c := &t.Cameras[k]; i >= c.From && i <= c.To {
+			return k
+		}
+	}
+	return -1
 }
 
 // clipGeometry is the board of a clip (its board file, else ICF).
@@ -141,9 +127,9 @@ func eventKeyOf(e events.Event) string {
 }
 
 // matchGreedy pairs true and reported items (same type and key) nearest
-// in frames first, within window frames. It returns, for each side, the
-// index of the partner or -1.
-func matchGreedy(tf, rf []int, tk, rk []string, window int) ([]int, []int) {
+// in frames first, within window(i) frames of true item i. It returns,
+// for each side, the index of the partner or -1.
+func matchGreedy(tf, rf []int, tk, rk []string, window func(i int) int) ([]int, []int) {
 	mt, mr := make([]int, len(tf)), make([]int, len(rf))
 	for i := range mt {
 		mt[i] = -1
@@ -162,7 +148,7 @@ func matchGreedy(tf, rf []int, tk, rk []string, window int) ([]int, []int) {
 			if d < 0 {
 				d = -d
 			}
-			if d <= window {
+			if d <= window(i) {
 				ps = append(ps, pair{i, j, d})
 			}
 		}
@@ -205,7 +191,16 @@ func compareTruth(w io.Writer, t *corpus.Truth, g *board.Geometry, got []events.
 	for j, e := range re {
 		rf[j], rk[j] = e.Frame, string(e.Type)+" "+eventKeyOf(e)
 	}
-	mt, mr := matchGreedy(tf, rf, tk, rk, truthWindow)
+	// (placed and moved within half a second, as eval matches them: the
+	// truth stamps the moment the hand lets go, the camera sees the disc
+	// once the hand has gone)
+	hand := max(truthWindow, int(math.Round(eval.HandEventWindow*float64(t.Clip.FPS))))
+	mt, mr := matchGreedy(tf, rf, tk, rk, func(i int) int {
+		if te[i].Type == events.Placed || te[i].Type == events.Moved {
+			return hand
+		}
+		return truthWindow
+	})
 
 	// The table by type.
 	type row struct{ truth, rep, match, match2 int }
@@ -323,8 +318,8 @@ func compareFouls(w io.Writer, t *corpus.Truth, g *board.Geometry, got []events.
 	for i, f := range j.Fouls {
 		rf[i], rk[i] = f.Frame, key(f)
 	}
-	window := max(truthWindow, int(math.Round(0.5*float64(t.Clip.FPS))))
-	mt, mr := matchGreedy(tf, rf, tk, rk, window)
+	window := max(truthWindow, int(math.Round(eval.DefaultFoulWindow*float64(t.Clip.FPS))))
+	mt, mr := matchGreedy(tf, rf, tk, rk, func(int) int { return window })
 	fmt.Fprintf(w, "\nfouls (%d true, %d called):\n", len(truth), len(j.Fouls))
 	for i, f := range truth {
 		mark := "= "
@@ -533,24 +528,46 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 	if err != nil {
 		return err
 	}
-	cfg := pipeline.Config{Geometry: g}
-	turn := t.Referee.Break
-	if t.Referee.Context != nil {
-		turn = t.Referee.Context.Turn
+	// What eval tells the pipeline about the clip (eval's defaults: the
+	// installed orientation, the clip's lens file), configured as
+	// evalpipe configures it.
+	clip := eval.Clip{Name: t.Clip.Name, Video: video, FPS: t.Clip.FPS, Width: t.Clip.Width, Height: t.Clip.Height,
+		Frames: t.Clip.Frames, Geometry: g, Referee: t.Referee, Calibration: eval.CalibrationAuto}
+	if len(t.Cameras) > 0 {
+		if d, ok := eval.SouthAtOf(&t.Cameras[0], g); ok {
+			clip.SouthAt = d
+		}
 	}
+	var base pipeline.Config
+	var cams []*calibrate.Calibration // the true calibration of each camera entry (--calibration truth)
 	switch calArg {
 	case "":
-		cfg.Turn = &turn
-		cfg.Orientation = calibrate.Orientation{SouthAt: calibrate.Bottom, Breaker: t.Referee.Break, BreakerSource: "config"}
-	case "truth":
-		if cfg.Calibration, err = truthCalibration(t, g, t.Referee.Break); err != nil {
+		if clip.Lens, err = clipLens(filepath.Dir(truthPath), t); err != nil {
 			return fmt.Errorf("analyze: %s: %w", truthPath, err)
 		}
+	case "truth":
+		clip.Calibration = eval.CalibrationTruth
+		o := calibrate.Orientation{SouthAt: calibrate.Bottom, Breaker: t.Referee.Break, BreakerSource: "config"}
+		for k := range t.Cameras {
+			c, err := eval.TrueCalibration(&t.Cameras[k], t.Clip.Width, t.Clip.Height, g, o)
+			if err != nil {
+				return fmt.Errorf("analyze: %s: camera %d: %w", truthPath, k, err)
+			}
+			cams = append(cams, c)
+		}
+		if k := cameraIndex(t, 0); k >= 0 {
+			clip.TrueCalibration = cams[k]
+		}
 	default:
-		if cfg.Calibration, err = calibrate.Load(calArg); err != nil {
+		if base.Calibration, err = calibrate.Load(calArg); err != nil {
 			return err
 		}
 	}
+	cfg, err := evalpipe.Configure(base, clip)
+	if err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	cal := clip.TrueCalibration
 	vc, err := gocv.VideoCaptureFile(video)
 	if err != nil {
 		return fmt.Errorf("analyze: %s: cannot open the video: %w", video, err)
@@ -574,6 +591,13 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 		}
 		if !vc.Read(&img) || img.Empty() {
 			break
+		}
+		if k := cameraIndex(t, i); cams != nil && k >= 0 && cams[k] != cal {
+			// The true camera moved (as eval hands it over).
+			if err := a.SetCalibration(cams[k]); err != nil {
+				return fmt.Errorf("analyze: %s: frame %d: %w", video, i, err)
+			}
+			cal = cams[k]
 		}
 		res, err := a.Process(img, i, float64(i)/float64(t.Clip.FPS))
 		if err != nil {

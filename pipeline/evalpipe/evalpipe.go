@@ -8,14 +8,10 @@ package evalpipe
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
-	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/eval"
 	"github.com/boardcam/boardcam/pipeline"
-	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/tracker"
 )
 
@@ -42,28 +38,50 @@ func (p *Pipeline) Name() string { return eval.DefaultPipeline }
 // Begin implements eval.Pipeline.
 func (p *Pipeline) Begin(c eval.Clip) error {
 	p.close()
-	cfg := p.Config
+	cfg, err := Configure(p.Config, c)
+	if err != nil {
+		return err
+	}
+	p.cal = nil
+	if c.Calibration == eval.CalibrationTruth {
+		p.cal = c.TrueCalibration
+	}
+	a, err := pipeline.New(cfg)
+	if err != nil {
+		return fmt.Errorf("%s: %w", c.Name, err)
+	}
+	p.a = a
+	return nil
+}
+
+// Configure is the analyzer's configuration for a clip, base completed
+// with what a club configures: the clip's board and lens file, the
+// installed orientation (or, without one, the seat to strike first, from
+// which the orientation is taken: corpus.RefereeSetup.FirstTurn) and the
+// breaker's side; with eval's --calibration truth diagnostic, the true
+// calibration and no check of the camera. `boardcam analyze --truth`
+// configures its analyzer with it too.
+func Configure(base pipeline.Config, c eval.Clip) (pipeline.Config, error) {
+	cfg := base
 	cfg.Geometry = c.Geometry
 	if cfg.Lens == nil {
 		cfg.Lens = c.Lens // the club's lens.json
 	}
-	p.cal = nil
 	if c.Calibration == eval.CalibrationTruth {
 		// The diagnostic: the true calibration of every frame, given
 		// by the harness; the camera's moves come with it.
 		if c.TrueCalibration == nil {
-			return fmt.Errorf("%s: --calibration truth without a true calibration", c.Name)
+			return cfg, fmt.Errorf("%s: --calibration truth without a true calibration", c.Name)
 		}
 		cfg.Calibration, cfg.CheckEvery = c.TrueCalibration, -1
-		p.cal = c.TrueCalibration
 	}
 	// The seating a club configures: who breaks, and whose turn it is
 	// (the match state). Where the installation says which image side
 	// side S is on, that is the orientation; otherwise it is taken from
 	// the first stroke, which is played from that seat.
-	turn, err := clipTurn(c.Referee)
+	turn, err := c.Referee.FirstTurn()
 	if err != nil {
-		return fmt.Errorf("%s: %w", c.Name, err)
+		return cfg, fmt.Errorf("%s: %w", c.Name, err)
 	}
 	if cfg.Turn == nil && cfg.Calibration == nil && c.SouthAt == "" {
 		cfg.Turn = &turn
@@ -75,12 +93,7 @@ func (p *Pipeline) Begin(c eval.Clip) error {
 		}
 		cfg.Orientation = calibrate.Orientation{SouthAt: south, Breaker: c.Referee.Break, BreakerSource: "config"}
 	}
-	a, err := pipeline.New(cfg)
-	if err != nil {
-		return fmt.Errorf("%s: %w", c.Name, err)
-	}
-	p.a = a
-	return nil
+	return cfg, nil
 }
 
 // Frame implements eval.Pipeline.
@@ -147,28 +160,4 @@ func output(r *pipeline.Result) eval.Output {
 	}
 	out.Events = append(out.Events, r.Events...)
 	return out
-}
-
-// clipTurn is the seat to strike first in a clip: the breaker of a new
-// match, the fixed state's turn mid-board, the turn after the stroke log a
-// resumed match continues.
-func clipTurn(rs corpus.RefereeSetup) (board.Side, error) {
-	switch {
-	case rs.Context != nil:
-		return rs.Context.Turn, nil
-	case rs.Mode == corpus.ModeResume:
-		lg, err := rules.ParseLog(strings.NewReader(rs.Log))
-		if err != nil {
-			return 0, fmt.Errorf("the stroke log resumed: %w", err)
-		}
-		if lg.Header.Profile == "" {
-			lg.Header.Profile = rs.Profile
-		}
-		m, err := lg.Play(nil)
-		if err != nil {
-			return 0, fmt.Errorf("the stroke log resumed: %w", err)
-		}
-		return m.State().Turn, nil
-	}
-	return rs.Break, nil
 }
