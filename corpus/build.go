@@ -30,9 +30,15 @@ type Simulation struct {
 }
 
 // Simulate runs the spec's scenario and referees its events (exactly, as
-// ground truth). It does not render anything.
+// ground truth). It does not render anything, but the arm over a foul line
+// is judged on the outline the renderer will draw
+// ([render.BeyondFoulLine]), not on the simulator's coarser hand model:
+// the truth calls that foul exactly when the picture shows it.
 func Simulate(sp *Spec) (*Simulation, error) {
-	tr, err := sim.Run(sp.Scenario, sim.Options{})
+	seed := int64(sp.Scenario.Seed)
+	tr, err := sim.Run(sp.Scenario, sim.Options{ArmFoul: func(s board.Side, h scene.Hand) bool {
+		return render.BeyondFoulLine(h, s, seed) > 0
+	}})
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}

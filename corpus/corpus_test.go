@@ -202,8 +202,10 @@ func TestTruthRoundTrip(t *testing.T) {
 	}
 }
 
-// The committed truth files belong to the committed specs and videos,
-// and the clips keep within the size limits (3 MB each, 60 MB in all).
+// The committed truth files belong to the committed specs and videos and
+// to the simulator as it is now (the trace hash: a change of physics,
+// hands or judgement that alters a clip's truth must regenerate it), and
+// the clips keep within the size limits (3 MB each, 60 MB in all).
 func TestCommittedCorpusIsConsistent(t *testing.T) {
 	specs, err := LoadDir(videos)
 	if err != nil {
@@ -232,6 +234,10 @@ func TestCommittedCorpusIsConsistent(t *testing.T) {
 		specSum, _, _ := fileSHA256(sp.Path)
 		if specSum != tr.Clip.SpecSHA256 {
 			t.Errorf("%s: the spec changed since the clip was generated: run boardcam synth --only %s", sp.Name, sp.Name)
+		} else if s, err := Simulate(sp); err != nil {
+			t.Errorf("%s: %v", sp.Name, err)
+		} else if h := s.Trace.Hash(); h != tr.Clip.TraceSHA256 {
+			t.Errorf("%s: the simulator no longer makes the committed truth (trace %s…, the truth's %s…): run boardcam synth --only %s", sp.Name, h[:12], tr.Clip.TraceSHA256[:12], sp.Name)
 		}
 		if size > 3<<20 {
 			t.Errorf("%s: %.2f MB, more than 3 MB", sp.Name, float64(size)/(1<<20))

@@ -39,7 +39,8 @@
 // queen on the board; never for the striker, whose placement stroke_start
 // reports), moved (a finger pushed a resting disc; at the end of the push,
 // with the new position) and arm_over_foul_line (at the flick, when the
-// hand or forearm footprint reaches past the side's diagonal foul lines).
+// hand or forearm footprint reaches past the side's diagonal foul lines:
+// two capsules, or the judge in Options.ArmFoul).
 // T is the exact time; Frame is the first video frame at or after it.
 //
 // # Hands

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/boardcam/boardcam/board"
@@ -141,5 +142,64 @@ timeline:
 	}
 	if fouls[0].T != tr.Strokes[0].Start || !tr.Strokes[0].ArmOverFoulLine || tr.Strokes[1].ArmOverFoulLine {
 		t.Errorf("foul at %v, strokes %+v", fouls[0].T, tr.Strokes)
+	}
+}
+
+// Options.ArmFoul replaces the simulator's hand model in judging the arm
+// over the foul line: the event follows the judge given (which sees the
+// striking side and the hand at the flick), the physics and the hands do
+// not change, and a scenario that demands the foul is refused when the
+// judge says the arm does not cross.
+func TestArmFoulJudgeFromOptions(t *testing.T) {
+	const src = `
+arrangement: {positions: {Q: [0, 0]}}
+timeline:
+  - strike: {side: W, at: 120, direction: 0, speed: 0.5}
+  - strike: {side: E, at: 120, direction: 0, speed: 0.5}
+`
+	sc, err := Parse([]byte(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Run(sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []board.Side
+	tr, err := Run(sc, Options{ArmFoul: func(s board.Side, h scene.Hand) bool {
+		seen = append(seen, s)
+		if h.Owner != s.String() {
+			t.Errorf("judged the hand of %q for side %s", h.Owner, s)
+		}
+		return s == board.E
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 2 || seen[0] != board.W || seen[1] != board.E {
+		t.Errorf("the judge saw sides %v, want [W E]", seen)
+	}
+	fouls := eventsOf(tr, events.ArmOverFoulLine)
+	if len(fouls) != 1 || *fouls[0].Side != board.E || tr.Strokes[0].ArmOverFoulLine || !tr.Strokes[1].ArmOverFoulLine {
+		t.Errorf("want one arm_over_foul_line for E, got %s", types(tr.Events))
+	}
+	if len(eventsOf(plain, events.ArmOverFoulLine)) != 0 {
+		t.Errorf("the simulator's own model calls an arm foul: %s", types(plain.Events))
+	}
+	for i := range plain.Strokes {
+		if plain.Strokes[i].Start != tr.Strokes[i].Start || plain.Strokes[i].End != tr.Strokes[i].End {
+			t.Errorf("stroke %d moved: %+v vs %+v", i, plain.Strokes[i], tr.Strokes[i])
+		}
+	}
+	demand, err := Parse([]byte(`
+arrangement: {positions: {Q: [0, 0]}}
+timeline:
+  - strike: {side: W, at: 120, direction: 0, speed: 0.5, arm_over_foul_line: true}
+`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(demand, Options{ArmFoul: func(board.Side, scene.Hand) bool { return false }}); err == nil || !strings.Contains(err.Error(), "cannot reach over the foul line") {
+		t.Errorf("a demanded arm foul the judge denies: %v", err)
 	}
 }

@@ -21,6 +21,12 @@ type Options struct {
 	Policy TurnPolicy
 	// Progress, when set, is called after every stroke.
 	Progress func(Progress)
+	// ArmFoul, when set, judges whether the striking hand h lies over a
+	// foul line of side s at the flick (the arm_over_foul_line event and
+	// the scenario's demand for one). Nil: the simulator's own hand model,
+	// two capsules. A renderer passes the outline it draws (the corpus:
+	// render.BeyondFoulLine), so that the truth says what the picture shows.
+	ArmFoul func(s board.Side, h scene.Hand) bool
 }
 
 // Progress reports a long run's advance.
@@ -60,6 +66,7 @@ type runner struct {
 	boardStrokes int
 	breaker      board.Side
 	progress     func(Progress)
+	armFoul      func(board.Side, scene.Hand) bool
 }
 
 func run(sc *Scenario, opt Options, depth int) (*Trace, error) {
@@ -84,6 +91,10 @@ func run(sc *Scenario, opt Options, depth int) (*Trace, error) {
 		boardNo:  1,
 		breaker:  sc.Breaker,
 		progress: opt.Progress,
+		armFoul:  opt.ArmFoul,
+	}
+	if r.armFoul == nil {
+		r.armFoul = armCrossesFoulLine
 	}
 	if r.policy == nil {
 		r.policy = NewSimplePolicy(sc.Players)
@@ -316,7 +327,7 @@ func (r *runner) strike(sh shot) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
-	foul := armCrossesFoulLine(sh.side, w.hands[hand].hand(tFlick))
+	foul := r.armFoul(sh.side, w.hands[hand].hand(tFlick))
 	if foul {
 		w.emit(events.Event{Type: events.ArmOverFoulLine, T: tFlick, Side: events.SidePtr(sh.side)})
 	}
@@ -416,7 +427,7 @@ func (r *runner) strikeMotion(sh shot) (float64, int, error) {
 	pl.key(0.045, through, wd, holdDepth+1, "")
 	pl.key(0.3, through, wd, zHover, "")
 	pl.leave()
-	if sh.armFoul && !armCrossesFoulLine(sh.side, pl.tr.hand(tFlick)) {
+	if sh.armFoul && !r.armFoul(sh.side, pl.tr.hand(tFlick)) {
 		return 0, 0, fmt.Errorf("arm_over_foul_line: from %s the arm cannot reach over the foul line", fmtVec(sh.pos))
 	}
 	return tFlick, pl.idx, nil

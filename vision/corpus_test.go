@@ -262,8 +262,8 @@ func TestCorpusVision(t *testing.T) {
 		recall, precision, class, meanOf(all.errs), quantile(all.errs, 0.95), frames, spent.Seconds()*1000/float64(frames))
 	// What the detector achieves today (see docs/vision.md for what is
 	// missed and why); a regression fails here.
-	if recall < 0.993 || precision < 0.999 || class < 0.997 {
-		t.Errorf("recall %.4f, precision %.4f, classification %.4f: want ≥ 0.993, 0.999, 0.997", recall, precision, class)
+	if recall < 0.995 || precision < 0.999 || class < 0.997 {
+		t.Errorf("recall %.4f, precision %.4f, classification %.4f: want ≥ 0.995, 0.999, 0.997", recall, precision, class)
 	}
 	if m, p := meanOf(all.errs), quantile(all.errs, 0.95); m > 0.55 || p > 1.2 {
 		t.Errorf("position error mean %.2f mm, p95 %.2f mm: want ≤ 0.55, 1.2", m, p)

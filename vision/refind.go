@@ -161,7 +161,30 @@ func (d *Detector) refind() {
 					continue
 				}
 				taken = true
-				if !a.fresh || a.big != p.big || dist > refindShift {
+				if !a.fresh || dist > refindShift {
+					break
+				}
+				if a.big != p.big {
+					// found again at its place with the other size, in
+					// part: fingers over a man's rim widen his outline to
+					// a striker's, fingers over the striker's leave a
+					// man-sized ring. Where the rim remembered is still
+					// where it was, it is the disc that lay there —
+					// unless a man is remembered and the outline now
+					// measured is clearly a striker's: a man has no ring
+					// out there (the fingers widen his outline about
+					// half-way), the striker seen man-sized while it was
+					// being put down does.
+					if (a.hidden > 0 || a.support < 0.9 || a.sym < goodSymmetry) && (p.big || !d.strikerOutline(*a)) {
+						if c, share, ok := d.rimStill(p); ok {
+							if d.trace != nil {
+								d.tracef(p.x, p.y, "refind: %.2f of the rim still seen: its size kept", share)
+							}
+							c.x, c.y = a.x, a.y
+							d.place(&c)
+							*a = c
+						}
+					}
 					break
 				}
 				if a.hidden > 0 || a.support < 0.9 || a.sym < goodSymmetry {
@@ -205,6 +228,13 @@ func (d *Detector) refind() {
 		}
 	}
 	d.lost, d.lostNext = next, d.lost
+}
+
+// strikerOutline reports whether c's outermost ring of edges is clearly a
+// striker's: more than a quarter of the way past the middle between a
+// man's outline and a striker's.
+func (d *Detector) strikerOutline(c disc) bool {
+	return (c.outline-(d.rMan+d.rStr)/2)/(d.rStr-d.rMan) > 0.25
 }
 
 // rimStill measures how much of p's remembered rim is still where it was

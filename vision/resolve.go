@@ -226,37 +226,26 @@ func (d *Detector) ringScores(pl plane, x, y, r float64) (ring, plain float64) {
 // coveredSamples marks the samples of a patch around (x, y) that lie on an
 // accepted disc other than number self (or under a hand).
 func (d *Detector) coveredSamples(x, y, r float64, self int) []bool {
-	n := 1 + len(patchRadii)*patchAngles
-	if cap(d.mask) < n {
-		d.mask = make([]bool, n)
-	}
-	mask := d.mask[:n]
-	patchPoints(x, y, r, func(i int, px, py float64) {
-		mask[i] = d.bg.handAt(px, py)
-		for k, a := range d.accepted {
-			if k == self {
-				continue
-			}
-			dx, dy := px-a.x, py-a.y
-			if rr := a.r + 2; dx*dx+dy*dy <= rr*rr {
-				mask[i] = true
-				return
-			}
-		}
-	})
-	return mask
+	return d.samplesOnDiscs(x, y, r, self, true)
 }
 
 // discSamples marks the samples of a patch around (x, y) that lie on an
 // accepted disc other than number self (not those under a hand).
 func (d *Detector) discSamples(x, y, r float64, self int) []bool {
+	return d.samplesOnDiscs(x, y, r, self, false)
+}
+
+// samplesOnDiscs marks the samples of a patch around (x, y) that lie on an
+// accepted disc other than number self, and with hands those under a hand.
+// The slice is reused by the next call.
+func (d *Detector) samplesOnDiscs(x, y, r float64, self int, hands bool) []bool {
 	n := 1 + len(patchRadii)*patchAngles
 	if cap(d.mask) < n {
 		d.mask = make([]bool, n)
 	}
 	mask := d.mask[:n]
 	patchPoints(x, y, r, func(i int, px, py float64) {
-		mask[i] = false
+		mask[i] = hands && d.bg.handAt(px, py)
 		for k, a := range d.accepted {
 			if k == self {
 				continue
