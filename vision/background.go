@@ -516,3 +516,19 @@ func (b *background) handAt(x, y float64) bool {
 	}
 	return b.hand[j*b.nb+i]
 }
+
+// stillAt reports whether no block within r of the rectified pixel (x, y)
+// changed since the previous frame (in the first frame, all are still).
+func (b *background) stillAt(x, y, r float64) bool {
+	bs := float64(b.bs)
+	i0, i1 := int((x-r)/bs), int((x+r)/bs)
+	j0, j1 := int((y-r)/bs), int((y+r)/bs)
+	for j := max(j0, 0); j <= min(j1, b.nb-1); j++ {
+		for i := max(i0, 0); i <= min(i1, b.nb-1); i++ {
+			if b.stable[j*b.nb+i] == 0 {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -519,7 +519,7 @@ func (d *Detector) detect(frame gocv.Mat) error {
 				}
 			}
 			near := d.near
-			c.sym = d.vt.symmetry(c.x, c.y, c.r, 1.1, 1.2, func(i, j int) bool {
+			notNear := func(i, j int) bool {
 				for _, a := range near {
 					dx, dy := float64(i)-a.x, float64(j)-a.y
 					if rr := a.r + 1.5; dx*dx+dy*dy <= rr*rr {
@@ -527,7 +527,19 @@ func (d *Detector) detect(frame gocv.Mat) error {
 					}
 				}
 				return false
-			})
+			}
+			c.sym = d.vt.symmetry(c.x, c.y, c.r, 1.1, 1.2, notNear)
+			if c.sym < goodSymmetry && d.acrossPrint(c) {
+				// a whole disc lying across printed lines: the lines'
+				// edges that end at its outline are the disc hiding them
+				s, out := d.vt.symmetryOccluding(c.x, c.y, c.r, 1.1, 1.2, notNear)
+				if d.trace != nil {
+					d.tracef(c.x, c.y, "symmetry %.2f without the lines that end at its outline (%.2f of the edges)", s, out)
+				}
+				if s >= goodSymmetry {
+					c.sym = s
+				}
+			}
 			if c.sym < goodSymmetry && !d.fitsCluster(c) {
 				if d.trace != nil {
 					d.tracef(c.x, c.y, "dropped: symmetry without the neighbours %.2f, not in a cluster", c.sym)
@@ -829,6 +841,45 @@ func boardAround(pl plane, x, y, r, boardY float64, boardF features) float64 {
 		}
 	}
 	return float64(in) / rays
+}
+
+// acrossPrint reports whether a candidate may be judged by its symmetry
+// without the printed lines that end at its outline (see
+// voter.symmetryOccluding): its whole outline is seen (all but one of the
+// directions), it is at rest (nothing changed there since the last frame:
+// a moving disc's blur streaks along its path and goes on outward from its
+// outline too), the whole disc lies on the playing surface, no hand is
+// near it (a finger's sides also end at its round tip), and it is not on
+// a printed circle of a disc's size (the star points around the centre
+// circle and the arrows at the base circles end at those circles'
+// outlines: the circles are told apart from discs by resolveMarkings).
+func (d *Detector) acrossPrint(c disc) bool {
+	if c.support < 0.96 || c.hidden > 0 || !d.bg.stillAt(c.x, c.y, c.r) {
+		return false
+	}
+	rmm := c.r / d.v.ppm
+	if h := d.g.Half() - rmm; math.Abs(c.top.X) > h || math.Abs(c.top.Y) > h {
+		return false
+	}
+	for _, m := range d.mk {
+		if c.top.Dist(m.c) < baseCircleTol*m.r+rmm {
+			return false
+		}
+	}
+	if d.stats.Hands {
+		for k := 0; k <= 3; k++ {
+			rad := float64(k) * c.r
+			for a := 0; a < rays; a += 2 {
+				if d.bg.handAt(c.x+rayCos[a]*rad, c.y+raySin[a]*rad) {
+					return false
+				}
+				if k == 0 {
+					break
+				}
+			}
+		}
+	}
+	return true
 }
 
 // fitsCluster reports whether a candidate whose edges are too mixed up
