@@ -47,8 +47,10 @@ func pieceAt(ps []Piece, k board.Kind, p board.Vec) (Piece, bool) {
 }
 
 // In the first frame in which the board is found, discs detected
-// confidently and whole, with no hand near, are tracked at once; unsure,
-// partial or half-covered ones wait ConfirmTime as every new disc does. A
+// confidently and whole, with no hand near, are tracked at once (the queen
+// on the centre circle at the half score vision gives her there too);
+// unsure, partial or half-covered ones wait ConfirmTime as every new disc
+// does. A
 // disc of that first frame not seen again in the next one was nothing (or
 // moving): its identity is given back, and nothing is reported.
 func TestFirstFrameAtOnce(t *testing.T) {
@@ -57,13 +59,13 @@ func TestFirstFrameAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	w, b, q := board.V(0, 50), board.V(60, -20), board.V(0, 0)
-	ghost, partial, hand := board.V(-150, 100), board.V(200, 200), board.V(-200, -200)
+	ghost, partial, hand, unsure := board.V(-150, 100), board.V(200, 200), board.V(-200, -200), board.V(-100, -150)
 	occ := discOcclusion{c: hand.Add(board.V(30, 0)), r: 25} // over part of the disc at hand
 	var got []events.Event
 	for i := 0; i < 45; i++ {
 		ds := []vision.Detection{det(board.White, w, 1), det(board.Black, b, 0.95),
-			det(board.Queen, q, 0.5), // alone on the centre circle: unsure
-			det(board.Black, hand, 1)}
+			det(board.Queen, q, 0.5), // alone on the centre circle: vision halves her score
+			det(board.Black, hand, 1), det(board.White, unsure, 0.5)}
 		p := det(board.White, partial, 1)
 		p.Partial = true
 		ds = append(ds, p)
@@ -79,7 +81,7 @@ func TestFirstFrameAtOnce(t *testing.T) {
 				p    board.Vec
 				want bool
 			}{{board.White, w, true}, {board.Black, b, true}, {board.White, ghost, true},
-				{board.Queen, q, false}, {board.White, partial, false}, {board.Black, hand, false}} {
+				{board.Queen, q, true}, {board.White, unsure, false}, {board.White, partial, false}, {board.Black, hand, false}} {
 				pc, ok := pieceAt(u.Pieces, c.k, c.p)
 				if ok != c.want || ok && !pc.Seen {
 					t.Errorf("frame 0: %s at %v tracked and seen: %v (%+v), want %v", c.k, c.p, ok && pc.Seen, pc, c.want)
@@ -95,15 +97,15 @@ func TestFirstFrameAtOnce(t *testing.T) {
 					n++
 				}
 			}
-			if n != 2 {
-				t.Errorf("frame 1: %d identities in use, want 2 (the ghost's given back)", n)
+			if n != 3 {
+				t.Errorf("frame 1: %d identities in use, want 3 (the ghost's given back)", n)
 			}
 		case 2:
 			// The others, seen in three frames, are tracked now.
 			for _, c := range []struct {
 				k board.Kind
 				p board.Vec
-			}{{board.Queen, q}, {board.White, partial}, {board.Black, hand}} {
+			}{{board.White, unsure}, {board.White, partial}, {board.Black, hand}} {
 				if pc, ok := pieceAt(u.Pieces, c.k, c.p); !ok || !pc.Seen {
 					t.Errorf("frame 2: %s at %v not tracked", c.k, c.p)
 				}

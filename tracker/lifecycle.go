@@ -479,6 +479,18 @@ func (tk *Tracker) settle(i int, w []obs) {
 // unobserved handles track i when no detection was matched to it.
 func (tk *Tracker) unobserved(i int) {
 	tr := &tk.tracks[i]
+	if tr.provisional && tr.placedSeq != 0 && tk.pendingEvent(tr.placedSeq) != nil {
+		// Taken up early as a disc put down (see awaited): covered
+		// again, the hand is still at it; missed in plain view, it was
+		// not put down there (a fingertip, the hand's edge) — its placed
+		// event is withdrawn and the identity goes back where it was.
+		if tk.occ != nil && tk.occ.Hidden(tr.restPos, tr.r) >= tk.cfg.OccludedFraction/2 {
+			tr.provisional = false
+		} else {
+			tk.unplace(i)
+			return
+		}
+	}
 	if tr.provisional {
 		if tk.stroke == nil {
 			tk.withdraw(i) // never there, or moving: a detection elsewhere is a candidate again
@@ -593,7 +605,7 @@ func (tk *Tracker) births() {
 			}
 		}
 		if best < 0 {
-			tk.cands = append(tk.cands, candidate{p: d.MM, px: d.PX, firstT: tk.t, first: tk.frame, score: d.Score})
+			tk.cands = append(tk.cands, candidate{p: d.MM, p0: d.MM, px: d.PX, firstT: tk.t, first: tk.frame, score: d.Score})
 			best = len(tk.cands) - 1
 		}
 		c := &tk.cands[best]
@@ -612,7 +624,7 @@ func (tk *Tracker) births() {
 	// Confirmed candidates, in a fixed order (the opening numbering).
 	idx := tk.sortBuf[:0]
 	for k := range tk.cands {
-		if tk.cands[k].lastT == tk.t && (tk.cands[k].hits >= tk.confirmFr || tk.instant(&tk.cands[k])) {
+		if tk.cands[k].lastT == tk.t && (tk.cands[k].hits >= tk.confirmFr || tk.instant(&tk.cands[k]) || tk.awaited(&tk.cands[k])) {
 			idx = append(idx, k)
 		}
 	}
@@ -652,6 +664,9 @@ func (tk *Tracker) births() {
 			!tk.hands.near(c.p, tk.g.Radius(kind)+30, c.firstT-3) {
 			continue // no hand put it there: a disc missed so far, or nothing; wait and see
 		}
+		if c.hits < tk.confirmFr && c.hits > 1 && (mode != bornOffBoard || i == idxS) {
+			continue // taken up early only as a disc put down (see awaited)
+		}
 		c.used = true
 		tk.born(i, c, mode)
 		if c.hits < tk.confirmFr {
@@ -675,7 +690,7 @@ const instantScore = 0.9
 // when missed before — see unobserved.) The striker, usually in a hand at
 // first and the class the detector confuses most, always waits.
 func (tk *Tracker) instant(c *candidate) bool {
-	if c.hits != 1 || c.first != tk.frame || tk.t != tk.firstT || tk.stroke != nil || !c.whole || c.score < instantScore {
+	if c.hits != 1 || c.first != tk.frame || tk.t != tk.firstT || tk.stroke != nil || !c.whole {
 		return false
 	}
 	var kind board.Kind
@@ -687,6 +702,17 @@ func (tk *Tracker) instant(c *candidate) bool {
 	if kind == board.Striker {
 		return false
 	}
+	least := instantScore
+	if kind == board.Queen && c.p.Len() < tk.g.CentreCircleDiameter/2 {
+		// Vision halves the score of a queen alone on the centre circle
+		// whose empty look it does not know yet, and reports her only
+		// when the board says a queen lies there; waiting would not tell
+		// her from the circle either.
+		least /= 2
+	}
+	if c.score < least {
+		return false
+	}
 	r := tk.g.Radius(kind)
 	if tk.occ != nil && tk.occ.Hidden(c.p, r+30) > 0 {
 		return false
@@ -694,6 +720,58 @@ func (tk *Tracker) instant(c *candidate) bool {
 	for j := range tk.dets {
 		d := &tk.dets[j]
 		if dist := d.MM.Dist(c.p); dist > 1e-9 && dist < r+tk.g.Radius(d.Kind)-6 {
+			return false // two discs cannot lie there: one is not what it seems
+		}
+	}
+	return true
+}
+
+// awaitedScore is the least detection score of a disc taken up early as
+// put down by a hand (see awaited).
+const awaitedScore = 0.45
+
+// awaitedClass is the least mean class confidence of its sightings (a
+// disc in the fingers seen off its place is often of an unsure colour).
+const awaitedClass = 0.5
+
+// awaited reports whether candidate c is taken up early, in its second
+// frame, as a man or the queen just put down by a hand: between strokes
+// after the opening, seen in the last two frames running at one place
+// (within RestMM: at rest), both times as the same class and not unsure
+// of it (a mean class confidence of at least awaitedClass), mostly
+// uncovered, where the camera saw the board bare before and a hand was
+// over it in the last 3 s — what makes a placed event. births takes it up
+// only for an identity off the board (pocketed, overboard, never seen).
+// It is provisional: missed in plain view before it has been seen in
+// ConfirmTime's worth of frames, its placed event is withdrawn (see
+// unobserved).
+func (tk *Tracker) awaited(c *candidate) bool {
+	if c.hits != 2 || c.first != tk.frame-1 || tk.stroke != nil || c.score < awaitedScore ||
+		2*c.p.Dist(c.p0) > tk.cfg.RestMM {
+		return false
+	}
+	if !tk.strokeSeen && tk.t-tk.firstT < tk.cfg.InitTime {
+		return false
+	}
+	kind, n := board.Kind(0), 0
+	for q := range c.votes {
+		if c.votes[q] > 0 {
+			kind, n = board.Kind(q), n+1
+		}
+	}
+	if n != 1 || kind == board.Striker || c.votes[kind] < float64(c.hits)*(0.5+awaitedClass) {
+		return false
+	}
+	r := tk.g.Radius(kind)
+	if tk.occ != nil && tk.occ.Hidden(c.p, r) >= tk.cfg.OccludedFraction/2 {
+		return false
+	}
+	if !tk.empty.seenEmpty(c.p, r, c.firstT) || !tk.hands.near(c.p, r+30, c.firstT-3) {
+		return false
+	}
+	for j := range tk.dets {
+		d := &tk.dets[j]
+		if dist := d.MM.Dist(c.p); dist > 2*tk.cfg.RestMM && dist < r+tk.g.Radius(d.Kind)-6 {
 			return false // two discs cannot lie there: one is not what it seems
 		}
 	}

@@ -138,3 +138,73 @@ func TestNoPlacedDuringUnrecognisedFlick(t *testing.T) {
 		}
 	}
 }
+
+// A man put down by a hand where the board was bare is tracked from his
+// second sighting at rest there, not after ConfirmTime, and reported
+// placed when he was first seen. Something seen twice as the hand leaves
+// (a fingertip) that is not there once its place is in plain view is
+// given back: no placed event, its identity free again.
+func TestPlacedTakenUpEarly(t *testing.T) {
+	tk, err := New(Config{ConfirmTime: 0.2}) // 6 frames at 30 fps
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, man, tip := board.V(0, 50), board.V(-120, 80), board.V(-80, 95)
+	far := discOcclusion{c: board.V(330, 330), r: 5}
+	var got []events.Event
+	tracked := func(ps []Piece, k board.Kind, p board.Vec) bool {
+		pc, ok := pieceAt(ps, k, p)
+		return ok && pc.Seen
+	}
+	for i := 0; i < 120; i++ {
+		occ := far
+		ds := []vision.Detection{det(board.White, w, 1)}
+		switch {
+		case i >= 45 && i < 60:
+			occ = discOcclusion{c: board.V(-100, 90), r: 50} // the hand over both spots
+		case i >= 60:
+			ds = append(ds, det(board.Black, man, 1))
+			if i < 62 {
+				ds = append(ds, det(board.White, tip, 0.9))
+			}
+		}
+		u := tk.Update(frameAt(i, occ, ds...))
+		got = append(got, u.Events...)
+		switch i {
+		case 60:
+			if tracked(u.Pieces, board.Black, man) {
+				t.Errorf("frame 60: the man seen once is tracked already")
+			}
+		case 61:
+			if !tracked(u.Pieces, board.Black, man) {
+				t.Errorf("frame 61: the man put down, seen twice at rest, is not tracked")
+			}
+			if !tracked(u.Pieces, board.White, tip) {
+				t.Errorf("frame 61: the fingertip, seen twice at rest, is not taken up (the test tests nothing)")
+			}
+		case 64, 100:
+			if _, ok := pieceAt(u.Pieces, board.White, tip); ok {
+				t.Errorf("frame %d: the fingertip is still tracked", i)
+			}
+			n := 0
+			for _, pc := range u.Pieces {
+				if pc.State != Unseen {
+					n++
+				}
+			}
+			if n != 2 {
+				t.Errorf("frame %d: %d identities in use, want 2", i, n)
+			}
+		}
+	}
+	got = append(got, tk.Flush()...)
+	var placed []events.Event
+	for _, e := range got {
+		if e.Type == events.Placed {
+			placed = append(placed, e)
+		}
+	}
+	if len(placed) != 1 || *placed[0].Piece != board.Black || placed[0].MM.Vec().Dist(man) > 1 || math.Abs(placed[0].T-2) > 1e-9 {
+		t.Errorf("placed events %v, want the black man at %v at 2 s", placed, man)
+	}
+}

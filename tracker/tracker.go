@@ -186,6 +186,7 @@ type track struct {
 // confirmed as a new disc.
 type candidate struct {
 	p      board.Vec
+	p0     board.Vec // the first sighting
 	px     [2]float64
 	votes  [4]float64 // class votes weighted by confidence
 	sure   float64    // the best class score of a striker vote
