@@ -2,7 +2,6 @@ package vision
 
 import (
 	"math"
-	"sort"
 
 	"gocv.io/x/gocv"
 
@@ -178,8 +177,7 @@ func (b *background) illumination() {
 			}
 			v := -1.0
 			if len(b.lumas) >= illumCell*illumCell/4 {
-				sort.Float64s(b.lumas)
-				v = b.lumas[len(b.lumas)*6/10]
+				v = kth(b.lumas, len(b.lumas)*6/10)
 			}
 			b.illum[cj*nc+ci] = v
 		}
@@ -247,9 +245,11 @@ func (b *background) observe() error {
 		cur := b.cur[3*j*nb : 3*(j+1)*nb]
 		for i := 0; i < nb; i++ {
 			o := 6 * i
-			for c := 0; c < 3; c++ {
-				cur[3*i+c] = 0.25 * float32(int(r0[o+c])+int(r0[o+3+c])+int(r1[o+c])+int(r1[o+3+c]))
-			}
+			a, e := r0[o:o+6:o+6], r1[o:o+6:o+6]
+			q := cur[3*i : 3*i+3 : 3*i+3]
+			q[0] = 0.25 * float32(int(a[0])+int(a[3])+int(e[0])+int(e[3]))
+			q[1] = 0.25 * float32(int(a[1])+int(a[4])+int(e[1])+int(e[4]))
+			q[2] = 0.25 * float32(int(a[2])+int(a[5])+int(e[2])+int(e[5]))
 		}
 	}
 	if b.first {
@@ -296,10 +296,13 @@ func (b *background) observe() error {
 	inv := float32(1 / math.Max(b.gain, 0.05))
 	// frame-to-frame differences, and their typical size (the noise)
 	var hist [64]int
-	for k := 0; k < nb*nb; k++ {
+	nn := nb * nb
+	cur, prev, diff := b.cur[:3*nn], b.prev[:3*nn], b.diff[:nn]
+	for k := range diff {
 		o := 3 * k
-		dp := abs32(b.cur[o]-b.prev[o]) + abs32(b.cur[o+1]-b.prev[o+1]) + abs32(b.cur[o+2]-b.prev[o+2])
-		b.diff[k] = dp
+		c, p := cur[o:o+3:o+3], prev[o:o+3:o+3]
+		dp := abs32(c[0]-p[0]) + abs32(c[1]-p[1]) + abs32(c[2]-p[2])
+		diff[k] = dp
 		hist[min(int(dp), 63)]++
 	}
 	med, acc := 0, 0
@@ -311,39 +314,49 @@ func (b *background) observe() error {
 		}
 	}
 	thr := float32(math.Max(changeThr, 3.5*(float64(med)+0.5)))
-	for k := 0; k < nb*nb; k++ {
+	ref, bg := b.ref[:3*nn], b.bg[:3*nn]
+	changed, drift, stable := b.changed[:nn], b.drift[:nn], b.stable[:nn]
+	zone, fg := b.zone[:nn], b.fg[:nn]
+	for k := range diff {
 		o := 3 * k
 		// a change is a large difference, or one shared by a neighbour
 		// (noise seldom passes the threshold in two blocks side by side)
-		dp := b.diff[k]
+		dp := diff[k]
 		ch := dp > 2.5*thr
 		if !ch && dp > thr {
 			i, j := k%nb, k/nb
-			ch = (i > 0 && b.diff[k-1] > thr) || (i < nb-1 && b.diff[k+1] > thr) ||
-				(j > 0 && b.diff[k-nb] > thr) || (j < nb-1 && b.diff[k+nb] > thr)
+			ch = (i > 0 && diff[k-1] > thr) || (i < nb-1 && diff[k+1] > thr) ||
+				(j > 0 && diff[k-nb] > thr) || (j < nb-1 && diff[k+nb] > thr)
 		}
-		b.changed[k] = ch
+		changed[k] = ch
 		// drift since the block was last searched (a disc creeping to a
 		// halt changes each frame by less than the noise)
-		dr := abs32(b.cur[o]*inv-b.ref[o]) + abs32(b.cur[o+1]*inv-b.ref[o+1]) + abs32(b.cur[o+2]*inv-b.ref[o+2])
-		b.drift[k] = dr
+		c0, c1, c2 := cur[o]*inv, cur[o+1]*inv, cur[o+2]*inv
+		rf := ref[o : o+3 : o+3]
+		drift[k] = abs32(c0-rf[0]) + abs32(c1-rf[1]) + abs32(c2-rf[2])
 		if ch {
-			b.stable[k] = 0
-		} else if b.stable[k] < math.MaxUint16 {
-			b.stable[k]++
+			stable[k] = 0
+		} else if stable[k] < math.MaxUint16 {
+			stable[k]++
 		}
-		db := abs32(b.cur[o]*inv-b.bg[o]) + abs32(b.cur[o+1]*inv-b.bg[o+1]) + abs32(b.cur[o+2]*inv-b.bg[o+2])
-		b.fg[k] = b.zone[k] != 0 && db > fgThr
+		if zone[k] == 0 {
+			fg[k] = false
+			continue
+		}
+		bk := bg[o : o+3 : o+3]
+		fg[k] = abs32(c0-bk[0])+abs32(c1-bk[1])+abs32(c2-bk[2]) > fgThr
 	}
-	for k := 0; k < nb*nb; k++ {
-		dr := b.drift[k]
-		mv := dr > 2.5*thr
-		if !mv && dr > thr {
-			i, j := k%nb, k/nb
-			mv = (i > 0 && b.drift[k-1] > thr) || (i < nb-1 && b.drift[k+1] > thr) ||
-				(j > 0 && b.drift[k-nb] > thr) || (j < nb-1 && b.drift[k+nb] > thr)
+	for k, dr := range drift {
+		if changed[k] || !(dr > thr) {
+			continue
 		}
-		b.changed[k] = b.changed[k] || mv
+		mv := dr > 2.5*thr
+		if !mv {
+			i, j := k%nb, k/nb
+			mv = (i > 0 && drift[k-1] > thr) || (i < nb-1 && drift[k+1] > thr) ||
+				(j > 0 && drift[k-nb] > thr) || (j < nb-1 && drift[k+nb] > thr)
+		}
+		changed[k] = mv
 	}
 	b.measureBoard()
 	return nil

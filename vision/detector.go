@@ -47,7 +47,7 @@ type Detector struct {
 	accepted   []disc
 	near       []disc
 	mask       []bool
-	medBuf     [3][]float64
+	medBuf     [3][256]int32
 	peaks      []peak
 	patch      []float32
 	tiles      int // tiles per side

@@ -2,7 +2,6 @@ package vision
 
 import (
 	"math"
-	"sort"
 )
 
 // plane is a view of an 8-bit BGR image's pixels.
@@ -76,14 +75,17 @@ func (p plane) meanIn(x, y, r float64) ([3]float64, int) {
 }
 
 // medianIn returns the per-channel median colour of the pixels within
-// radius r of (x, y) (robust to a lacquer highlight or a groove).
-func (p plane) medianIn(x, y, r float64, buf *[3][]float64) [3]float64 {
-	for c := range buf {
-		buf[c] = buf[c][:0]
+// radius r of (x, y) (robust to a lacquer highlight or a groove): of n
+// pixels, the value a sort would put at n/2, counted in a histogram per
+// channel.
+func (p plane) medianIn(x, y, r float64, hist *[3][256]int32) [3]float64 {
+	for c := range hist {
+		hist[c] = [256]int32{}
 	}
 	r2 := r * r
 	x0, x1 := int(math.Ceil(x-r)), int(math.Floor(x+r))
 	y0, y1 := int(math.Ceil(y-r)), int(math.Floor(y+r))
+	n := 0
 	for j := max(y0, 0); j <= min(y1, p.h-1); j++ {
 		dy := float64(j) - y
 		for i := max(x0, 0); i <= min(x1, p.w-1); i++ {
@@ -92,16 +94,25 @@ func (p plane) medianIn(x, y, r float64, buf *[3][]float64) [3]float64 {
 				continue
 			}
 			o := 3 * (j*p.w + i)
-			for c := 0; c < 3; c++ {
-				buf[c] = append(buf[c], float64(p.pix[o+c]))
-			}
+			px := p.pix[o : o+3 : o+3]
+			hist[0][px[0]]++
+			hist[1][px[1]]++
+			hist[2][px[2]]++
+			n++
 		}
 	}
 	var out [3]float64
+	if n == 0 {
+		return out
+	}
 	for c := 0; c < 3; c++ {
-		sort.Float64s(buf[c])
-		if n := len(buf[c]); n > 0 {
-			out[c] = buf[c][n/2]
+		acc := int32(0)
+		for v, cnt := range hist[c] {
+			acc += cnt
+			if int(acc) > n/2 {
+				out[c] = float64(v)
+				break
+			}
 		}
 	}
 	return out
@@ -147,11 +158,9 @@ func (m discModel) silhouette(ux, uy float64) float64 {
 	return math.Max(0, s-m.r0)
 }
 
+// abs32 is |v| (branch-free: the sign bit cleared).
 func abs32(v float32) float32 {
-	if v < 0 {
-		return -v
-	}
-	return v
+	return math.Float32frombits(math.Float32bits(v) &^ (1 << 31))
 }
 
 func sq(v float64) float64 { return v * v }
@@ -161,15 +170,70 @@ func median(v []float64) float64 {
 	if len(v) == 0 {
 		return 0
 	}
-	// insertion sort: v is short
-	for i := 1; i < len(v); i++ {
-		for j := i; j > 0 && v[j] < v[j-1]; j-- {
-			v[j], v[j-1] = v[j-1], v[j]
+	m := len(v) / 2
+	hi := kth(v, m)
+	if len(v)%2 == 1 {
+		return hi
+	}
+	// the next smaller: the largest of those before v[m]
+	lo := v[0]
+	for _, u := range v[1:m] {
+		if u > lo {
+			lo = u
 		}
 	}
-	m := len(v) / 2
-	if len(v)%2 == 1 {
-		return v[m]
+	return (lo + hi) / 2
+}
+
+// kth returns the k-th smallest value of v (0-based; v must hold no NaN),
+// reordering v so that v[k] holds it, the values before it are no larger
+// and those after it no smaller (Wirth's selection: the same value a sort
+// would put at k, without sorting).
+func kth(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	for lo < hi {
+		if hi-lo < 12 {
+			// short: insertion sort
+			for i := lo + 1; i <= hi; i++ {
+				for j := i; j > lo && v[j] < v[j-1]; j-- {
+					v[j], v[j-1] = v[j-1], v[j]
+				}
+			}
+			break
+		}
+		// pivot: the median of the ends and the middle, moved to k
+		mid := lo + (hi-lo)/2
+		a, b, c := v[lo], v[mid], v[hi]
+		pi := mid
+		if (a <= b) == (b <= c) {
+			pi = mid
+		} else if (b <= a) == (a <= c) {
+			pi = lo
+		} else {
+			pi = hi
+		}
+		v[pi], v[k] = v[k], v[pi]
+		x := v[k]
+		i, j := lo, hi
+		for i <= j {
+			for v[i] < x {
+				i++
+			}
+			for x < v[j] {
+				j--
+			}
+			if i <= j {
+				v[i], v[j] = v[j], v[i]
+				i++
+				j--
+			}
+		}
+		if j < k {
+			lo = i
+		}
+		if k < i {
+			hi = j
+		}
 	}
-	return (v[m-1] + v[m]) / 2
+	return v[k]
 }
