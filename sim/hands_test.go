@@ -157,10 +157,7 @@ timeline:
   - strike: {side: W, at: 120, direction: 0, speed: 0.5}
   - strike: {side: E, at: 120, direction: 0, speed: 0.5}
 `
-	sc, err := Parse([]byte(src), "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc := parseYAML(t, src)
 	plain, err := Run(sc, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -191,14 +188,11 @@ timeline:
 			t.Errorf("stroke %d moved: %+v vs %+v", i, plain.Strokes[i], tr.Strokes[i])
 		}
 	}
-	demand, err := Parse([]byte(`
+	demand := parseYAML(t, `
 arrangement: {positions: {Q: [0, 0]}}
 timeline:
   - strike: {side: W, at: 120, direction: 0, speed: 0.5, arm_over_foul_line: true}
-`), "")
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	if _, err := Run(demand, Options{ArmFoul: func(board.Side, scene.Hand) bool { return false }}); err == nil || !strings.Contains(err.Error(), "cannot reach over the foul line") {
 		t.Errorf("a demanded arm foul the judge denies: %v", err)
 	}

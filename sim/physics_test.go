@@ -14,15 +14,21 @@ import (
 // runYAML parses and runs an in-memory scenario.
 func runYAML(t testing.TB, src string) *Trace {
 	t.Helper()
-	sc, err := Parse([]byte(src), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr, err := Run(sc, Options{})
+	tr, err := Run(parseYAML(t, src), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tr
+}
+
+// parseYAML parses a scenario given as text.
+func parseYAML(t testing.TB, src string) *Scenario {
+	t.Helper()
+	sc, err := Parse([]byte(src), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }
 
 // travelTime is how long a disc launched at v takes to slide s.

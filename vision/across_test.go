@@ -47,10 +47,7 @@ func TestManAcrossPrintedLines(t *testing.T) {
 			if man {
 				sc.Discs = []scene.Disc{{ID: "W1", Kind: board.White, Pos: p, State: scene.Rest}}
 			}
-			det, err := New(truthCalibration(t, r, 0), Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			det := truthDetector(t, r)
 			f := renderScene(t, r, sc)
 			fr, err := det.Detect(f, i, 0)
 			f.Close()

@@ -47,10 +47,7 @@ func TestLoneCentreQueen(t *testing.T) {
 		{"after the opening", [][]scene.Disc{opening(), after, after}, []bool{true, true, true}},
 		{"the pack set up around it", [][]scene.Disc{{queen}, opening()}, []bool{false, true}},
 	} {
-		det, err := New(truthCalibration(t, r, 0), Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		det := truthDetector(t, r)
 		scenes := make([]*scene.Scene, len(c.scenes))
 		for i, ds := range c.scenes {
 			scenes[i] = &scene.Scene{Discs: ds}

@@ -130,10 +130,7 @@ func TestOpeningArrangement(t *testing.T) {
 	r := newRenderer(t, s, 4)
 	defer r.Close()
 	for _, side := range board.Sides {
-		det, err := New(truthCalibration(t, r, 0), Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		det := truthDetector(t, r)
 		sc := render.OpeningScene(board.ICF(), side)
 		f := renderScene(t, r, sc)
 		fr, err := det.Detect(f, 0, 0)
@@ -170,10 +167,7 @@ func TestEmptyBoards(t *testing.T) {
 			s.Board.Markings = "home"
 		}
 		r := newRenderer(t, s, 6)
-		det, err := New(truthCalibration(t, r, 0), Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		det := truthDetector(t, r)
 		f := renderScene(t, r, &scene.Scene{})
 		fr, err := det.Detect(f, 0, 0)
 		f.Close()

@@ -963,7 +963,6 @@ func (d *Detector) refine(x, y float64, big bool, hid func(x, y float64) bool) (
 // hidden by a hand.
 func (d *Detector) support(x, y float64, m discModel, hid func(x, y float64) bool) (float64, float64) {
 	vt := d.vt
-	n := vt.n
 	thr := float32(1.25 * vt.thr)
 	var seen, vis, hidden int
 	for k := 0; k < rays; k++ {
@@ -975,20 +974,8 @@ func (d *Detector) support(x, y float64, m discModel, hid func(x, y float64) boo
 		}
 		vis++
 		for s := ext - 1.5; s <= ext+1.5; s += 0.75 {
-			ix, iy := int(x+ux*s+0.5), int(y+uy*s+0.5)
-			if ix < 0 || iy < 0 || ix >= n || iy >= n {
-				continue
-			}
-			kk := iy*n + ix
-			e := vt.edge[kk]
-			if e < thr {
-				continue
-			}
-			rad := vt.ex[kk]*float32(ux) + vt.ey[kk]*float32(uy)
-			if rad < 0 {
-				rad = -rad
-			}
-			if rad >= 0.75*e {
+			rad, e, ok := vt.radialAt(x+ux*s, y+uy*s, ux, uy)
+			if ok && e >= thr && abs32(rad) >= 0.75*e {
 				seen++
 				break
 			}

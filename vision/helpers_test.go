@@ -39,6 +39,17 @@ func truthCalibration(t testing.TB, r *render.Renderer, at float64) *calibrate.C
 	return cal
 }
 
+// truthDetector is a detector given the renderer's true calibration at
+// time 0 (close it).
+func truthDetector(t testing.TB, r *render.Renderer) *Detector {
+	t.Helper()
+	det, err := New(truthCalibration(t, r, 0), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return det
+}
+
 // renderScene renders one frame of sc.
 func renderScene(t testing.TB, r *render.Renderer, sc *scene.Scene) gocv.Mat {
 	t.Helper()

@@ -24,10 +24,7 @@ func TestArmOverBaseCircles(t *testing.T) {
 	r := newRenderer(t, s, 13)
 	defer r.Close()
 	g := board.ICF()
-	det, err := New(truthCalibration(t, r, 0), Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	det := truthDetector(t, r)
 	defer det.Close()
 	sc := &scene.Scene{Discs: []scene.Disc{
 		{ID: "Q", Kind: board.Queen, Pos: g.BaseCircles(board.S)[0].C, State: scene.Rest},

@@ -35,7 +35,6 @@ const (
 // the outline, px); 0 when there is none.
 func (d *Detector) rimEdge(pl plane, x, y float64, m discModel, k int, from, w float64, lenient bool) (float32, float64) {
 	vt := d.vt
-	n := vt.n
 	thr, radial := float32(1.25*vt.thr), float32(0.75)
 	if lenient {
 		// looking again for a rim remembered: under a hand's shadow its
@@ -47,17 +46,8 @@ func (d *Detector) rimEdge(pl plane, x, y float64, m discModel, k int, from, w f
 	var best float32
 	at := 0.0
 	for s := ext + from - w; s <= ext+from+w+1e-9; s += 0.5 {
-		ix, iy := int(x+ux*s+0.5), int(y+uy*s+0.5)
-		if ix < 0 || iy < 0 || ix >= n || iy >= n {
-			continue
-		}
-		kk := iy*n + ix
-		e := vt.edge[kk]
-		if e < thr {
-			continue
-		}
-		rad := vt.ex[kk]*float32(ux) + vt.ey[kk]*float32(uy)
-		if abs32(rad) < radial*e {
+		rad, e, ok := vt.radialAt(x+ux*s, y+uy*s, ux, uy)
+		if !ok || e < thr || abs32(rad) < radial*e {
 			continue
 		}
 		if abs32(rad) > abs32(best) {

@@ -16,10 +16,7 @@ func TestHandOverRestingMan(t *testing.T) {
 	s := render.DefaultSettings()
 	r := newRenderer(t, s, 11)
 	defer r.Close()
-	det, err := New(truthCalibration(t, r, 0), Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	det := truthDetector(t, r)
 	defer det.Close()
 	target := board.Vec{X: 120, Y: -90}
 	sc := &scene.Scene{Discs: []scene.Disc{

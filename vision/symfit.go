@@ -122,42 +122,8 @@ type edgePt struct {
 // disc (its rim, bevel and grooves all point at its centre), low for
 // printed lines and arcs that happen to meet around a point.
 func (vt *voter) symmetry(x, y, r, reach, tol float64, skip func(i, j int) bool) float64 {
-	n := vt.n
-	rr := r * reach
-	x0, x1 := int(math.Floor(x-rr)), int(math.Ceil(x+rr))
-	y0, y1 := int(math.Floor(y-rr)), int(math.Ceil(y+rr))
-	if x0 < 1 || y0 < 1 || x1 >= n-1 || y1 >= n-1 {
-		return 0
-	}
-	var in, all float64
-	for j := y0; j <= y1; j++ {
-		dy := float64(j) - y
-		for i := x0; i <= x1; i++ {
-			dx := float64(i) - x
-			d2 := dx*dx + dy*dy
-			if d2 > rr*rr || d2 < 4 {
-				continue
-			}
-			k := j*n + i
-			m := float64(vt.edge[k])
-			if m == 0 {
-				continue
-			}
-			if skip != nil && skip(i, j) {
-				continue
-			}
-			gx, gy := float64(vt.ex[k]), float64(vt.ey[k])
-			w := math.Min(m, vt.sat)
-			all += w
-			if math.Abs(dx*gy-dy*gx)/m <= tol {
-				in += w
-			}
-		}
-	}
-	if all == 0 {
-		return 0
-	}
-	return in / all
+	s, _ := vt.symmetryOf(x, y, r, reach, tol, skip, false)
+	return s
 }
 
 // symmetryOccluding is symmetry leaving out the edges of lines that end at
@@ -173,12 +139,21 @@ func (vt *voter) symmetry(x, y, r, reach, tol float64, skip func(i, j int) bool)
 // a point). It returns the symmetry and the share of the edge energy left
 // out.
 func (vt *voter) symmetryOccluding(x, y, r, reach, tol float64, skip func(i, j int) bool) (float64, float64) {
+	return vt.symmetryOf(x, y, r, reach, tol, skip, true)
+}
+
+// symmetryOf is symmetry (occluding false) or symmetryOccluding.
+func (vt *voter) symmetryOf(x, y, r, reach, tol float64, skip func(i, j int) bool, occluding bool) (float64, float64) {
 	n := vt.n
 	rr := r * reach
 	const step = 4 // the farthest sample along an edge, px
+	margin := 1    // the window, and the samples along an edge, stay inside the plane
+	if occluding {
+		margin = step + 1
+	}
 	x0, x1 := int(math.Floor(x-rr)), int(math.Ceil(x+rr))
 	y0, y1 := int(math.Floor(y-rr)), int(math.Ceil(y+rr))
-	if x0-step-1 < 0 || y0-step-1 < 0 || x1+step+1 >= n || y1+step+1 >= n {
+	if x0 < margin || y0 < margin || x1 >= n-margin || y1 >= n-margin {
 		return 0, 0
 	}
 	// parallel reports whether the pixel nearest (px, py) is on an edge
@@ -210,7 +185,7 @@ func (vt *voter) symmetryOccluding(x, y, r, reach, tol float64, skip func(i, j i
 				all += w
 				continue
 			}
-			if d2 >= inner*inner {
+			if occluding && d2 >= inner*inner {
 				// along the edge, the way out of the outline
 				tx, ty := -gy/m, gx/m
 				if tx*dx+ty*dy < 0 {

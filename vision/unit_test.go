@@ -187,10 +187,7 @@ func TestStillBoard(t *testing.T) {
 	s := render.DefaultSettings()
 	r := newRenderer(t, s, 2)
 	defer r.Close()
-	det, err := New(truthCalibration(t, r, 0), Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	det := truthDetector(t, r)
 	defer det.Close()
 	sc := scatterScene(7, 14)
 	var first []Detection
@@ -236,10 +233,7 @@ func TestSetCalibration(t *testing.T) {
 	s.Camera.Knocks = []render.Knock{{T: 1, Rotation: 2, Offset: [2]float64{12, -8}}}
 	r := newRenderer(t, s, 3)
 	defer r.Close()
-	det, err := New(truthCalibration(t, r, 0), Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	det := truthDetector(t, r)
 	defer det.Close()
 	sc := render.OpeningScene(board.ICF(), board.S)
 	f := renderScene(t, r, sc)

@@ -228,3 +228,15 @@ func (vt *voter) peaks(roi image.Rectangle, inside func(x, y int) bool, min floa
 	}
 	return out, nil
 }
+
+// radialAt returns, at the pixel nearest (x, y), the gradient's component
+// along the unit direction (ux, uy) and its magnitude (the strongest
+// channel's); ok is false outside the plane.
+func (vt *voter) radialAt(x, y, ux, uy float64) (rad, e float32, ok bool) {
+	ix, iy := int(x+0.5), int(y+0.5)
+	if ix < 0 || iy < 0 || ix >= vt.n || iy >= vt.n {
+		return 0, 0, false
+	}
+	k := iy*vt.n + ix
+	return vt.ex[k]*float32(ux) + vt.ey[k]*float32(uy), vt.edge[k], true
+}
