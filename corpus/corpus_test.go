@@ -143,8 +143,9 @@ func TestSpecErrorsSayWhere(t *testing.T) {
 	}
 }
 
-// The mid-board context counts the men on the board from the arrangement
-// and takes the turn from the first strike.
+// The mid-board context is a position line: the men on the board counted
+// from the arrangement, the turn from the first strike, the rest from
+// expect.context; the match played from it is the truth's.
 func TestMidBoardContext(t *testing.T) {
 	sp, err := LoadSpec(filepath.Join(videos, "dues-placed.yaml"))
 	if err != nil {
@@ -154,13 +155,21 @@ func TestMidBoardContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := rs.Context
-	if rs.Mode != ModeMidBoard || st == nil {
-		t.Fatalf("mode %s context %v", rs.Mode, st)
+	if rs.Mode != ModeMidBoard {
+		t.Fatalf("mode %s", rs.Mode)
 	}
+	const want = "position breaker=S turn=N white=1 black=2 queen=covered:N awaiting-white=2 placer=N strokes=10\n"
+	if !strings.Contains(rs.Log, want) {
+		t.Errorf("log\n%s\nwant the line %s", rs.Log, want)
+	}
+	m, err := rs.resumedMatch()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := m.State()
 	if st.Teams[0].OnBoard != 1 || st.Teams[0].Pocketed != 8 || st.Teams[1].OnBoard != 2 || st.Turn != board.N ||
 		st.Teams[0].AwaitingPlacement != 2 || st.Placer != "N" || st.Queen.Status != "covered" {
-		t.Errorf("context %+v", st)
+		t.Errorf("state %+v", st)
 	}
 }
 

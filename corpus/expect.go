@@ -53,12 +53,13 @@ type Expect struct {
 // event (only for clips that start a board from the opening arrangement):
 // the referee sees the state as the engine keeps it, and the truth records
 // the final state (the score a daemon must reach on the clip). Mode
-// "mid_board" refers every event against one fixed state of a board under
-// way, as a referee watching a board already in progress would: singles
-// (or doubles) seated as the scenario says, the breaker's side playing
-// white, the men on the board counted from the arrangement, the queen on
-// the board when it lies there, ten strokes played. The other fields
-// override that state. Mode "resume" continues the match of a stroke log
+// "mid_board" plays a match from the position of a board under way (a
+// stroke log's position line, as an umpire who switches boardcam on in the
+// middle of a board writes it): singles (or doubles) seated as the
+// scenario says, the breaker's side playing white, the men on the board
+// counted from the arrangement, the queen on the board when it lies there,
+// ten strokes played; the other fields override that position. Mode
+// "resume" continues the match of a stroke log
 // (Log, a file beside the spec): the log's header seats the players, the
 // clip starts where the log ends (the log's men on the board, the queen
 // and the turn must be the arrangement's and the first strike's), the

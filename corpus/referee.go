@@ -24,10 +24,9 @@ type RefereeSetup struct {
 	Players []rules.Player `json:"players"`
 	Teams   [2]string      `json:"teams"`
 	Break   board.Side     `json:"break"`
-	// Context is the fixed state of mode mid_board.
-	Context *rules.State `json:"context,omitempty"`
-	// Log is the stroke log mode resume continues (its text, so that the
-	// truth file is all an evaluation needs).
+	// Log is the stroke log mode resume continues, and in mode mid_board
+	// the header with the position the clip starts from (its text, so
+	// that the truth file is all an evaluation needs).
 	Log string `json:"log,omitempty"`
 }
 
@@ -78,51 +77,60 @@ func Setup(sp *Spec) (RefereeSetup, error) {
 		}
 		return rs, nil
 	}
-	st := rules.State{
-		Profile: sp.Expect.Profile, Doubles: sc.Players == 4, Players: h.Players,
-		Board: 1, Turn: sc.Breaker, Strokes: 10, Winner: -1, Breaker: sc.Breaker,
-		Queen: rules.Queen{Status: rules.QueenOnBoard, Team: -1},
-	}
-	for t := range st.Teams {
-		st.Teams[t].Name = h.Teams[t]
-		for _, p := range h.Players {
-			if p.Team == t {
-				st.Teams[t].Players = append(st.Teams[t].Players, p.Name)
-			}
+	// Mode mid_board: the match starts from the position of the board in
+	// play, written as the stroke log's position line (docs/stroke-log.md),
+	// so that a daemon reaches the truth's final state with
+	// `boardcam run --resume` on the same log.
+	pos := &rules.Position{Board: 1, Breaker: sc.Breaker, HasBreaker: true, Turn: sc.Breaker, Queen: rules.QueenCovered, Strokes: 10}
+	for _, p := range sc.Arrangement.Positions {
+		switch k, _ := board.KindOfID(p.ID); k {
+		case board.White, board.Black:
+			pos.Men[k]++
+		case board.Queen:
+			pos.Queen = rules.QueenOnBoard
 		}
 	}
-	st.Teams[0].Colour, st.Teams[1].Colour = board.White, board.Black
-	// The men on the board, from the arrangement.
-	var on [4]int
-	queenOn := false
-	for _, p := range sc.Arrangement.Positions {
-		k, _ := board.KindOfID(p.ID)
-		on[k]++
-		queenOn = queenOn || k == board.Queen
-	}
-	st.Teams[0].OnBoard, st.Teams[0].Pocketed = on[board.White], board.MenPerColour-on[board.White]
-	st.Teams[1].OnBoard, st.Teams[1].Pocketed = on[board.Black], board.MenPerColour-on[board.Black]
-	if !queenOn {
-		st.Queen = rules.Queen{Status: rules.QueenCovered, Team: 1}
-	}
+	// The queen off the board with nothing said: covered by the second side.
+	queenTeam := 1
 	for _, a := range sc.Timeline {
 		if a.Kind == sim.ActStrike && a.Strike.Side != nil {
-			st.Turn = *a.Strike.Side
+			pos.Turn = *a.Strike.Side
 			break
 		}
 	}
 	if c.Turn != nil {
-		st.Turn = *c.Turn
+		pos.Turn = *c.Turn
 	}
 	if c.Queen != "" {
-		st.Queen = rules.Queen{Status: rules.QueenStatus(c.Queen), Team: c.QueenTeam}
-		if st.Queen.Status == rules.QueenOnBoard || st.Queen.Status == rules.QueenAwaitingPlacement {
-			st.Queen.Team = -1
+		pos.Queen, queenTeam = rules.QueenStatus(c.Queen), c.QueenTeam
+	}
+	if pos.Queen == rules.QueenAwaitingCover || pos.Queen == rules.QueenCovered {
+		for _, p := range h.Players {
+			if p.Team == queenTeam {
+				pos.QueenSeat = p.Seat
+				break
+			}
 		}
 	}
-	st.Teams[0].AwaitingPlacement, st.Teams[1].AwaitingPlacement = c.AwaitingWhite, c.AwaitingBlack
-	st.Placer = c.Placer
-	rs.Context = &st
+	pos.Awaiting = [2]int{c.AwaitingWhite, c.AwaitingBlack}
+	for k := range pos.Men {
+		// The context's awaiting men are among those off the board.
+		if pos.Men[k]+pos.Awaiting[k] > board.MenPerColour {
+			return rs, fmt.Errorf("%s: expect.context: %d %s men awaiting placement, %d on the board", sp.Path, pos.Awaiting[k], board.Kind(k), pos.Men[k])
+		}
+	}
+	if c.Placer != "" {
+		s, err := board.ParseSide(c.Placer)
+		if err != nil {
+			return rs, fmt.Errorf("%s: expect.context.placer: %w", sp.Path, err)
+		}
+		pos.Placer = s
+	}
+	h.Position = pos
+	if err := h.Validate(); err != nil {
+		return rs, fmt.Errorf("%s: the mid-board position: %w", sp.Path, err)
+	}
+	rs.Log = rules.FormatHeader(h)
 	return rs, nil
 }
 
@@ -204,10 +212,8 @@ func (rs RefereeSetup) resumedMatch() (*rules.Match, error) {
 // mode resume the turn the stroke log ends in, in mode mid_board the
 // context's turn, otherwise (a new match) the breaker.
 func (rs RefereeSetup) FirstTurn() (board.Side, error) {
-	switch {
-	case rs.Context != nil:
-		return rs.Context.Turn, nil
-	case rs.Mode == ModeResume:
+	switch rs.Mode {
+	case ModeResume, ModeMidBoard:
 		m, err := rs.resumedMatch()
 		if err != nil {
 			return 0, fmt.Errorf("corpus: the stroke log resumed: %w", err)
@@ -253,7 +259,7 @@ func (rs RefereeSetup) Judge(evs []events.Event, cfg referee.Config) (*Judgement
 		}
 		st := res.Match.State()
 		j.Final = &st
-	case ModeResume:
+	case ModeResume, ModeMidBoard:
 		m, err := rs.resumedMatch()
 		if err != nil {
 			return nil, fmt.Errorf("referee: the log: %w", err)
@@ -268,21 +274,6 @@ func (rs RefereeSetup) Judge(evs []events.Event, cfg referee.Config) (*Judgement
 		}
 		st := res.Match.State()
 		j.Final = &st
-	case ModeMidBoard:
-		if rs.Context == nil {
-			return nil, fmt.Errorf("referee: mode mid_board without a context")
-		}
-		ref, err := referee.New(cfg)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range evs {
-			ds, err := ref.Observe(e, *rs.Context)
-			if err != nil {
-				return nil, fmt.Errorf("referee: frame %d: %w", e.Frame, err)
-			}
-			j.Decisions = append(j.Decisions, ds...)
-		}
 	default:
 		return nil, fmt.Errorf("referee: unknown mode %q", rs.Mode)
 	}

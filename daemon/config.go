@@ -16,6 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
@@ -30,15 +31,24 @@ type Config struct {
 	Board string `yaml:"board"`
 	// Calibration is a calibration file made by `boardcam calibrate`;
 	// empty: the daemon finds the board by itself in the first frames.
-	Calibration string          `yaml:"calibration"`
-	Match       MatchConfig     `yaml:"match"`
-	Referee     RefereeConfig   `yaml:"referee"`
-	Journal     JournalConfig   `yaml:"journal"`
-	Web         WebConfig       `yaml:"web"`
-	Display     string          `yaml:"display"`
-	Hardware    hardware.Config `yaml:"hardware"`
-	Pipeline    PipelineConfig  `yaml:"pipeline"`
-	Log         LogConfig       `yaml:"log"`
+	Calibration string `yaml:"calibration"`
+	// Lens is a lens file made by `boardcam calibrate --lens` from
+	// chessboard photos: the board found in the frames is then
+	// undistorted with it (a calibration file carries its own lens).
+	Lens string `yaml:"lens"`
+	// SouthAt is the image side nearest board side S, as the camera is
+	// installed: bottom (default), right, top or left; first-stroke
+	// learns it from the first stroke, played from the seat whose turn it
+	// is when the daemon starts. A calibration file's orientation wins.
+	SouthAt  string          `yaml:"south_at"`
+	Match    MatchConfig     `yaml:"match"`
+	Referee  RefereeConfig   `yaml:"referee"`
+	Journal  JournalConfig   `yaml:"journal"`
+	Web      WebConfig       `yaml:"web"`
+	Display  string          `yaml:"display"`
+	Hardware hardware.Config `yaml:"hardware"`
+	Pipeline PipelineConfig  `yaml:"pipeline"`
+	Log      LogConfig       `yaml:"log"`
 
 	// file is the configuration file's name and where holds the line of
 	// every field read from it ("source.uri" → 12); flag names the flag
@@ -164,6 +174,10 @@ type LogConfig struct {
 	// Format is text (default) or json.
 	Format string `yaml:"format"`
 }
+
+// SouthAtFirstStroke is the south_at setting that learns the orientation
+// from the first stroke.
+const SouthAtFirstStroke = "first-stroke"
 
 // Duration is a time.Duration written as "3s", "500ms", "1m30s".
 type Duration time.Duration
@@ -484,6 +498,16 @@ func (c *Config) Validate() error {
 	if c.Calibration != "" {
 		if _, err := os.Stat(c.Calibration); err != nil {
 			bad("calibration", "%v", err)
+		}
+	}
+	if c.Lens != "" {
+		if _, err := calibrate.LoadLens(c.Lens); err != nil {
+			bad("lens", "%v", err)
+		}
+	}
+	if c.SouthAt != "" && c.SouthAt != SouthAtFirstStroke {
+		if _, err := calibrate.ParseDirection(c.SouthAt); err != nil {
+			bad("south_at", "%q: want bottom, right, top, left or %s", c.SouthAt, SouthAtFirstStroke)
 		}
 	}
 	if _, err := c.Header(); err != nil {

@@ -190,6 +190,9 @@ func (d *Daemon) initialize() error {
 	if err := d.openMatch(); err != nil {
 		return err
 	}
+	if err := d.openAnalyzer(); err != nil {
+		return err
+	}
 	if d.cap != nil {
 		d.cap.catchUp = d.catchUp
 	}
@@ -312,28 +315,57 @@ func (d *Daemon) openSource() error {
 	}
 	c.lossless = !d.srcInfo.Live && !cfg.Source.pace()
 	d.cap = c
-	d.analyzer = d.Analyzer
-	if d.analyzer == nil {
-		var cal *calibrate.Calibration
-		if cfg.Calibration != "" {
-			c, err := calibrate.Load(cfg.Calibration)
-			if err != nil {
-				return fmt.Errorf("%s: %w", cfg.at("calibration"), err)
-			}
-			cal = c
+	return nil
+}
+
+// openAnalyzer makes the vision pipeline (once the match is open: the
+// breaker numbers the opening's men, and the first-stroke orientation
+// needs the seat to strike).
+func (d *Daemon) openAnalyzer() error {
+	cfg := &d.Config
+	defer func() {
+		if a := d.analyzer; a != nil {
+			d.keeper.calibrate = func(c [4][2]float64) error { return a.Calibrate(c) }
 		}
-		breaker := board.S
-		if d.resumeLog != nil {
-			breaker = d.resumeLog.Header.Break
-		} else if h, err := cfg.Header(); err == nil {
-			breaker = h.Break
-		}
-		a, err := NewVisionAnalyzer(d.geom, cal, breaker)
-		if err != nil {
-			return fmt.Errorf("vision pipeline: %w", err)
-		}
-		d.analyzer = a
+	}()
+	if d.cap == nil {
+		return nil // an events source: no frames to analyse
 	}
+	d.analyzer = d.Analyzer
+	if d.analyzer != nil {
+		return nil
+	}
+	var cal *calibrate.Calibration
+	if cfg.Calibration != "" {
+		c, err := calibrate.Load(cfg.Calibration)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cfg.at("calibration"), err)
+		}
+		cal = c
+	}
+	var lens *calibrate.Lens
+	if cfg.Lens != "" {
+		l, err := calibrate.LoadLens(cfg.Lens)
+		if err != nil {
+			return fmt.Errorf("%s: %w", cfg.at("lens"), err)
+		}
+		lens = l
+	}
+	st := d.keeper.m.State()
+	south, turn := calibrate.Bottom, (*board.Side)(nil)
+	switch cfg.SouthAt {
+	case "":
+	case SouthAtFirstStroke:
+		t := st.Turn
+		turn = &t
+	default:
+		south, _ = calibrate.ParseDirection(cfg.SouthAt) // validated
+	}
+	a, err := NewVisionAnalyzerAt(d.geom, cal, lens, st.Breaker, south, turn)
+	if err != nil {
+		return fmt.Errorf("vision pipeline: %w", err)
+	}
+	d.analyzer = a
 	return nil
 }
 
@@ -399,10 +431,6 @@ func (d *Daemon) openMatch() error {
 		dir: cfg.Journal.Dir, mode: cfg.Match.Decisions, delay: cfg.Match.Delay.D(), refCfg: d.refereeConfig,
 		out: d.ann, last: noPos, from: noPos, source: d.identity}
 	k.pieces = d.putPieces
-	if d.analyzer != nil {
-		a := d.analyzer
-		k.calibrate = func(c [4][2]float64) error { return a.Calibrate(c) }
-	}
 	if err := d.lockJournalDir(); err != nil {
 		return err
 	}

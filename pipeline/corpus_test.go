@@ -28,9 +28,9 @@ func analyseClip(t *testing.T, name string) (*corpus.Truth, []events.Event, *cal
 	if _, err := os.Stat(video); err != nil {
 		t.Skip(err)
 	}
-	turn := truth.Referee.Break
-	if truth.Referee.Context != nil {
-		turn = truth.Referee.Context.Turn
+	turn, err := truth.Referee.FirstTurn()
+	if err != nil {
+		t.Fatal(err)
 	}
 	a, err := New(Config{Turn: &turn})
 	if err != nil {

@@ -17,8 +17,8 @@ var update = flag.Bool("update", false, "rewrite the generated fixture logs in .
 
 const logsDir = "../testdata/logs"
 
-// fixtureResults is the final result of every log in testdata/logs. demo.log
-// and the first two breaks of four-break.log were written and checked by
+// fixtureResults is the final result of every log in testdata/logs. demo.log,
+// position.log and the first two breaks of four-break.log were written and checked by
 // hand; the others were generated (TestGenerateFixtures) and their results
 // recorded here so that any change in the engine that alters them fails.
 var fixtureResults = map[string]string{
@@ -29,6 +29,7 @@ var fixtureResults = map[string]string{
 	"nit-delhi.log":         "Tanvi 12-12 boards 1-2",
 	"jamshedpur.log":        "Priya 29-14 boards 4-1",
 	"four-break.log":        "Ram and Shyam 11-8 boards 2-2",
+	"position.log":          "Asha 29-20 boards 2-1",
 }
 
 // resultLine summarises a finished match: winner, score (team 0 first),

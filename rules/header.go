@@ -24,6 +24,9 @@ type Header struct {
 	Players []Player
 	// Break is the seat of the player who breaks the first board.
 	Break board.Side
+	// Position, when set, is where the match starts instead of the opening
+	// of the first board.
+	Position *Position
 	// Meta holds free information (title, date, venue, …) in log order.
 	Meta []Meta
 }
@@ -58,7 +61,13 @@ func (h Header) Validate() error {
 	if _, err := p.Format(h.Format); err != nil {
 		return err
 	}
-	return h.validateSeating()
+	if err := h.validateSeating(); err != nil {
+		return err
+	}
+	if h.Position != nil {
+		return h.Position.validate(h)
+	}
+	return nil
 }
 
 // validateSeating checks names, seats and teams.

@@ -105,6 +105,14 @@ func NewMatch(h Header) (*Match, error) {
 		m.teamOf[pl.Seat] = pl.Team
 	}
 	m.st.Winner = -1
+	if h.Position != nil {
+		p := *h.Position
+		m.header.Position = &p
+		if err := m.setUp(&m.st, &p); err != nil {
+			return nil, fmt.Errorf("rules: header: %w", err)
+		}
+		return m, nil
+	}
 	m.newBoard(&m.st, h.Break)
 	return m, nil
 }
@@ -120,6 +128,10 @@ func (m *Match) Header() Header {
 	h := m.header
 	h.Players = append([]Player(nil), h.Players...)
 	h.Meta = append([]Meta(nil), h.Meta...)
+	if h.Position != nil {
+		p := *h.Position
+		h.Position = &p
+	}
 	return h
 }
 

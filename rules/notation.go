@@ -186,7 +186,7 @@ done:
 	return toks, nil
 }
 
-var headerKeys = []string{"profile", "format", "team", "player", "break"}
+var headerKeys = []string{"profile", "format", "team", "player", "break", "position"}
 
 func isHeaderKey(k string) bool {
 	for _, h := range headerKeys {
@@ -202,6 +202,7 @@ type headerParser struct {
 	h                   Header
 	profileLine         int
 	formatLine, brkLine int
+	posLine             int
 	teams               int
 	teamLine            [2]int
 	seen                map[string]int
@@ -250,6 +251,15 @@ func (hp *headerParser) line(ln int, key string, args []string) error {
 			return &LineError{Line: ln, Err: err}
 		}
 		hp.h.Break, hp.brkLine = s, ln
+	case "position":
+		if err := once(); err != nil {
+			return err
+		}
+		p, err := ParsePosition(args)
+		if err != nil {
+			return &LineError{Line: ln, Err: err}
+		}
+		hp.h.Position, hp.posLine = p, ln
 	case "team", "player":
 		if hp.teams == 2 {
 			return lineErr(ln, "a match has two sides: third %s line", key)
@@ -331,6 +341,11 @@ func (hp *headerParser) finish(ln int) error {
 			at = hp.brkLine
 		}
 		return &LineError{Line: at, Err: err}
+	}
+	if h.Position != nil {
+		if err := h.Position.validate(h); err != nil {
+			return &LineError{Line: hp.posLine, Err: err}
+		}
 	}
 	return nil
 }
@@ -765,6 +780,9 @@ func FormatHeader(h Header) string {
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "break %s\n", h.Break)
+	if h.Position != nil {
+		fmt.Fprintf(&b, "position %s\n", h.Position)
+	}
 	return b.String()
 }
 

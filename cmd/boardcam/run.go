@@ -66,6 +66,8 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 	exitAtEnd := fs.Bool("exit-at-end", true, "exit when a video ends (false: keep the web server up until SIGTERM)")
 	journalDir := fs.String("journal-dir", "", "directory of the match journals (default ~/.local/state/boardcam/matches)")
 	newMatch := fs.Bool("new-match", false, "start a new match even if the last one is unfinished")
+	lens := fs.String("lens", "", "lens `FILE` from boardcam calibrate --lens (undistorts the board found in the frames)")
+	southAt := fs.String("south-at", "", "image side nearest board side S: bottom (default), right, top, left, or first-stroke (learnt from the first stroke)")
 	resume := fs.String("resume", "", "start a new match continuing the stroke log `FILE` (its rules, players and strokes so far)")
 	logLevel := fs.String("log-level", "", "debug, info, warn or error")
 	quiet := fs.Bool("quiet", false, "do not print the final score and the pipeline figures at exit")
@@ -109,6 +111,8 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 	override("no-pace", "source.pace", func() { p := !*noPace; cfg.Source.Pace = &p })
 	override("speed", "source.speed", func() { cfg.Source.Speed = *speed })
 	override("exit-at-end", "source.exit_at_end", func() { e := *exitAtEnd; cfg.Source.ExitAtEnd = &e })
+	override("south-at", "south_at", func() { cfg.SouthAt = *southAt })
+	override("lens", "lens", func() { cfg.Lens = *lens })
 	override("journal-dir", "journal.dir", func() { cfg.Journal.Dir = *journalDir })
 	override("log-level", "log.level", func() { cfg.Log.Level = *logLevel })
 	if err := cfg.Validate(); err != nil {

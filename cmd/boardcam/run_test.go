@@ -9,8 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/daemon"
+	"github.com/boardcam/boardcam/eval"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -98,6 +100,8 @@ func TestRunErrors(t *testing.T) {
 	}{
 		{[]string{"--config", bad}, 1, "bad.yaml:4: match.profil: unknown key"},
 		{[]string{"--display", "lcd"}, 1, "--display: unknown display"},
+		{[]string{"--south-at", "sideways"}, 1, "--south-at: \"sideways\": want bottom, right, top, left or first-stroke"},
+		{[]string{"--lens", filepath.Join(dir, "none.lens.json")}, 1, "--lens: "},
 		{[]string{"--players", "S=Asha,E=Ravi"}, 1, "--players:"},
 		{[]string{"--source", filepath.Join(dir, "none.mp4"), "--listen", ""}, 1, "none.mp4"},
 		{[]string{"extra"}, 2, "takes no arguments"},
@@ -117,9 +121,10 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
-// The corpus end to end: `boardcam run` on every clip that plays a match
-// from the opening (the rules engine starts every match there) ends with
-// the score and the fouls of the truth. It decodes and analyses every
+// The corpus end to end: `boardcam run` on every clip ends with the score
+// and the fouls of the truth: a match from the opening, or one resumed from
+// the clip's stroke log or its mid-board position line. The camera's
+// orientation is the installation's, as eval's default gives it. It decodes and analyses every
 // frame of the clips (about half a minute), and it is the acceptance test
 // of the whole vision → tracker → referee chain, so it runs when
 // BOARDCAM_E2E=1 (scripts or CI that want it set it).
@@ -133,6 +138,10 @@ func TestRunCorpusClips(t *testing.T) {
 		t.Skip("the corpus clips are not rendered (boardcam synth)")
 	}
 	sort.Strings(videos)
+	lenses, err := corpus.ReadLensIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	ran := 0
 	for _, v := range videos {
 		name := strings.TrimSuffix(filepath.Base(v), ".mp4")
@@ -144,8 +153,9 @@ func TestRunCorpusClips(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if truth.Judgement == nil || truth.Judgement.Final == nil || (truth.Referee.Mode != corpus.ModeMatch && truth.Referee.Mode != corpus.ModeResume) {
-			continue // a clip that starts mid-board with no match before it: nothing for the daemon to keep the score of
+		if truth.Judgement == nil || truth.Judgement.Final == nil {
+			t.Errorf("%s: the truth has no final state", name)
+			continue
 		}
 		ran++
 		t.Run(name, func(t *testing.T) {
@@ -155,9 +165,20 @@ func TestRunCorpusClips(t *testing.T) {
 				players = append(players, fmt.Sprintf("%s=%s", p.Seat, p.Name))
 			}
 			args := []string{"run", "--source", v, "--no-pace", "--listen", "", "--journal-dir", t.TempDir(), "--quiet=false"}
+			// The installation: where side S is, and the lens file
+			// made from chessboard photos (as eval gives them).
+			if len(truth.Cameras) > 0 {
+				if d, ok := eval.SouthAtOf(&truth.Cameras[0], board.ICF()); ok {
+					args = append(args, "--south-at", string(d))
+				}
+			}
+			if e, ok := lenses.Clips[name]; ok {
+				args = append(args, "--lens", filepath.Join(dir, corpus.LensDir, e.File))
+			}
 			switch {
-			case rs.Mode == corpus.ModeResume:
-				// The match so far, as the truth has it.
+			case rs.Mode == corpus.ModeResume || rs.Mode == corpus.ModeMidBoard:
+				// The match so far (or the position it starts from), as
+				// the truth has it.
 				lp := filepath.Join(t.TempDir(), "so-far.log")
 				if err := os.WriteFile(lp, []byte(rs.Log), 0o644); err != nil {
 					t.Fatal(err)
@@ -207,7 +228,7 @@ func TestRunCorpusClips(t *testing.T) {
 		})
 	}
 	if ran == 0 {
-		t.Skip("no clip of the corpus plays a match from the opening")
+		t.Error("no clip of the corpus was played")
 	}
 }
 

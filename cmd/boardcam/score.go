@@ -183,6 +183,9 @@ func writeScoreText(w io.Writer, name string, m *rules.Match, st rules.State) {
 	}
 	fmt.Fprintf(w, "%s: %s, %s, %s\n", name, st.Profile, kind, f.Summary())
 	fmt.Fprintf(w, "  %s\n", scoreSeating(h))
+	if p := h.Position; p != nil {
+		fmt.Fprintf(w, "from     position %s\n", p)
+	}
 	for _, b := range st.Boards {
 		if b.Winner < 0 {
 			fmt.Fprintf(w, "board %-2d %s  [%s]\n", b.Board, b.Reason, b.Rule)
