@@ -158,77 +158,112 @@ func TestRunCorpusClips(t *testing.T) {
 			continue
 		}
 		ran++
-		t.Run(name, func(t *testing.T) {
-			rs := truth.Referee
-			var players []string
-			for _, p := range rs.Players {
-				players = append(players, fmt.Sprintf("%s=%s", p.Seat, p.Name))
-			}
-			args := []string{"run", "--source", v, "--no-pace", "--listen", "", "--journal-dir", t.TempDir(), "--quiet=false"}
-			// The installation: where side S is, and the lens file
-			// made from chessboard photos (as eval gives them).
-			if len(truth.Cameras) > 0 {
-				if d, ok := eval.SouthAtOf(&truth.Cameras[0], board.ICF()); ok {
-					args = append(args, "--south-at", string(d))
-				}
-			}
-			if e, ok := lenses.Clips[name]; ok {
-				args = append(args, "--lens", filepath.Join(dir, corpus.LensDir, e.File))
-			}
-			switch {
-			case rs.Mode == corpus.ModeResume || rs.Mode == corpus.ModeMidBoard:
-				// The match so far (or the position it starts from), as
-				// the truth has it.
-				lp := filepath.Join(t.TempDir(), "so-far.log")
-				if err := os.WriteFile(lp, []byte(rs.Log), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				args = append(args, "--resume", lp)
-			case len(rs.Players) == 4:
-				args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--break", rs.Break.String(),
-					"--teams", rs.Teams[0]+","+rs.Teams[1])
-			default:
-				args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--break", rs.Break.String())
-			}
-			code, out, errOut := runCmd(t, "", args...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
-			jpath, got := journalState(t, out)
-			want := *truth.Judgement.Final
-			// The same fouls, by type.
-			jf, err := daemon.ReadJournal(jpath, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var gotF, wantF []string
-			for _, r := range jf.Records {
-				if r.Event != nil && r.Meta.By != daemon.ByLog { // not the fouls of the log resumed from
-					gotF = append(gotF, foulsOf(r.Event)...)
-				}
-			}
-			for _, d := range truth.Judgement.Decisions {
-				if e := d.Event(); e != nil {
-					wantF = append(wantF, foulsOf(e)...)
-				}
-			}
-			sort.Strings(gotF)
-			sort.Strings(wantF)
-			if strings.Join(gotF, " ") != strings.Join(wantF, " ") {
-				t.Errorf("fouls %v, want %v", gotF, wantF)
-			}
-			for i := 0; i < 2; i++ {
-				if got.Teams[i].Score != want.Teams[i].Score || got.Teams[i].Pocketed != want.Teams[i].Pocketed || got.Teams[i].BoardsWon != want.Teams[i].BoardsWon {
-					t.Errorf("team %d: got %+v, want %+v", i, got.Teams[i], want.Teams[i])
-				}
-			}
-			if got.Board != want.Board || got.Strokes != want.Strokes || got.Queen != want.Queen {
-				t.Errorf("board %d strokes %d queen %+v; want %d %d %+v", got.Board, got.Strokes, got.Queen, want.Board, want.Strokes, want.Queen)
-			}
-		})
+		t.Run(name, func(t *testing.T) { runCorpusClip(t, dir, v, name, truth, lenses, "") })
 	}
 	if ran == 0 {
 		t.Error("no clip of the corpus was played")
+	}
+}
+
+// runCorpusClip plays one clip through boardcam run and compares the end
+// with the truth. southAt "" is the installation's orientation.
+func runCorpusClip(t *testing.T, dir, v, name string, truth *corpus.Truth, lenses *corpus.LensIndex, southAt string) {
+	rs := truth.Referee
+	var players []string
+	for _, p := range rs.Players {
+		players = append(players, fmt.Sprintf("%s=%s", p.Seat, p.Name))
+	}
+	args := []string{"run", "--source", v, "--no-pace", "--listen", "", "--journal-dir", t.TempDir(), "--quiet=false"}
+	// The installation: where side S is, and the lens file
+	// made from chessboard photos (as eval gives them).
+	if southAt != "" {
+		args = append(args, "--south-at", southAt)
+	} else if len(truth.Cameras) > 0 {
+		if d, ok := eval.SouthAtOf(&truth.Cameras[0], board.ICF()); ok {
+			args = append(args, "--south-at", string(d))
+		}
+	}
+	if e, ok := lenses.Clips[name]; ok {
+		args = append(args, "--lens", filepath.Join(dir, corpus.LensDir, e.File))
+	}
+	switch {
+	case rs.Mode == corpus.ModeResume || rs.Mode == corpus.ModeMidBoard:
+		// The match so far (or the position it starts from), as
+		// the truth has it.
+		lp := filepath.Join(t.TempDir(), "so-far.log")
+		if err := os.WriteFile(lp, []byte(rs.Log), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args = append(args, "--resume", lp)
+	case len(rs.Players) == 4:
+		args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--break", rs.Break.String(),
+			"--teams", rs.Teams[0]+","+rs.Teams[1])
+	default:
+		args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--break", rs.Break.String())
+	}
+	code, out, errOut := runCmd(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	jpath, got := journalState(t, out)
+	want := *truth.Judgement.Final
+	// The same fouls, by type.
+	jf, err := daemon.ReadJournal(jpath, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gotF, wantF []string
+	for _, r := range jf.Records {
+		if r.Event != nil && r.Meta.By != daemon.ByLog { // not the fouls of the log resumed from
+			gotF = append(gotF, foulsOf(r.Event)...)
+		}
+	}
+	for _, d := range truth.Judgement.Decisions {
+		if e := d.Event(); e != nil {
+			wantF = append(wantF, foulsOf(e)...)
+		}
+	}
+	sort.Strings(gotF)
+	sort.Strings(wantF)
+	if strings.Join(gotF, " ") != strings.Join(wantF, " ") {
+		t.Errorf("fouls %v, want %v", gotF, wantF)
+	}
+	for i := 0; i < 2; i++ {
+		if got.Teams[i].Score != want.Teams[i].Score || got.Teams[i].Pocketed != want.Teams[i].Pocketed || got.Teams[i].BoardsWon != want.Teams[i].BoardsWon {
+			t.Errorf("team %d: got %+v, want %+v", i, got.Teams[i], want.Teams[i])
+		}
+	}
+	if got.Board != want.Board || got.Strokes != want.Strokes || got.Queen != want.Queen {
+		t.Errorf("board %d strokes %d queen %+v; want %d %d %+v", got.Board, got.Strokes, got.Queen, want.Board, want.Strokes, want.Queen)
+	}
+}
+
+// With no orientation configured, the daemon learns it from the first
+// stroke (--south-at first-stroke): clips filmed with side S at the top
+// and at the side end as the truth has them.
+func TestRunFirstStrokeOrientation(t *testing.T) {
+	if os.Getenv("BOARDCAM_E2E") == "" {
+		t.Skip("set BOARDCAM_E2E=1 to run corpus clips through boardcam run")
+	}
+	const dir = "../../testdata/videos"
+	lenses, err := corpus.ReadLensIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"queen-returned", "placement-both-lines"} {
+		v := filepath.Join(dir, name+".mp4")
+		tp, err := corpus.FindTruth(dir, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		truth, err := corpus.ReadTruth(tp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, _ := eval.SouthAtOf(&truth.Cameras[0], board.ICF()); d == "bottom" {
+			t.Fatalf("%s: side S is at the bottom: not a test of the orientation", name)
+		}
+		t.Run(name, func(t *testing.T) { runCorpusClip(t, dir, v, name, truth, lenses, daemon.SouthAtFirstStroke) })
 	}
 }
 
