@@ -85,6 +85,48 @@ func TestResumeFromLog(t *testing.T) {
 	}
 }
 
+// A board joined in the middle: a log that is only a header with a
+// position line starts the match there, the journal keeps the position,
+// and a restart replays into the same match.
+func TestResumeFromPosition(t *testing.T) {
+	tmp := t.TempDir()
+	path, _ := boardEvents(t, tmp, "autoplay-board.yaml")
+	const log = "profile icf\nplayer S Asha\nplayer N Ravi\nbreak S\nposition board=2 turn=S white=4 black=2 queen=pending:S score=3-6 boards=1-0\n"
+	logPath := filepath.Join(tmp, "now.log")
+	if err := os.WriteFile(logPath, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t)
+	cfg.Source.URI = "events:" + path
+	d := &Daemon{Config: cfg, Logger: quietLogger(), Resume: logPath}
+	if err := d.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	st := d.State()
+	// Board 2 is broken by N, who plays white.
+	if st.Board != 2 || st.Turn.String() != "S" || st.Teams[0].Score != 3 || st.Teams[1].Score != 6 || st.Teams[0].Colour.String() != "black" ||
+		st.Teams[1].OnBoard != 4 || st.Teams[0].OnBoard != 2 || st.Queen.Status != rules.QueenAwaitingCover || st.Queen.Team != 0 {
+		t.Errorf("state %+v", st)
+	}
+	jpath := d.JournalPath()
+	d.Close()
+	jf, err := ReadJournal(jpath, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := jf.Header.Position; p == nil || p.String() != "board=2 turn=S white=4 black=2 queen=pending:S score=3-6 boards=1-0" {
+		t.Errorf("journal position %v", p)
+	}
+	d2 := &Daemon{Config: cfg, Logger: quietLogger()}
+	if err := d2.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	defer d2.Close()
+	if d2.JournalPath() != jpath || fingerprintOf(d2.State()) != fingerprintOf(st) {
+		t.Errorf("after a restart: %s %+v, want %s %+v", d2.JournalPath(), fingerprintOf(d2.State()), jpath, fingerprintOf(st))
+	}
+}
+
 // A log that cannot be continued is refused with its file and line.
 func TestResumeErrors(t *testing.T) {
 	tmp := t.TempDir()
@@ -93,6 +135,7 @@ func TestResumeErrors(t *testing.T) {
 		{"illegal", "profile icf\nplayer S A\nplayer N B\nbreak S\n\nS ww\nN b\n", "bad.log:7: rules: N b: it is A (S)'s turn"},
 		{"syntax", "profile icf\nplayer S A\nplayer N B\nbreak S\n\nS wx\n", "bad.log: line 6"},
 		{"no profile", "player S A\nplayer N B\nbreak S\n", "profile"},
+		{"position", "profile icf\nplayer S A\nplayer N B\nbreak S\nposition turn=E white=1 black=1\n", "bad.log: line 5: position: turn: no player sits at E"},
 		{"missing", "", "no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
