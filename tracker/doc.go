@@ -40,8 +40,10 @@
 //
 // A stroke starts when the striker slides away on its own from a
 // standstill on a base line (or, hidden by the aiming hand, from a base
-// line the path leads back to), or — when the striker was too fast to be
-// seen — when discs are set moving with no hand near them; it ends when
+// line the path leads back to) — leaving the hand behind, or sliding on
+// while the hand over it stays where it was (a striker that moves with
+// the hand is carried) — or, when the striker was too fast to be seen,
+// when discs are set moving with no hand near them; it ends when
 // every disc has been at rest for Config.StrokeEndTime. Events carry the
 // frame and time at which they happened, estimated from the paths; they
 // are released in time order once nothing earlier can still be

@@ -118,6 +118,11 @@ func (tk *Tracker) observe(i int, d *vision.Detection) {
 		}
 		if tr.state.atRest() {
 			tr.pos, tr.vel = tr.restPos, board.Vec{}
+			if tr.moveStreak > 0 || dist > tk.cfg.MoveMM {
+				// Seen away from its place, not yet known to be moving:
+				// where it was seen.
+				tr.pos = o.p
+			}
 		}
 	case Moving:
 		tk.addMoving(i, o)
@@ -131,9 +136,20 @@ func (tk *Tracker) observe(i int, d *vision.Detection) {
 			break
 		}
 		if !tr.taken && (o.p.Dist(tr.pos) <= 2*tk.cfg.MoveMM || (o.partial && o.p.Dist(tr.pos) <= 6*tk.cfg.MoveMM)) {
-			tr.state = Rest
+			// Found lying where it was hidden: on the board (a striker
+			// brought in over the frame and put down under the hand is
+			// not over the frame any more).
+			tr.state, tr.beyond = Rest, false
 			if tr.wasPlaced() {
 				tr.state = Placed
+			}
+			if tr.occMoving {
+				// It went out of sight moving: its place was where the
+				// slide would end, a guess; it lies where it is seen.
+				tr.restPos, tr.restW, tr.occMoving = o.p, 1, false
+				if o.partial {
+					tr.restW = 1.0 / 9
+				}
 			}
 			tr.restLastT = o.t
 			tr.pos = tr.restPos

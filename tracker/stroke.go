@@ -323,8 +323,12 @@ func (tk *Tracker) checkFlick() bool {
 			if tk.accelerating(sg, s.hist) {
 				continue // carried by a hand: it gathers speed; a flicked striker only loses it
 			}
-			if last := s.hist[sg.first+sg.n-1]; tk.occ != nil && tk.occ.Hidden(last.p, s.r+25) > 0.22 {
-				continue // a hand around it: carried (a flicked striker leaves the hand behind)
+			if last := s.hist[sg.first+sg.n-1]; tk.occ != nil && tk.occ.Hidden(last.p, s.r+25) > 0.22 &&
+				!tk.handStayed(s.hist, sg.first, last) {
+				// A hand around it: carried (a flicked striker leaves the
+				// hand behind) — unless the hand stayed where it was while
+				// the striker slid from under it.
+				continue
 			}
 			if sg.n == 2 && k == len(s.segs)-1 && s.state == Moving {
 				continue // one more sighting tells

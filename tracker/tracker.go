@@ -58,6 +58,7 @@ type Tracker struct {
 	renumbered bool
 	empty      emptyGrid
 	hands      handGrid
+	snaps      handSnaps // the hand mask about the striker seen moving (see handStayed)
 	// breaker decides the numbering of the initial position.
 	breaker board.Side
 
@@ -314,6 +315,7 @@ func (tk *Tracker) Update(f vision.Frame) Update {
 	tk.associate()
 	tk.updateTracks()
 	tk.births()
+	tk.observeHand()
 	if tk.stroke == nil {
 		tk.idle()
 	} else {

@@ -65,6 +65,21 @@ type Detector struct {
 	// trace, when set (diagnostics only), is told what happens to each
 	// candidate: its rectified position and a message.
 	trace func(x, y float64, msg string)
+
+	// now is the time of the frame being detected (s). strAt is where
+	// the striker was last found (rectified px), at time strT, when
+	// strSeen: see findPartial.
+	now     float64
+	strAt   [2]float64
+	strT    float64
+	strSeen bool
+	// strCol is the colour of the striker's face (see rememberStriker),
+	// known when strColOK.
+	strCol   [3]float64
+	strColOK bool
+	// strDR is how far out from the model's outline the striker's rim
+	// lies, px (see rememberStriker).
+	strDR float64
 }
 
 // tracef reports a candidate's fate to the trace (callers check d.trace
@@ -128,6 +143,10 @@ type disc struct {
 	fresh bool
 	// lostAt is the frame in which a disc in Detector.lost was lost.
 	lostAt int
+	// inHand: the striker found in part under the fingers (see
+	// findPartial); its place is not cleared from the hand mask, and its
+	// hidden share is its own.
+	inHand bool
 }
 
 // New prepares a detector for frames of the calibrated camera: it builds
@@ -183,6 +202,7 @@ func (d *Detector) setCalibration(cal *calibrate.Calibration) error {
 	d.prev = d.prev[:0]
 	d.lost = d.lost[:0]
 	d.frames = 0
+	d.strSeen = false
 	return nil
 }
 
@@ -245,6 +265,7 @@ func (d *Detector) Rectified() gocv.Mat { return d.img }
 // result.
 func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
 	out := Frame{Index: index, T: t, Calibrated: true}
+	d.now = t
 	if frame.Empty() {
 		return out, errors.New("vision: empty frame")
 	}
@@ -267,7 +288,14 @@ func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
 		acc := d.accepted
 		d.stats.Hands = d.bg.findHands(func(i, j int) bool { return d.coveredBy(acc, i, j) }, 2000)
 		for i := range d.accepted {
-			d.accepted[i].hidden = d.hiddenShare(d.accepted[i])
+			if !d.accepted[i].inHand {
+				d.accepted[i].hidden = d.hiddenShare(d.accepted[i])
+			}
+		}
+	}
+	for _, c := range d.accepted {
+		if c.big {
+			d.rememberStriker(c)
 		}
 	}
 	d.bg.update()
@@ -296,6 +324,9 @@ func (d *Detector) coveredBy(ds []disc, i, j int) bool {
 	y := (float64(j)+0.5)*float64(d.bg.bs) - 0.5
 	for k := range ds {
 		c := &ds[k]
+		if c.inHand {
+			continue // the fingers are over it
+		}
 		rr := c.r + float64(d.bg.bs)
 		if dx, dy := x-c.x, y-c.y; dx*dx+dy*dy <= rr*rr {
 			return true
@@ -396,7 +427,9 @@ func (d *Detector) detect(frame gocv.Mat) error {
 	d.accepted = d.accepted[:0]
 	for _, c := range d.prev {
 		if !d.dirtyAt(c.x, c.y) {
-			c.hidden = d.hiddenShare(c)
+			if !c.inHand {
+				c.hidden = d.hiddenShare(c)
+			}
 			c.still++
 			c.fresh = false
 			d.accepted = append(d.accepted, c)
@@ -555,6 +588,7 @@ func (d *Detector) detect(frame gocv.Mat) error {
 	}
 	d.dropFingertips(kept)
 	d.refind()
+	d.findPartial(pl)
 	d.resolveMarkings(pl, kept)
 	d.classify()
 	for i := range d.accepted {

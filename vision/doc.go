@@ -93,7 +93,11 @@
 // detected from their visible outline and marked Partial. A disc at rest
 // that a hand comes over is looked for again where it lay, by the rim it
 // showed when last seen whole (refind): while at least half of that rim is
-// still there it is reported at its place, partly hidden.
+// still there it is reported at its place, partly hidden. The striker
+// partly under the fingers — aimed with the fingertips on it, or flicked
+// from under a still hand — is found from the arc of its rim that shows,
+// with the striker's face (its colour remembered) inside and the hand
+// hiding the rest (findPartial), and reported partial.
 //
 // See docs/vision.md for the measured accuracy and speed.
 package vision

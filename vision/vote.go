@@ -240,3 +240,20 @@ func (vt *voter) radialAt(x, y, ux, uy float64) (rad, e float32, ok bool) {
 	k := iy*vt.n + ix
 	return vt.ex[k]*float32(ux) + vt.ey[k]*float32(uy), vt.edge[k], true
 }
+
+// radialBilinear is radialAt with the gradient interpolated between the
+// four pixels around (x, y) (the magnitude likewise); 0 outside the
+// plane.
+func (vt *voter) radialBilinear(x, y, ux, uy float64) (rad, e float32) {
+	if x < 0 || y < 0 || x >= float64(vt.n-1) || y >= float64(vt.n-1) {
+		return 0, 0
+	}
+	ix, iy := int(x), int(y)
+	fx, fy := float32(x-float64(ix)), float32(y-float64(iy))
+	k := iy*vt.n + ix
+	w00, w10, w01, w11 := (1-fx)*(1-fy), fx*(1-fy), (1-fx)*fy, fx*fy
+	gx := w00*vt.ex[k] + w10*vt.ex[k+1] + w01*vt.ex[k+vt.n] + w11*vt.ex[k+vt.n+1]
+	gy := w00*vt.ey[k] + w10*vt.ey[k+1] + w01*vt.ey[k+vt.n] + w11*vt.ey[k+vt.n+1]
+	e = w00*vt.edge[k] + w10*vt.edge[k+1] + w01*vt.edge[k+vt.n] + w11*vt.edge[k+vt.n+1]
+	return gx*float32(ux) + gy*float32(uy), e
+}

@@ -128,13 +128,6 @@ func TestRunErrors(t *testing.T) {
 // frame of the clips (about half a minute), and it is the acceptance test
 // of the whole vision → tracker → referee chain, so it runs when
 // BOARDCAM_E2E=1 (scripts or CI that want it set it).
-// knownMisses are the clips boardcam run does not yet end as the truth
-// does, and why. Each still runs: it is reported as skipped with what
-// differs, and the test fails once it passes, to be taken off the list.
-var knownMisses = map[string]string{
-	"backward-flick": "the striker slides back under the player's own hand, half in view for only a few frames: not seen moving, so no stroke and no foul (README, How well it works)",
-}
-
 func TestRunCorpusClips(t *testing.T) {
 	if os.Getenv("BOARDCAM_E2E") == "" {
 		t.Skip("set BOARDCAM_E2E=1 to run the corpus through boardcam run")
@@ -166,16 +159,7 @@ func TestRunCorpusClips(t *testing.T) {
 		}
 		ran++
 		t.Run(name, func(t *testing.T) {
-			diffs := runCorpusClip(t, dir, v, name, truth, lenses, "")
-			if why, known := knownMisses[name]; known {
-				if len(diffs) == 0 {
-					t.Errorf("now ends as the truth does: take %s off knownMisses", name)
-				} else {
-					t.Skipf("known miss (%s): %s", why, strings.Join(diffs, "; "))
-				}
-				return
-			}
-			for _, d := range diffs {
+			for _, d := range runCorpusClip(t, dir, v, name, truth, lenses, "") {
 				t.Error(d)
 			}
 		})
