@@ -351,7 +351,7 @@ func (d *Daemon) openAnalyzer() error {
 		}
 		lens = l
 	}
-	st := d.keeper.m.State()
+	st := d.keeper.streamStart()
 	south, turn := calibrate.Bottom, (*board.Side)(nil)
 	switch cfg.SouthAt {
 	case "":
