@@ -7,6 +7,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/web"
 )
@@ -57,7 +58,7 @@ func TestVisionAnalyzer(t *testing.T) {
 	defer src.Close()
 	frame := gocv.NewMat()
 	defer frame.Close()
-	a, err := NewVisionAnalyzer(board.ICF(), nil, board.S)
+	a, err := NewVisionAnalyzer(board.ICF(), nil, nil, board.S, calibrate.Bottom, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,16 +34,12 @@ type VisionAnalyzer struct {
 }
 
 // NewVisionAnalyzer prepares the pipeline for a board, a calibration file
-// (nil: the board is found in the frames) and the seat that breaks.
-func NewVisionAnalyzer(g *board.Geometry, cal *calibrate.Calibration, breaker board.Side) (*VisionAnalyzer, error) {
-	return NewVisionAnalyzerAt(g, cal, nil, breaker, calibrate.Bottom, nil)
-}
-
-// NewVisionAnalyzerAt is NewVisionAnalyzer with the camera's lens (nil:
-// none known) and the installation's orientation: southAt, the image side
-// nearest board side S, or, with turn set, none: the orientation is then
-// taken from the first stroke, played from turn (see pipeline.Config.Turn).
-func NewVisionAnalyzerAt(g *board.Geometry, cal *calibrate.Calibration, lens *calibrate.Lens, breaker board.Side, southAt calibrate.Direction, turn *board.Side) (*VisionAnalyzer, error) {
+// (nil: the board is found in the frames), the camera's lens (nil: none
+// known), the seat that breaks and the installation's orientation:
+// southAt, the image side nearest board side S, or, with turn set, none:
+// the orientation is then taken from the first stroke, played from turn
+// (see pipeline.Config.Turn).
+func NewVisionAnalyzer(g *board.Geometry, cal *calibrate.Calibration, lens *calibrate.Lens, breaker board.Side, southAt calibrate.Direction, turn *board.Side) (*VisionAnalyzer, error) {
 	o := calibrate.DefaultOrientation()
 	o.Breaker, o.BreakerSource = breaker, "config"
 	o.SouthAt = southAt
