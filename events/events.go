@@ -79,6 +79,10 @@ type PieceAt struct {
 	Piece board.Kind `json:"piece"`
 	ID    string     `json:"id,omitempty"`
 	MM    MM         `json:"mm"`
+	// Inferred: the place was not measured at rest (see doubt.go);
+	// SigmaMM its uncertainty in mm (0: not stated).
+	Inferred bool    `json:"inferred,omitempty"`
+	SigmaMM  float64 `json:"sigma_mm,omitempty"`
 }
 
 // Event is one physical event. Fields that do not apply to the Type are left
@@ -109,6 +113,16 @@ type Event struct {
 	// or PartArm ("" when the tracker cannot tell). MM, when set on such an
 	// event, is the point of the hand or arm furthest beyond the line.
 	Part string `json:"part,omitempty"`
+
+	// Inferred marks the event's fact or main position as reconstructed,
+	// not measured; SigmaMM is that position's uncertainty in mm (0: not
+	// stated). See doubt.go.
+	Inferred bool    `json:"inferred,omitempty"`
+	SigmaMM  float64 `json:"sigma_mm,omitempty"`
+
+	// Doubts, on a stroke_end, list what the camera could not establish
+	// about the stroke; the referee holds such a stroke for the umpire.
+	Doubts []Doubt `json:"doubts,omitempty"`
 }
 
 // What crossed the foul line in an ArmOverFoulLine event (Event.Part).
@@ -150,6 +164,11 @@ func (e Event) Validate() error {
 		}
 		return need(e.MM != nil, "mm")
 	case StrokeEnd:
+		for _, d := range e.Doubts {
+			if err := d.Validate(); err != nil {
+				return fmt.Errorf("%w (stroke_end at frame %d)", err, e.Frame)
+			}
+		}
 		return nil
 	}
 	return fmt.Errorf("events: unknown event type %q at frame %d", e.Type, e.Frame)
