@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/boardcam/boardcam/daemon"
+	"github.com/boardcam/boardcam/internal/sdnotify"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -119,12 +121,18 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 		return err
 	}
 	log := cfg.Logger(s.Err)
-	d := &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, NewMatch: *newMatch, Resume: *resume}
+	// Under systemd (Type=notify, WatchdogSec=): ready and watchdog
+	// notifications; elsewhere nothing.
+	notifier, err := sdnotify.FromEnv(os.Getenv)
+	if err != nil {
+		return err
+	}
+	d := &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, NewMatch: *newMatch, Resume: *resume, Notifier: notifier}
 	if err := d.Initialize(); err != nil {
 		return err
 	}
 	defer d.Close()
-	err := d.Run(ctx)
+	err = d.Run(ctx)
 	d.Close() // the outputs have written everything before the summary
 	if !*quiet {
 		printFinal(s.Out, d)
