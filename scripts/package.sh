@@ -37,12 +37,13 @@ fi
 VERSION="0.0~git$(TZ=UTC git log -1 --date=format-local:%Y%m%d%H%M --format=%cd).$(git rev-parse --short=7 HEAD)"
 git diff --quiet HEAD 2>/dev/null || VERSION="$VERSION+dirty"
 
-# depends_of BINARY: the Debian packages of its NEEDED libraries, by
+# depends_of BINARY: the Debian packages of its NEEDED libraries (readelf
+# reads any architecture's ELF), by
 # Debian's library package names (libopencv_X.so.406 is libopencv-X406), and
 # the C library version its symbols need.
 depends_of() {
   local bin=$1 lib deps=() glibc
-  for lib in $(objdump -p "$bin" | awk '/NEEDED/ {print $2}'); do
+  for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
     case "$lib" in
       libopencv_*.so.406) m=${lib#libopencv_}; deps+=("libopencv-${m%.so.406}406 (>= 4.6.0)") ;;
       libstdc++.so.6) deps+=("libstdc++6 (>= 12)") ;;
@@ -51,7 +52,7 @@ depends_of() {
       *) echo "package: $bin needs $lib: add its Debian package to depends_of" >&2; return 1 ;;
     esac
   done
-  glibc=$(objdump -T "$bin" | grep -o 'GLIBC_[0-9.]*' | sed 's/GLIBC_//' | sort -V | tail -1)
+  glibc=$(readelf -W --dyn-syms "$bin" | grep -o '@GLIBC_[0-9.]*' | sed 's/@GLIBC_//' | sort -V | tail -1)
   deps+=("libc6 (>= $glibc)")
   printf '%s\n' "${deps[@]}"
 }
@@ -61,8 +62,12 @@ for arch in "${archs[@]}"; do
   case "$arch" in
     amd64) (lean_env amd64 && go build -o dist/boardcam-linux-amd64 ./cmd/boardcam) ;;
     arm64)
-      arm64_setup
-      (lean_env arm64 "$SYSROOT" && go build -o dist/boardcam-linux-arm64 ./cmd/boardcam)
+      if [ "$(uname -m)" = aarch64 ]; then # on the Pi itself: a native build
+        (lean_env arm64 && go build -o dist/boardcam-linux-arm64 ./cmd/boardcam)
+      else
+        arm64_setup
+        (lean_env arm64 "$SYSROOT" && go build -o dist/boardcam-linux-arm64 ./cmd/boardcam)
+      fi
       ;;
     *) echo "package: unknown architecture $arch (amd64, arm64)" >&2; exit 2 ;;
   esac

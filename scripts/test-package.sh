@@ -63,7 +63,7 @@ uid=$(id -u boardcam) || fail "no boardcam user"
 dpkg-query -W -f='${Conffiles}\n' boardcam | grep -q /etc/boardcam/boardcam.yaml || fail "the configuration is not a conffile"
 [ -L /etc/systemd/system/multi-user.target.wants/boardcam.service ] || fail "the service is not enabled"
 # Its Depends are the packages of the libraries the binary needs.
-need=$(for so in $(objdump -p /usr/bin/boardcam | awk '/NEEDED/ && /libopencv/ {print $2}'); do
+need=$(for so in $(readelf -d /usr/bin/boardcam | sed -n "s/.*(NEEDED).*\[\(libopencv.*\)\]/\1/p"); do
   ldd /usr/bin/boardcam | awk -v so="$so" '$1 == so {print $3}' | sed 's|^/lib/|/usr/lib/|' | xargs dpkg -S | cut -d: -f1
 done | sort -u)
 decl=$(dpkg-query -W -f='${Depends}\n' boardcam | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep libopencv | sort -u)
