@@ -61,7 +61,18 @@ var icfCases = []ruleCase{
 	{"icf/CoveringTheQueen/4/with-opponent-man", "", "S bq", "q=out turn=N b=8"},
 	{"icf/CoveringTheQueen/5", "w.owed=1", "S wq", "q=out turn=N w=8 w.await=1 w.owed=0"},
 	{"icf/CoveringTheQueen/6", "w.owed=1", "S w; S wq; S w", "q=covered:0 turn=S w=7"},
+	// A man pocketed, then taken back for a due: all nine are on the board
+	// again and the right to pocket and cover the queen stands (6).
+	{"icf/CoveringTheQueen/6/recovered-due", "", "S w; S s; N -; S q", "q=cover:0 turn=S w=9"},
+	{"icf/CoveringTheQueen/6/recovered-due-covered", "", "S w; S s; N -; S q; S w", "q=covered:0 turn=S w=8"},
+	{"icf/CoveringTheQueen/6/recovered-penalty", "", "S w; S - !push; N -; S q", "q=cover:0 turn=S w=9"},
+	{"icf/CoveringTheQueen/6/recovered-in-the-turn", "", "S w; S ws; S q", "q=cover:0 turn=S w=9"},
+	{"icf/CoveringTheQueen/6/recovered-position", "recovered=w", "S q", "q=cover:0 turn=S"},
+	{"icf/CoveringTheQueen/6/recovered-one-man", "", "S w; S s; N -; S wq", "q=cover:0 turn=S w=8"},
+	{"icf/CoveringTheQueen/6/not-while-a-due-is-owed", "", "S w; S s; N -; S s; N -; S q", "q=out turn=N w.owed=1"},
+	{"icf/CoveringTheQueen/6/opponent-man-recovered", "", "S -; N w; S s; N -; S q", "q=cover:0 turn=S w=9"},
 	{"icf/CoveringTheQueen/7", "", "S qs", "q=out turn=N w.owed=1"},
+	{"icf/CoveringTheQueen/7/after-recovery", "", "S w; S s; N -; S qs", "q=out turn=N w.owed=1"},
 	{"icf/CoveringTheQueen/8", "w=8", "S q; S -", "q=out turn=N"},
 	{"icf/CoveringTheQueen/8/unnoticed", "w=8", "S q; S -; cover", "q=covered:0 turn=N"},
 	{"icf/CoveringTheQueen/8/cover-needs-failed-cover", "w=8", "S q; cover", "err=not_a_queen_left_uncovered"},

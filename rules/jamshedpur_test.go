@@ -18,6 +18,8 @@ var jamshedpurCases = []ruleCase{
 	{"jamshedpur/Striking/cut-moon-fallback", "w=5", "S - !cut_moon", "w.await=1 turn=N"},
 
 	{"jamshedpur/CoveringTheQueen/1", "", "S q", "q=held turn=S"},
+	{"jamshedpur/CoveringTheQueen/1/recovered-penalty", "", "S w; S - !push; N -; S q", "q=cover:0 turn=S w=9"},
+	{"jamshedpur/CoveringTheQueen/1/recovered-penalty-covered", "", "S w; S - !push; N -; S q; S w", "q=covered:0 turn=S w=8"},
 	{"jamshedpur/CoveringTheQueen/2", "", "S q; S -", "q=out turn=N"},
 	{"jamshedpur/CoveringTheQueen/3", "w=8", "S wq", "q=covered:0 turn=S"},
 	{"jamshedpur/CoveringTheQueen/3/next-stroke", "w=8", "S q; S w", "q=covered:0"},

@@ -23,6 +23,11 @@ type colourMen struct {
 	// OwnerPlaces marks men owed because the opponent pocketed the side's
 	// final piece (nit-delhi Fouls 4): the owners place them.
 	OwnerPlaces bool
+	// Opened is true once a man of this colour has been pocketed in the
+	// board, even if every man pocketed has come back since as a due or
+	// penalty: the side keeps the right to pocket and cover the queen
+	// (ICF Covering the Queen 1, 6; four-break Queen 1, 5).
+	Opened bool
 }
 
 // queenCore is the queen's internal state.

@@ -32,6 +32,8 @@ var nitDelhiCases = []ruleCase{
 
 	// Covering the Queen 1-4.
 	{"nit-delhi/CoveringTheQueen/1", "", "S q", "q=held turn=S"},
+	{"nit-delhi/CoveringTheQueen/1/recovered-penalty", "", "S w; S - !push; N -; S q", "q=cover:0 turn=S w=9"},
+	{"nit-delhi/CoveringTheQueen/1/recovered-penalty-covered", "", "S w; S - !push; N -; S q; S w", "q=covered:0 turn=S w=8"},
 	{"nit-delhi/CoveringTheQueen/2", "", "S q; S -", "q=out turn=N"},
 	{"nit-delhi/CoveringTheQueen/2/placed-next-turn", "", "S q; S -; N -", "q=on turn=S"},
 	{"nit-delhi/CoveringTheQueen/2/not-covered-in-turn", "", "S q; S w; S w", "q=held turn=S"},

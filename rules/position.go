@@ -279,6 +279,7 @@ func (m *Match) setUp(c *core, p *Position) error {
 	c.Breaking, c.Attempts, c.Strokes = false, 0, p.Strokes
 	for k := range c.Men {
 		c.Men[k] = colourMen{OnBoard: p.Men[k], Awaiting: p.Awaiting[k], InPocket: board.MenPerColour - p.Men[k] - p.Awaiting[k]}
+		c.Men[k].Opened = c.Men[k].InPocket+c.Men[k].Awaiting > 0
 		if p.Awaiting[k] > 0 {
 			c.Men[k].Placer = p.Placer
 		}

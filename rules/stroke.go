@@ -105,6 +105,11 @@ func (m *Match) stroke(c *core, s Stroke) error {
 
 	permitted := max(0, mt.InPocket-mt.Owed)
 	dueAgainst := mt.Owed > mt.InPocket
+	// The right to pocket and cover the queen comes with the side's first
+	// man pocketed (ICF Covering the Queen 1) and stays when the men
+	// pocketed have all come back as dues or penalties, once none is
+	// outstanding (Covering the Queen 6; four-break Queen 5).
+	right := permitted > 0 || (mt.Opened && mt.Owed == 0)
 	ownLast := own > 0 && own == mt.OnBoard && mt.Awaiting == 0 && mt.Owed == 0
 	oppLast := opp > 0 && opp == mo.OnBoard && mo.Awaiting == 0 && mo.Owed == 0
 	q0 := c.Queen
@@ -113,6 +118,8 @@ func (m *Match) stroke(c *core, s Stroke) error {
 	mt.InPocket += own
 	mo.OnBoard -= opp
 	mo.InPocket += opp
+	mt.Opened = mt.Opened || own > 0
+	mo.Opened = mo.Opened || opp > 0
 	c.Strokes++
 	c.Passes = [4]int{}
 	if c.Breaking && !s.NoBreak {
@@ -139,7 +146,7 @@ func (m *Match) stroke(c *core, s Stroke) error {
 			derived = append(derived, FoulOpponentFinalPiece)
 		}
 		clean := len(s.Fouls) == 0 && len(derived) == 0
-		coversNow := clean && own > 0 && (q0.Status == QueenAwaitingCover || (s.Queen && permitted > 0))
+		coversNow := clean && own > 0 && (q0.Status == QueenAwaitingCover || (s.Queen && right))
 		if ownLast && q0.Status != QueenCovered && !coversNow {
 			derived = append(derived, FoulFinalPieceEarly)
 		}
@@ -196,7 +203,7 @@ func (m *Match) stroke(c *core, s Stroke) error {
 
 	// The queen.
 	q := m.resolveQueen(c, queenInput{T: T, O: O, own: own, opp: opp, queen: s.Queen, striker: s.Striker,
-		improper: improper, permitted: permitted, dueAgainst: dueAgainst})
+		improper: improper, permitted: permitted, right: right, dueAgainst: dueAgainst})
 	m.applyQueen(c, q, T)
 
 	// The turn.
