@@ -68,4 +68,6 @@ var fourBreakCases = []ruleCase{
 	{"four-break/Queen/25", "w=7", "S s; place w !due_used_for_queen", "b.owed=1"},
 	{"four-break/fallback/turn-order", "doubles", "S -", "turn=E"},
 	{"four-break/fallback/improper", "w=7", "S w !push", "w=6 w.await=2 turn=N"},
+	{"four-break/fallback/unnoticed-opponent-man", "", "S b unnoticed; S w", "turn=S b=8 w=8"},
+	{"four-break/fallback/wrong-man-unnoticed", "w=7 b=7", "S s; place b unnoticed", "w=7 w.await=0 b=8"},
 }

@@ -31,6 +31,7 @@ var jamshedpurCases = []ruleCase{
 	{"jamshedpur/Fouls/2/piece", "w=5", "S off:q", "q=on w.await=1 turn=N fouls=piece_overboard"},
 	{"jamshedpur/Fouls/3", "w=5 b=5", "S b", "b=4 w.await=1 turn=N"},
 	{"jamshedpur/Fouls/3/with-own", "w=5 b=5", "S wb", "b=4 w=4 w.await=1 turn=N"},
+	{"jamshedpur/Fouls/3/unnoticed", "w=5 b=5", "S wb unnoticed; S w", "b=4 w=3 w.await=0 turn=S"},
 	{"jamshedpur/Fouls/4", "w=5", "S - !push", "w.await=1 turn=N"},
 	{"jamshedpur/Fouls/5", "w=5", "S - !touched_piece", "w.await=1 turn=N"},
 	{"jamshedpur/Fouls/owed", "", "S s", "w.owed=1 turn=N"},

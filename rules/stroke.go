@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/boardcam/boardcam/board"
 )
@@ -113,6 +114,20 @@ func (m *Match) stroke(c *core, s Stroke) error {
 	ownLast := own > 0 && own == mt.OnBoard && mt.Awaiting == 0 && mt.Owed == 0
 	oppLast := opp > 0 && opp == mo.OnBoard && mo.Awaiting == 0 && mo.Owed == 0
 	q0 := c.Queen
+	if s.Unnoticed {
+		// ICF General Rules 22: only a plain stroke whose turn would end on
+		// the opponent's man can go on unnoticed.
+		switch {
+		case opp == 0:
+			return errors.New("unnoticed: the stroke pocketed no opponent's man (ICF General Rules 22)")
+		case oppLast:
+			return errors.New("unnoticed: the opponents' last man is dealt with by the board-ending rules, noticed or not")
+		case len(s.Fouls) > 0:
+			return errors.New("unnoticed: an improper stroke ends the turn anyway")
+		case s.Striker:
+			return errors.New("unnoticed: the pocketed striker ends the turn anyway")
+		}
+	}
 
 	mt.OnBoard -= own
 	mt.InPocket += own
@@ -138,7 +153,7 @@ func (m *Match) stroke(c *core, s Stroke) error {
 	if p.PieceJumpFoul && jumped > 0 {
 		derived = append(derived, FoulPieceOverboard)
 	}
-	if p.OpponentManFoul && opp > 0 {
+	if p.OpponentManFoul && opp > 0 && !s.Unnoticed {
 		derived = append(derived, FoulOpponentPocketed)
 	}
 	if p.FinalPieceFouls {
@@ -210,10 +225,24 @@ func (m *Match) stroke(c *core, s Stroke) error {
 	cont := false
 	switch {
 	case improper, q.turn == turnLose:
-	case p.OpponentManEndsTurn && opp > 0: // team-3board Sink 5
+	case p.OpponentManEndsTurn && opp > 0 && !s.Unnoticed: // team-3board Sink 5
 	case q.turn == turnContinue:
 		cont = true
 	case own > 0:
+		cont = true
+	}
+	if s.Unnoticed {
+		// The turn would have ended on the opponent's man (General Rules
+		// 21; team-3board Sink 5; nit-delhi, jamshedpur Fouls 3): it goes on
+		// until noticed.
+		switch {
+		case improper:
+			return fmt.Errorf("unnoticed: the turn ends anyway (%s)", strings.Join(foulStrings(nil, derived), ", "))
+		case q.turn == turnLose:
+			return fmt.Errorf("unnoticed: the turn ends anyway (the queen: %s)", m.prof.Ref("queen"))
+		case cont && !p.OpponentManFoul && !p.OpponentManEndsTurn:
+			return errors.New("unnoticed: the turn goes on anyway")
+		}
 		cont = true
 	}
 	if s.NoBreak {
@@ -244,6 +273,8 @@ func (m *Match) stroke(c *core, s Stroke) error {
 	setFouls()
 	if !cont {
 		m.endTurn(c)
+	} else if s.Unnoticed {
+		c.PlayingOn = true
 	}
 	m.checkCleared(c, T)
 	return nil

@@ -75,6 +75,8 @@ var team3BoardCases = []ruleCase{
 	{"team-3board/Sink/4", "", "S s", "w.owed=1 turn=N"},
 	{"team-3board/Sink/4/placed-by-opponent", "w=7", "S s", "placer=N"},
 	{"team-3board/Sink/5", "w=8", "S wb", "turn=N w=7 b=8"},
+	{"team-3board/Sink/5/unnoticed", "w=8", "S wb unnoticed; S w", "turn=S w=6 b=8"},
+	{"team-3board/Sink/5/noticed", "w=8", "S wb unnoticed; noticed", "turn=N w=7 b=8"},
 
 	// Queen.
 	{"team-3board/Queen/1", "w=1 b=2 q=covered:1", "S w", "result=0:2"},
