@@ -312,7 +312,7 @@ func (m *Match) State() State {
 			Owed:              cm.Owed,
 			AwaitingPlacement: cm.Awaiting,
 			Deferred:          cm.Deferred,
-			HasPocketed:       cm.Opened,
+			Recovered:         cm.Opened && cm.InPocket+cm.Awaiting == 0,
 		}
 		if cm.Awaiting > 0 {
 			ts.Placer = cm.Placer.String()

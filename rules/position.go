@@ -727,7 +727,7 @@ func PositionOf(st State) (p *Position, ok bool) {
 			return nil, false
 		}
 		p.Men[k], p.Awaiting[k], p.Owed[k], p.Deferred[k] = ts.OnBoard, ts.AwaitingPlacement, ts.Owed, ts.Deferred
-		p.Recovered[k] = ts.HasPocketed && ts.Pocketed == 0
+		p.Recovered[k] = ts.Recovered
 		p.Scores[t], p.BoardsWon[t] = ts.Score, ts.BoardsWon
 		if ts.AwaitingPlacement > 0 {
 			s, err := parseSeat(ts.Placer)

@@ -394,7 +394,7 @@ func classify(st State, seen map[string]int) {
 		add("owed with none pocketed", ts.Owed > 0 && ts.Pocketed == 0)
 		add("owed, end of turn", ts.Owed > 0 && ts.Pocketed-ts.AwaitingPlacement > 0)
 		add("deferred", ts.Deferred)
-		add("recovered", ts.HasPocketed && ts.Pocketed == 0)
+		add("recovered", ts.Recovered)
 	}
 	add("queen held", st.Queen.Held)
 	add("queen uncovered", st.Queen.Uncovered)

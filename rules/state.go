@@ -75,10 +75,12 @@ type TeamState struct {
 	Deferred bool `json:"deferred,omitempty"`
 	// Placer is the seat placing those men ("" when none await).
 	Placer string `json:"placer,omitempty"`
-	// HasPocketed is true once one of the team's men has been pocketed in
-	// this board, even if it has come back since as a due or penalty: the
-	// team may pocket and cover the queen (ICF Covering the Queen 1, 6).
-	HasPocketed bool `json:"has_pocketed,omitempty"`
+	// Recovered is true when none of the team's men is pocketed (all nine
+	// are on the board) but one was pocketed earlier in this board and came
+	// back as a due or penalty: the team keeps the right to pocket and
+	// cover the queen (ICF Covering the Queen 6), as it has whenever
+	// Pocketed is not 0.
+	Recovered bool `json:"recovered,omitempty"`
 }
 
 // BoardResult is how one finished board ended.
