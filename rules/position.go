@@ -509,8 +509,13 @@ func (p *Position) String() string {
 	return strings.Join(w, " ")
 }
 
-// validate checks the position against the seating of h.
+// validate checks the position against the seating of h (and, for a
+// Position not read from a line, what ParsePosition checks).
 func (p *Position) validate(h Header) error {
+	given := [2]bool{p.ColourPlacers && p.Awaiting[0] > 0, p.ColourPlacers && p.Awaiting[1] > 0}
+	if err := p.check(!p.ColourPlacers && p.Awaiting[0]+p.Awaiting[1] > 0, given); err != nil {
+		return fmt.Errorf("position: %w", err)
+	}
 	seated := func(what string, s board.Side) error {
 		if _, ok := h.PlayerAt(s); !ok {
 			return fmt.Errorf("position: %s: no player sits at %s", what, s)

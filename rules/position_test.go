@@ -409,3 +409,27 @@ func classify(st State, seen map[string]int) {
 	add("match ended by concession", st.Ended != nil && st.Ended.Reason == "")
 	add("match ended by disqualification", st.Ended != nil && st.Ended.Reason != "")
 }
+
+// A Position built by a program is checked like one read from a line.
+func TestPositionBuiltByProgram(t *testing.T) {
+	lg, err := ParseLog(strings.NewReader(positionHeader))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := lg.Header
+	for _, tc := range []struct {
+		p    Position
+		want string
+	}{
+		{Position{Board: 1, Turn: board.S, Men: [2]int{2, 3}, Queen: QueenOnBoard}, "strokes=0: the board is broken"},
+		{Position{Board: 1, Turn: board.S, Men: [2]int{2, 3}, Awaiting: [2]int{1, 0}, Placer: board.E, Queen: QueenOnBoard, Strokes: 4}, "placer: no player sits at E"},
+		{Position{Board: 1, Turn: board.S, Men: [2]int{8, 3}, Recovered: [2]bool{true, false}, Queen: QueenOnBoard, Strokes: 4}, "the nine are on the board"},
+		{Position{Board: 2, Turn: board.N, Men: [2]int{9, 9}, Breaking: true, Queen: QueenOnBoard, Scores: [2]int{5, 0}, BoardsWon: [2]int{1, 0}}, ""},
+	} {
+		h.Position = &tc.p
+		_, err := NewMatch(h)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: error %v, want %q", tc.p.String(), err, tc.want)
+		}
+	}
+}
