@@ -49,6 +49,7 @@ type Tracker struct {
 	movers   []int
 	sortBuf  []int
 	armCache armCache
+	strays   []stray // recent detections no disc explained (see vacated)
 
 	// stroke
 	stroke     *strokeState
@@ -105,6 +106,7 @@ type track struct {
 	restW      float64
 	restSince  float64
 	restLastT  float64 // last detection at rest
+	restKindT  float64 // last detection at rest of the disc's own class
 	moveStreak int
 	moveFirst  obs
 	// anchor is where the disc lay at the end of the last stroke or
@@ -313,8 +315,10 @@ func (tk *Tracker) Update(f vision.Frame) Update {
 	}
 	tk.shiftSince = 0
 	tk.associate()
+	tk.vacated()
 	tk.updateTracks()
 	tk.births()
+	tk.keepStrays()
 	tk.observeHand()
 	if tk.stroke == nil {
 		tk.idle()
@@ -448,7 +452,7 @@ func (tk *Tracker) associate() {
 	tk.pass(func(i int, tr *track) (board.Vec, float64, bool) {
 		switch tr.state {
 		case Rest, Placed:
-			if tr.displaced {
+			if tr.displaced || i == idxS && tk.flown() {
 				return board.Vec{}, 0, false
 			}
 			if tk.t < tk.reanchor && tk.stroke == nil {
@@ -523,7 +527,7 @@ func (tk *Tracker) associate() {
 	// Pass 3: discs coming out from under a hand, missing ones seen again,
 	// and the striker wherever it reappears (a hand brings it back).
 	tk.pass(func(i int, tr *track) (board.Vec, float64, bool) {
-		if i == idxS && tr.state != Moving && tr.state != Rest && tr.state != Placed {
+		if i == idxS && (tr.state != Moving && tr.state != Rest && tr.state != Placed || tk.flown()) {
 			return tr.pos, 3 * tk.g.Half(), true // anywhere on the board (a confident striker only: see pass)
 		}
 		switch tr.state {
@@ -653,6 +657,30 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 		n++
 	}
 	return n
+}
+
+// flown reports whether the striker, at rest in the tracker's books, was
+// struck in the stroke in progress without being seen leaving (the stroke
+// was traced back from the discs it set moving): it is not where it lay,
+// and whatever is seen there (a printed circle the size of a disc, say) is
+// something else, unless the detector is sure it is the striker — it is
+// looked for anywhere, on a confident class.
+func (tk *Tracker) flown() bool {
+	s := &tk.tracks[idxS]
+	return tk.stroke != nil && s.state.atRest() && s.restSince < tk.stroke.startT && !tk.strikerAtPlace()
+}
+
+// strikerAtPlace reports whether a detection the detector is sure is the
+// striker lies at the striker's resting place.
+func (tk *Tracker) strikerAtPlace() bool {
+	s := &tk.tracks[idxS]
+	for j := range tk.dets {
+		d := &tk.dets[j]
+		if d.Kind == board.Striker && d.ClassScore >= 0.6 && d.MM.Dist(s.restPos) < 3*tk.cfg.MoveMM {
+			return true
+		}
+	}
+	return false
 }
 
 // strikerTime is how long a man's resting place must be seen holding a
