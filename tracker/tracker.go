@@ -50,6 +50,8 @@ type Tracker struct {
 	sortBuf  []int
 	armCache armCache
 	strays   []stray // recent detections no disc explained (see vacated)
+	fixed    []bool  // detection -> lies on a fixture (see fixtures)
+	fix      []fixture
 
 	// stroke
 	stroke     *strokeState
@@ -319,6 +321,7 @@ func (tk *Tracker) Update(f vision.Frame) Update {
 	tk.updateTracks()
 	tk.births()
 	tk.keepStrays()
+	tk.keepFixtures()
 	tk.observeHand()
 	if tk.stroke == nil {
 		tk.idle()
@@ -446,6 +449,7 @@ func (tk *Tracker) associate() {
 		}
 	}
 
+	tk.fixtures()
 	tk.strikerTakes()
 
 	// Pass 1: tight gates around the prediction.
@@ -555,6 +559,7 @@ func (tk *Tracker) associate() {
 // set, a lost moving disc may also be found near its last sighting. It returns
 // the number of pairs made.
 func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), wake float64, sameKind bool) int {
+	wideOnly := sameKind // the wide passes never take a fixture (see fixtures)
 	rows := tk.idxBuf[:0]
 	type rowInfo struct {
 		c board.Vec
@@ -575,7 +580,7 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 	tk.idxBuf = rows
 	cols := tk.sortBuf[:0]
 	for j := range tk.dets {
-		if tk.detUsed[j] == -1 {
+		if tk.detUsed[j] == -1 && !(wideOnly && tk.fixed[j]) {
 			cols = append(cols, j)
 		}
 	}
@@ -594,7 +599,8 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 				// (the prediction may have it bouncing the wrong way).
 				dist = math.Min(dist, d.MM.Dist(tr.lastObs.p)+0.5*(tk.t-tr.lastObs.t)*tr.vel.Len())
 			}
-			if dist > info[a].g {
+			if dist > info[a].g || tk.fixed[j] && tr.state == Moving && tr.misses > 0 {
+				// (A disc lost from sight is not found on a fixture.)
 				continue
 			}
 			if i != idxS && tr.state == Occluded && !tr.occMoving && d.Partial && d.MM.Dist(tr.pos) > 3*tk.cfg.MoveMM {
@@ -634,6 +640,13 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 				// detection where a disc lies may be that disc seen as
 				// another class — the striker, told apart by its size,
 				// only when the detector is unsure.
+				continue
+			}
+			if cc > 0 && !onPath && !sameKind && tk.stroke != nil && tr.state.atRest() && d.ClassScore >= 0.6 {
+				// In a stroke, a detection of another class the detector
+				// is sure of, near a disc at rest but not on its place, is
+				// more likely another disc arriving there (the disc itself
+				// perhaps struck away): the wider passes decide.
 				continue
 			}
 			c := (dist/info[a].g)*(dist/info[a].g) + cc

@@ -45,7 +45,7 @@ func (tk *Tracker) keepStrays() {
 	}
 	tk.strays = keep
 	for j := range tk.dets {
-		if tk.detUsed[j] == -1 && len(tk.strays) < maxStrays {
+		if tk.detUsed[j] == -1 && !tk.fixed[j] && len(tk.strays) < maxStrays {
 			tk.strays = append(tk.strays, stray{frame: tk.frame, t: tk.t, d: tk.dets[j]})
 		}
 	}
@@ -98,7 +98,7 @@ func (tk *Tracker) vacated() {
 		best, bs, bj := -1.0, -1, -1
 		for j := range tk.dets {
 			d := &tk.dets[j]
-			if tk.detUsed[j] != -1 || d.Partial || !strayFits(d, tr.kind) || other && !sureOf(d, tr.kind) {
+			if tk.detUsed[j] != -1 || tk.fixed[j] || d.Partial || !strayFits(d, tr.kind) || other && !sureOf(d, tr.kind) {
 				continue
 			}
 			d2 := d.MM.Dist(tr.restPos)
@@ -153,5 +153,82 @@ func (tk *Tracker) vacated() {
 		tk.trkDet[i], tk.detUsed[bj] = bj, i
 		tr.moveStreak = 1
 		tr.moveFirst = obs{frame: s.frame, t: s.t, p: s.d.MM, px: s.d.PX, sigma: tk.sigma(&s.d, tr)}
+	}
+}
+
+// A fixture is something the detector sees as a disc, always at the same
+// place, that no disc explains: a printed circle of a disc's size and
+// colour (the red cores of the base circles, the centre circle), a stain.
+// It is known once an unexplained detection has stayed put for
+// fixtureTime; from then on the detections on it are left to the first,
+// tight pass (a disc lying right there) and never taken by a disc looked
+// for farther afield (one moving, lost or hidden) nor counted as the first
+// sighting of a disc leaving its place.
+const fixtureTime = 1.0
+
+// fixture is a place where detections no disc explains keep coming.
+type fixture struct {
+	p             board.Vec // the first sighting
+	firstT, lastT float64
+}
+
+// fixtureGap is how long a fixture may go unseen (a disc sliding over it,
+// a hand) before it is forgotten.
+const fixtureGap = 0.5
+
+// maxFixtures bounds the places remembered.
+const maxFixtures = 64
+
+// fixtureTol is how close (mm) detections must stay to a fixture.
+func (tk *Tracker) fixtureTol() float64 { return math.Max(2*tk.cfg.NoiseMM+1.5, tk.cfg.RestMM) }
+
+// keepFixtures follows the places of this frame's unexplained detections.
+func (tk *Tracker) keepFixtures() {
+	keep := tk.fix[:0]
+	for _, f := range tk.fix {
+		if tk.t-f.lastT <= fixtureGap {
+			keep = append(keep, f)
+		}
+	}
+	tk.fix = keep
+	tol := tk.fixtureTol()
+	for j := range tk.dets {
+		if tk.detUsed[j] != -1 {
+			continue
+		}
+		p := tk.dets[j].MM
+		found := false
+		for k := range tk.fix {
+			if f := &tk.fix[k]; f.p.Dist(p) < tol {
+				f.lastT, found = tk.t, true
+				break
+			}
+		}
+		if !found && len(tk.fix) < maxFixtures {
+			tk.fix = append(tk.fix, fixture{p: p, firstT: tk.t, lastT: tk.t})
+		}
+	}
+}
+
+// fixtures marks this frame's detections that lie on a fixture.
+func (tk *Tracker) fixtures() {
+	nd := len(tk.dets)
+	if cap(tk.fixed) < nd {
+		tk.fixed = make([]bool, nd)
+	}
+	tk.fixed = tk.fixed[:nd]
+	for j := range tk.fixed {
+		tk.fixed[j] = false
+	}
+	tol := tk.fixtureTol()
+	for _, f := range tk.fix {
+		if f.lastT-f.firstT < fixtureTime {
+			continue
+		}
+		for j := range tk.dets {
+			if tk.dets[j].MM.Dist(f.p) < tol {
+				tk.fixed[j] = true
+			}
+		}
 	}
 }
