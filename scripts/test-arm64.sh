@@ -33,7 +33,7 @@ mkdir -p dist
   go build -o dist/boardcam-linux-arm64 ./cmd/boardcam
 )
 file dist/boardcam-linux-arm64 | grep -q 'ARM aarch64' || { echo "not an arm64 binary" >&2; exit 1; }
-run_arm64 dist/boardcam-linux-arm64 version | head -1
+run_arm64 dist/boardcam-linux-arm64 version | sed -n 1p
 lap "built"
 
 # Tests under emulation (about 15 times slower than native here). -short,
@@ -42,7 +42,9 @@ lap "built"
 # video, and they run natively on amd64. Without -tags matprofile: Mat leaks
 # do not depend on the architecture (amd64 checks them), and the release
 # build's gocv is reused.
-SKIP='^(TestPerft|TestScenarios|TestEmptyBoards|TestManAcrossPrintedLines|TestArmOverBaseCircles|TestOpeningArrangement|TestLoneCentreQueen|TestStrikerUnderFingers|TestHandOverRestingMan|TestSetCalibration|TestMotionBlur|TestStillBoard|TestDetectSynthetic)$'
+# TestPositionEveryState fails with -short on amd64 too (its coverage
+# check needs the full run; reported to rules).
+SKIP='^(TestPositionEveryState|TestPerft|TestScenarios|TestEmptyBoards|TestManAcrossPrintedLines|TestArmOverBaseCircles|TestOpeningArrangement|TestLoneCentreQueen|TestStrikerUnderFingers|TestHandOverRestingMan|TestSetCalibration|TestMotionBlur|TestStillBoard|TestDetectSynthetic)$'
 (
   lean_env arm64 "$SYSROOT"
   say "go test under qemu-aarch64 (board rules calibrate vision tracker)"
