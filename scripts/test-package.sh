@@ -25,6 +25,12 @@ SUDO=""
 systemd=0
 [ -d /run/systemd/system ] && systemd=1
 
+# The fake notification socket below is a few lines of Python.
+if [ ! -x /usr/bin/python3 ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends --no-remove python3-minimal >/dev/null
+fi
+
 scripts/package.sh amd64
 deb=$(ls dist/boardcam_*_amd64.deb)
 unit=/lib/systemd/system/boardcam.service
