@@ -28,7 +28,7 @@ systemd=0
 # The fake notification socket below is a few lines of Python.
 if [ ! -x /usr/bin/python3 ]; then
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends --no-remove python3-minimal >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends --no-remove python3 >/dev/null
 fi
 
 scripts/package.sh amd64
