@@ -22,8 +22,9 @@ lean_env() {
   local libs="" m
   for m in $LEAN_MODULES; do libs="$libs -lopencv_$m"; done
   export CGO_ENABLED=1 GOOS=linux GOARCH="$arch"
-  # -s: no symbol table or DWARF (panics still name their functions).
-  export GOFLAGS="-tags=customenv -trimpath -ldflags=-s"
+  # -s: no symbol table or DWARF (panics still name their functions). Not
+  # -trimpath: tests find testdata/ from their source paths.
+  export GOFLAGS="-tags=customenv -ldflags=-s"
   # The headers are the same for every architecture (Multi-Arch: same),
   # so a cross build uses the host's libopencv-dev headers.
   export CGO_CPPFLAGS="-I/usr/include/opencv4"
