@@ -237,6 +237,13 @@ func (f *Fake) Do(ctx context.Context, c web.Command) (string, error) {
 		}
 		all := append([]web.Message{web.Decided{ID: c.Pending, Decision: decision, By: "umpire", Note: c.Note}}, msgs...)
 		return decision + " " + c.Pending, f.emit(all...)
+	case web.CmdCorrect:
+		if _, ok := f.pending[c.Pending]; !ok {
+			return "", fmt.Errorf("no pending decision %q", c.Pending)
+		}
+		delete(f.pending, c.Pending)
+		note := "entered: " + c.Notation
+		return "corrected " + c.Pending, f.emit(web.Decided{ID: c.Pending, Decision: web.DecisionCorrected, By: "umpire", Note: note})
 	case web.CmdUndo:
 		if len(f.history) < 2 {
 			return "", errors.New("nothing to undo")
