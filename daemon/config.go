@@ -156,7 +156,12 @@ type WebConfig struct {
 // PipelineConfig sizes the queues between the components.
 type PipelineConfig struct {
 	// FrameQueue is the number of frames waiting for analysis (default
-	// 4); when it is full a live frame is dropped and counted.
+	// 30, about a second at 30 fps: 83 MB of 720p frames). A stroke's
+	// frames queue up while the analysis is slower than the camera, and
+	// the queue drains while the board is at rest (frames checked
+	// unchanged are left out). Half full, the analysis leaves out every
+	// other frame while pieces move; full, a live frame is dropped. Either
+	// way the decisions those frames concern wait for the umpire.
 	FrameQueue int `yaml:"frame_queue"`
 	// EventQueue is the number of analysed frames waiting for the referee
 	// (default 256). Frames with events are never dropped: the analysis
@@ -271,7 +276,7 @@ func (c *Config) applyDefaults() {
 	}
 	p := &c.Pipeline
 	if p.FrameQueue == 0 {
-		p.FrameQueue = 4
+		p.FrameQueue = 30
 	}
 	if p.EventQueue == 0 {
 		p.EventQueue = 256
