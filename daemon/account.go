@@ -35,6 +35,7 @@ const (
 	causeDecimated = "decimated"  // left out to keep up while pieces moved
 	causeBoardLost = "board_lost" // the board was not found in them
 	causeFailed    = "failed"     // the analysis failed on them
+	causeCamera    = "camera"     // the camera did not deliver them
 )
 
 // account follows the frames the analysis saw.
@@ -71,6 +72,9 @@ func (a *account) missed(cause, why string) {
 		a.lostWhy = why
 	}
 }
+
+// cameraMissed records frames the camera did not deliver.
+func (a *account) cameraMissed(n int64) { a.causes[causeCamera] += n }
 
 // lost records that the picture was lost before the next frame.
 func (a *account) lost() { a.stalled = true }
@@ -113,8 +117,8 @@ func (a *account) analysed(index int64, pts time.Duration, pieces []web.Piece) *
 		}
 	}
 	whys := map[string]string{causeDropped: "the analysis fell behind", causeDecimated: "the analysis fell behind",
-		causeBoardLost: "the board was not found", causeFailed: "the analysis failed"}
-	for _, c := range []string{causeDropped, causeDecimated, causeBoardLost, causeFailed} {
+		causeBoardLost: "the board was not found", causeFailed: "the analysis failed", causeCamera: "the camera did not deliver them"}
+	for _, c := range []string{causeCamera, causeDropped, causeDecimated, causeBoardLost, causeFailed} {
 		if a.causes[c] > 0 && g.Why == "" {
 			g.Why = whys[c]
 		}
@@ -122,6 +126,7 @@ func (a *account) analysed(index int64, pts time.Duration, pieces []web.Piece) *
 	if missing <= 0 {
 		g.Why = "the camera stalled"
 	}
+	add(causeCamera, "not delivered by the camera")
 	add(causeDropped, "dropped: the analysis fell behind")
 	add(causeDecimated, "left out to keep up")
 	lost := "the board was not found in them"
@@ -146,6 +151,22 @@ func (a *account) analysed(index int64, pts time.Duration, pieces []web.Piece) *
 		b.WriteString("; nothing was seen moving across them")
 	}
 	g.Reason = b.String()
+	return g
+}
+
+// tail returns, at the end of a stream whose last frame was last, the gap
+// of the frames after the last one analysed that were not analysed (nil
+// when there are none): what happened in them is not known.
+func (a *account) tail(last int64) *referee.Gap {
+	known := int64(0)
+	for _, n := range a.causes {
+		known += n
+	}
+	if a.last < 0 || last <= a.last || known == 0 {
+		return nil
+	}
+	g := &referee.Gap{After: int(a.last), Before: int(last + 1), Missing: int(known), Moved: true, Why: "the end of the video was not analysed"}
+	g.Reason = fmt.Sprintf("frames %s at the end of the video were not analysed (%d: the board was not found, or the analysis failed or fell behind): what happened in them is not known", frameSpan(a.last+1, last), known)
 	return g
 }
 
@@ -290,7 +311,7 @@ func (s *analysisStatus) gap(g referee.Gap, inStroke bool, t time.Time) {
 // second has passed (force: now).
 func (s *analysisStatus) publish(now time.Time, backlog int, force bool) {
 	m := s.d.metrics
-	a := web.Analysis{Status: web.AnalysisOK, Backlog: backlog, Dropped: m.droppedCount("analyze"),
+	a := web.Analysis{Status: web.AnalysisOK, Backlog: backlog, Dropped: m.droppedCount("analyze") + m.droppedCount("camera"),
 		SkippedAtRest: m.degradedCount(DegradedAtRest), Decimated: m.degradedCount(DegradedInMotion),
 		Unanalysable: m.unanalysableCount(), Missed: append([]web.Missed(nil), s.missed...)}
 	if a.Dropped > s.dropped {

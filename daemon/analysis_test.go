@@ -32,6 +32,7 @@ func (a *scriptAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration)
 	}
 	return Analysis{Pieces: []web.Piece{{ID: "W4", MM: [2]float64{10, 10}, State: st}, {ID: "B2", MM: [2]float64{-50, 30}, State: web.PieceRest}}}, nil
 }
+func (a *scriptAnalyzer) Flush() (Analysis, error)      { return Analysis{}, nil }
 func (a *scriptAnalyzer) Reset()                        {}
 func (a *scriptAnalyzer) Calibrate([4][2]float64) error { return nil }
 func (a *scriptAnalyzer) Close() error                  { return nil }
@@ -42,6 +43,8 @@ type frameSpec struct {
 	index   int64
 	level   float64
 	resumed bool
+	// at is when the frame was captured, after the first (0: with it).
+	at time.Duration
 }
 
 // runAnalysis queues the frames all at once (the analysis is behind by
@@ -57,10 +60,11 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	c := &capture{out: make(chan *Frame, len(frames)), pool: make(chan *Frame, len(frames)), lossless: lossless}
 	for _, f := range frames {
 		m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(f.level, f.level, f.level, 0), 48, 64, gocv.MatTypeCV8UC3)
-		c.out <- &Frame{Mat: m, Index: f.index, Resumed: f.resumed, Captured: d.Clock.Now()}
+		c.out <- &Frame{Mat: m, Index: f.index, Resumed: f.resumed, Captured: d.Clock.Now().Add(f.at)}
 	}
 	close(c.out)
 	d.cap = c
+	d.setSrcErr(ErrEOF) // a video that ended
 	out := make(chan observation, len(frames)+1)
 	d.analyze(out)
 	var obs []observation
@@ -142,6 +146,17 @@ func TestDecimateInMotionReportsGaps(t *testing.T) {
 	if n := d.metrics.degradedCount(DegradedInMotion); n != 2 {
 		t.Errorf("%d frames counted left out in motion, want 2", n)
 	}
+	// Frames a second apart: the backlog drains by itself, and only the
+	// frame that would have filled the queue is left out.
+	fs := frames(8, 100)
+	for i := range fs {
+		fs[i].at = time.Duration(i) * time.Second
+	}
+	a2 := &scriptAnalyzer{state: a.state}
+	runAnalysis(t, a2, false, 8, fs)
+	if got := a2.seen; len(got) != 7 || got[1] != 2 {
+		t.Errorf("draining: analysed %v, want all but frame 1", got)
+	}
 	snap := d.anaSlot
 	if snap == nil || snap.Status != web.AnalysisBehind || snap.Decimated != 2 || len(snap.Missed) != 2 || !strings.Contains(snap.Missed[0].Reason, "W4") {
 		t.Errorf("analysis status %+v", snap)
@@ -160,6 +175,13 @@ func TestGapsOfDropsBoardLostAndStall(t *testing.T) {
 	obs, _ = runAnalysis(t, a, true, 8, frames(5, 0))
 	if g := gaps(obs); len(g) != 1 || !strings.Contains(g[0], "frames 2–3 were not analysed (2 the board was not found in them: the camera moved)") {
 		t.Errorf("board lost: %q", g)
+	}
+	// The board lost until the end of the video: nobody knows what
+	// happened in those frames.
+	a = &scriptAnalyzer{unanalysed: map[int64]string{3: "the camera moved", 4: "the camera moved"}}
+	obs, _ = runAnalysis(t, a, true, 8, frames(5, 0))
+	if g := gaps(obs); len(g) != 1 || !strings.HasPrefix(g[0], "frames 3–4 at the end of the video were not analysed") || !obs[len(obs)-1].Gap.Moved {
+		t.Errorf("board lost at the end: %q", g)
 	}
 	a = &scriptAnalyzer{state: func(i int64) string {
 		if i == 2 {

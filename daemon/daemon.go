@@ -73,6 +73,10 @@ type Daemon struct {
 	Reopen func() (Source, error)
 	// Analyzer replaces the default analyzer.
 	Analyzer Analyzer
+	// Remove, when set, drops the frames it names as the capture reads
+	// them, exactly as if the analysis had been too busy to take them: a
+	// slow computer's drops made repeatable (boardcam eval --remove).
+	Remove func(index int64) bool
 	// Publishers and Sinks are added to the web server and to the
 	// terminal and hardware sinks.
 	Publishers []Publisher
@@ -288,7 +292,8 @@ func (d *Daemon) openSource() error {
 			d.srcInfo = SourceInfo{Name: spec.Target, Kind: KindEvents, Identity: f.identity}
 			return nil
 		}
-		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS}
+		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS, Format: strings.ToLower(cfg.Source.Format),
+			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto}
 		s, err := NewCaptureSource(spec, opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
@@ -316,6 +321,7 @@ func (d *Daemon) openSource() error {
 		c.reopen = func() (Source, error) { return src, nil }
 	}
 	c.lossless = !d.srcInfo.Live && !cfg.Source.pace()
+	c.remove = d.Remove
 	d.cap = c
 	return nil
 }
@@ -881,6 +887,10 @@ func (d *Daemon) analyze(out chan<- observation) {
 	st := newAnalysisStatus(d)
 	atRest, inStroke, decimatedLast := false, false, false
 	queue := d.Config.Pipeline.FrameQueue
+	// The analysis's cost per frame and the interval between frames
+	// arriving (running means): a backlog drains while cost < interval.
+	var cost, interval float64
+	var lastArrival time.Time
 	defer func() {
 		st.publish(d.Clock.Now(), 0, true)
 		fl, ok := a.(Flusher)
@@ -891,18 +901,26 @@ func (d *Daemon) analyze(out chan<- observation) {
 		if err != nil {
 			d.Logger.Warn("analysis: flushing at the end of the video", "err", err)
 		}
-		if len(res.Events) > 0 || res.Pieces != nil {
-			out <- observation{Frame: last + 1, Captured: d.Clock.Now(), Events: res.Events, Pieces: res.Pieces}
+		o := observation{Frame: last + 1, Captured: d.Clock.Now(), Events: res.Events, Pieces: res.Pieces, Gap: acc.tail(last)}
+		if len(o.Events) > 0 || o.Pieces != nil || o.Gap != nil {
+			out <- o
 		}
 	}()
 	for f := range d.cap.out {
 		last = f.Index
 		backlog := len(d.cap.out)
 		d.metrics.setBacklog(backlog)
+		if !lastArrival.IsZero() && f.Captured.After(lastArrival) {
+			interval = ewma(interval, f.Captured.Sub(lastArrival).Seconds())
+		}
+		lastArrival = f.Captured
 		if f.Resumed {
 			a.Reset()
 			acc.lost()
 			det.Forget()
+		}
+		if f.CameraMissed > 0 {
+			acc.cameraMissed(f.CameraMissed)
 		}
 		// Seeing less to keep up (never while catching up with a journal,
 		// nor reading a file losslessly: then the capture waits).
@@ -915,7 +933,9 @@ func (d *Daemon) analyze(out chan<- observation) {
 					skip = "rest"
 				}
 				d.metrics.stage("rest_check", time.Since(t0))
-			case !atRest && backlog >= max(2, queue/2) && !decimatedLast:
+			case !atRest && !decimatedLast && (backlog >= max(2, queue-2) || (backlog >= max(2, queue/2) && cost >= interval)):
+				// About to drop, or half full and not draining: every
+				// other frame, rather than the capture dropping bursts.
 				skip = "motion"
 			}
 			if skip != "" {
@@ -938,7 +958,9 @@ func (d *Daemon) analyze(out chan<- observation) {
 		decimatedLast = false
 		start := time.Now()
 		res, err := a.Analyze(f.Mat, f.Index, f.PTS)
-		d.metrics.stage("analyze", time.Since(start))
+		took := time.Since(start)
+		cost = ewma(cost, took.Seconds())
+		d.metrics.stage("analyze", took)
 		for _, t := range res.Timings {
 			d.metrics.stage(t.Stage, t.D)
 		}
@@ -994,6 +1016,14 @@ func (d *Daemon) analyze(out chan<- observation) {
 			d.metrics.drop("referee")
 		}
 	}
+}
+
+// ewma is a running mean over about ten values.
+func ewma(mean, v float64) float64 {
+	if mean == 0 {
+		return v
+	}
+	return 0.9*mean + 0.1*v
 }
 
 // allAtRest reports whether the tracker has pieces and all of them lie

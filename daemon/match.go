@@ -121,6 +121,8 @@ type keeper struct {
 	calibrate func([4][2]float64) error
 	// warned limits repeated notices.
 	failed bool
+	// gapNoticed: frames missed since the last decision were announced.
+	gapNoticed bool
 }
 
 // catchUp re-derives the referee's state after a restart on a replayable
@@ -420,6 +422,9 @@ func pieceName(e events.Event) string {
 // journal lines and the announcements.
 func (k *keeper) decide(d referee.Decision, frame int64) (int, []Line, []announcement) {
 	kind := string(d.Kind)
+	if d.Kind != referee.KindInfo {
+		k.gapNoticed = false
+	}
 	if d.Kind == referee.KindInfo {
 		k.metrics.decision(kind, "info")
 		return 0, nil, []announcement{{Msgs: []web.Message{notice("info", "%s", strings.Join(d.Notes, "; "))}}}
@@ -592,11 +597,15 @@ func (k *keeper) unseen(g referee.Gap, frame int64) {
 	if k.cu != nil {
 		return
 	}
-	if g.Moved || k.ref.InStroke() {
+	switch {
+	case (g.Moved || k.ref.InStroke()) && !k.gapNoticed:
+		// The first run of frames missed before a decision is told at
+		// once; the decision, held, carries them all.
+		k.gapNoticed = true
 		k.log.Warn("frames not analysed", "after", g.After, "before", g.Before, "moved", strings.Join(g.IDs, " "), "why", g.Reason)
-		k.announce(announcement{Msgs: []web.Message{notice("warning", "%s: the decision it concerns waits for the umpire", g.Reason)}})
-	} else {
-		k.log.Debug("frames not analysed at rest", "after", g.After, "before", g.Before, "why", g.Reason)
+		k.announce(announcement{Msgs: []web.Message{notice("warning", "%s: the decision it concerns will wait for the umpire", g.Reason)}})
+	default:
+		k.log.Debug("frames not analysed", "after", g.After, "before", g.Before, "moved", strings.Join(g.IDs, " "), "why", g.Reason)
 	}
 }
 

@@ -130,7 +130,7 @@ func NewMetrics(w *web.Metrics, now time.Time) *Metrics {
 			Name: "boardcam_analysed_frames_total", Help: "Frames analysed (calibrate, vision, tracker).",
 		}),
 		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "boardcam_dropped_total", Help: "Frames (or piece updates) dropped because the next stage was busy, by stage that could not take them: analyze (frames), referee (piece updates without events), publish (piece updates replaced by newer ones).",
+			Name: "boardcam_dropped_total", Help: "Frames (or piece updates) dropped, by stage: analyze (frames the capture dropped because the analysis was busy), camera (frames a live camera did not deliver, seen from its time stamps), referee (piece updates without events), publish (piece updates replaced by newer ones).",
 		}, []string{"stage"}),
 		fpsIn: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "boardcam_capture_fps", Help: "Frames per second read from the source.",
@@ -336,7 +336,7 @@ func (s Summary) Print(w io.Writer) {
 	}
 	sort.Strings(dk)
 	what := map[string]string{"analyze": "frames before the analysis", "referee": "piece updates before the referee",
-		"publish": "piece updates replaced by newer ones"}
+		"publish": "piece updates replaced by newer ones", "camera": "frames the camera did not deliver"}
 	var ds []string
 	for _, k := range dk {
 		if w, ok := what[k]; ok {
