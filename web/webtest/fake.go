@@ -167,6 +167,15 @@ func (f *Fake) Step() (string, error) {
 	return st.Name, nil
 }
 
+// Offer puts a decision before the umpire outside the script (as the
+// daemon holds one it could not establish).
+func (f *Fake) Offer(d Decision) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pending[d.Pending.ID] = &d
+	return f.emit(d.Pending)
+}
+
 // Publish publishes messages as the daemon would, keeping the fake's
 // snapshot in step.
 func (f *Fake) Publish(msgs ...web.Message) error {
@@ -187,6 +196,8 @@ func (f *Fake) emit(msgs ...web.Message) error {
 			f.frameDirty = true
 		case web.Camera:
 			f.snap.Camera = v
+		case web.Analysis:
+			f.snap.Analysis = v
 		case web.Pieces:
 			f.snap.Pieces = v
 			f.frameDirty = true
