@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/display/displaytest"
@@ -146,6 +148,12 @@ func TestDecimateInMotionReportsGaps(t *testing.T) {
 	if n := d.metrics.degradedCount(DegradedInMotion); n != 2 {
 		t.Errorf("%d frames counted left out in motion, want 2", n)
 	}
+	if n := metricValue(t, d.metrics.degradedC.WithLabelValues(DegradedInMotion)); n != 2 {
+		t.Errorf("/metrics boardcam_degraded_frames_total{how=\"in_motion\"} = %v, want 2", n)
+	}
+	if n := metricValue(t, d.metrics.backlog); n != 0 {
+		t.Errorf("/metrics boardcam_analysis_backlog_frames = %v at the end, want 0", n)
+	}
 	// Frames a second apart: the backlog drains by itself, and only the
 	// frame that would have filled the queue is left out.
 	fs := frames(8, 100)
@@ -251,3 +259,20 @@ func TestChangeDetector(t *testing.T) {
 func imagePt(x, y int) image.Point { return image.Pt(x, y) }
 
 func colour(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
+
+// metricValue reads a counter or gauge as /metrics exports it.
+func metricValue(t *testing.T, m prometheus.Metric) float64 {
+	t.Helper()
+	var pb dto.Metric
+	if err := m.Write(&pb); err != nil {
+		t.Fatal(err)
+	}
+	switch {
+	case pb.Counter != nil:
+		return pb.Counter.GetValue()
+	case pb.Gauge != nil:
+		return pb.Gauge.GetValue()
+	}
+	t.Fatalf("not a counter or gauge: %v", &pb)
+	return 0
+}
