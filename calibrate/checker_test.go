@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"testing"
@@ -334,9 +335,14 @@ func TestDetectThroughLens(t *testing.T) {
 		}
 	}
 	// Without undistortion the markings do not fit: the score drops.
+	// (The bowed edges may not even be found: then the board is refused
+	// as unsure, and the calibration comes with the error.)
 	raw, _, err := Detect(img, Options{Now: fixedNow})
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrUnsure) {
 		t.Fatal(err)
+	}
+	if err != nil {
+		t.Logf("without undistortion: %v", err)
 	}
 	t.Logf("quality with lens model %.2f (rms %s mm), without %.2f (rms %s mm)", cal.Quality.Score, rmsText(cal.Quality.RMSmm), raw.Quality.Score, rmsText(raw.Quality.RMSmm))
 	if raw.Quality.RMSmm != nil && cal.Quality.RMSmm != nil && *raw.Quality.RMSmm <= *cal.Quality.RMSmm {

@@ -129,11 +129,14 @@ func (d *detector) rearOffset(hn Homography, j int) (float64, bool) {
 		depth[i] = median(nb) - m[i]
 		best = math.Max(best, depth[i])
 	}
-	if best < 15 {
+	// A line's dip: about 15 on a wood of lightness 200, less under a dim
+	// lamp.
+	minDip := math.Max(6, 0.075*d.ref[0])
+	if best < minDip {
 		return 0, false
 	}
 	for i := nv - 2; i >= 1; i-- {
-		if depth[i] >= math.Max(15, 0.4*best) && depth[i] >= depth[i-1] && depth[i] >= depth[i+1] {
+		if depth[i] >= math.Max(minDip, 0.4*best) && depth[i] >= depth[i-1] && depth[i] >= depth[i+1] {
 			return v0 + float64(i)*dv, true
 		}
 	}
@@ -184,7 +187,7 @@ func (d *detector) darkLinePoints(hn Homography, j int, v float64) ([]Point, boo
 				wmax, imin = bg-val, i
 			}
 		}
-		if wmax < 20 {
+		if wmax < math.Max(8, 0.1*d.ref[0]) {
 			continue
 		}
 		lo, hi := imin, imin
