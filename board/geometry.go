@@ -190,8 +190,10 @@ func (g *Geometry) Validate() error {
 	if g.StrikerDiameter <= g.BaseLineGap {
 		errs = append(errs, fmt.Errorf("a striker of %.1f cannot touch both base lines %.1f apart", g.StrikerDiameter, g.BaseLineGap))
 	}
-	if g.PocketDiameter <= g.ManDiameter || g.PocketDiameter <= g.StrikerDiameter {
-		errs = append(errs, fmt.Errorf("pocket_diameter %.1f must exceed the carromman (%.1f) and striker (%.1f) diameters", g.PocketDiameter, g.ManDiameter, g.StrikerDiameter))
+	// The men must fit the pockets; a home set's striker may not (it is
+	// then never pocketed).
+	if g.PocketDiameter <= g.ManDiameter {
+		errs = append(errs, fmt.Errorf("pocket_diameter %.1f must exceed the carromman's diameter (%.1f)", g.PocketDiameter, g.ManDiameter))
 	}
 	if g.pocketInset() < g.PocketDiameter/2 || g.pocketInset() > g.Surface/4 {
 		errs = append(errs, fmt.Errorf("pocket_inset %.1f must lie between the pocket radius and a quarter of the surface", g.pocketInset()))

@@ -276,3 +276,23 @@ type MarkingOffset struct {
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// Rotated returns the markings with the sides renamed by k quarter turns,
+// as [calibrate.Calibration.Rotate] renames them: side S becomes S+k in
+// the order S, E, N, W, each pocket likewise, and points in board
+// coordinates turn with them. A side's own lines keep their local figures.
+func (m *Markings) Rotated(k int) *Markings {
+	k = ((k % 4) + 4) % 4
+	out := *m
+	for i := 0; i < 4; i++ {
+		out.Sides[(i+k)%4] = m.Sides[i]
+		out.Arrows[(i+k)%4] = m.Arrows[i]
+	}
+	turn := func(r RingMarking) RingMarking {
+		p := FromLocal(Side(k), Vec{r.X, r.Y})
+		r.X, r.Y = p.X, p.Y
+		return r
+	}
+	out.Centre, out.Outer = turn(m.Centre), turn(m.Outer)
+	return &out
+}

@@ -290,6 +290,9 @@ func (c *Calibration) Rotate(k int) error {
 		c.Corners[i] = img[((i-q)%4+4)%4]
 	}
 	c.Orientation.Breaker = board.Side((int(c.Orientation.Breaker) + k) % 4)
+	if c.Markings != nil {
+		c.Markings = c.Markings.Rotated(k)
+	}
 	return c.computeH()
 }
 

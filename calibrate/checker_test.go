@@ -272,7 +272,7 @@ func TestManualCorners(t *testing.T) {
 	if bad.Quality.Score > good.Quality.Score-0.2 {
 		t.Errorf("corners 2%% off score %.2f, true ones %.2f: the score does not see the error", bad.Quality.Score, good.Quality.Score)
 	}
-	if n, of := good.Quality.Found("base_line"); n != 4 || of != 4 {
+	if n, of := good.Quality.Found("rear_line"); n != 4 || of != 4 {
 		t.Errorf("base lines found %d of %d", n, of)
 	}
 	// Re-scoring a calibration against a frame from a moved camera.

@@ -71,8 +71,6 @@ type Report struct {
 	Pockets [4]*Circle
 	// Model is the joint fit of edges and markings, when one was made.
 	Model *ModelFit
-	// Markings are the markings measured for the quality score.
-	Markings []MarkingFound
 	// Measured are the board's markings measured through the calibration.
 	Measured *markingsMeasured
 	// Elapsed is how long detection took.
@@ -717,20 +715,36 @@ func (d *detector) finish(es edgeState) (*Calibration, error) {
 			d.notes = append(d.notes, fmt.Sprintf("%s edge not visible: inferred from the %s", sideNames[j], d.inferredFrom()))
 		}
 	}
-	q := d.measureMarkings(cal)
+	var q Quality
 	q.Method = Auto
 	q.Edges = edges
 	if ns > 0 {
 		r := math.Sqrt(ss / float64(ns))
 		q.EdgeRMSpx = &r
 	}
+	if err := d.fillQuality(cal, &q); err != nil {
+		return nil, err
+	}
+	q.Notes = append(q.Notes, d.notes...)
+	cal.Quality = q
+	return cal, nil
+}
+
+// fillQuality measures every marking through cal and fills q's markings,
+// confidence, rms and tilt, and cal's measured markings. q's method,
+// edges and edge fit say how the corners were found.
+func (d *detector) fillQuality(cal *Calibration, q *Quality) error {
 	mm, err := d.measureBoard(cal)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	d.rep.Measured = mm
 	q.Markings = mm.list
-	q.Score = confidence(mm, q, found)
+	var found [4]bool
+	for j, e := range q.Edges {
+		found[j] = e == "found"
+	}
+	q.Score = confidence(mm, *q, found)
 	q.TiltDeg = round2(cal.Tilt())
 	cal.Markings = mm.m
 	var sum2 float64
@@ -746,9 +760,7 @@ func (d *detector) finish(es edgeState) (*Calibration, error) {
 		r := round2(math.Sqrt(sum2 / float64(n2)))
 		q.RMSmm = &r
 	}
-	q.Notes = append(q.Notes, d.notes...)
-	cal.Quality = q
-	return cal, nil
+	return nil
 }
 
 // confidence combines the markings term M (how well the markings found
@@ -1405,33 +1417,6 @@ func samplePoints(s []edgeSample) []Point {
 		p[i] = s[i].P
 	}
 	return p
-}
-
-// score combines the markings and the edges into a 0–1 quality: the mean
-// over the markings looked for of exp(-(error/6 mm)²) (0 for a marking not
-// found), averaged with the share of edges measured in the image times
-// exp(-(edge RMS/1.5 px)²) when the calibration is automatic.
-func score(q Quality, edgesFound int) float64 {
-	var m float64
-	for _, k := range q.Markings {
-		if k.Found {
-			m += math.Exp(-(k.ErrorMM / 6) * (k.ErrorMM / 6))
-		}
-	}
-	if len(q.Markings) > 0 {
-		m /= float64(len(q.Markings))
-	}
-	if q.Method != Auto {
-		return clamp01(m)
-	}
-	e := 0.0
-	if q.EdgeRMSpx != nil {
-		e = float64(edgesFound) / 4 * math.Exp(-(*q.EdgeRMSpx/1.5)*(*q.EdgeRMSpx/1.5))
-	}
-	if len(q.Markings) == 0 {
-		return clamp01(e)
-	}
-	return clamp01((m + e) / 2)
 }
 
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }

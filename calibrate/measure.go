@@ -109,59 +109,81 @@ type dipFound struct {
 // findDip finds the strongest dark line in the profile p sampled at
 // positions t (mm, equally spaced, ascending) and measures it.
 func findDip(t, p []float64) (dipFound, bool) {
-	n := len(p)
-	if n < 8 {
+	d := findDips(t, p, 1, 0)
+	if len(d) == 0 {
 		return dipFound{}, false
+	}
+	return d[0], true
+}
+
+// findDips finds up to n dark lines in the profile p sampled at positions
+// t (mm, equally spaced, ascending), strongest first, each at least sep mm
+// from the others, and measures them. A line is clearly darker than the
+// wood (by 6 and a tenth of the background's lightness) and lies wholly
+// inside the profile.
+func findDips(t, p []float64, n int, sep float64) []dipFound {
+	np := len(p)
+	if np < 8 {
+		return nil
 	}
 	srt := append([]float64(nil), p...)
 	sort.Float64s(srt)
-	bg := srt[n*3/4]
+	bg := srt[np*3/4]
 	dt := t[1] - t[0]
-	best, bi := 0.0, -1
-	for i, v := range p {
-		if bg-v > best {
-			best, bi = bg-v, i
+	used := make([]bool, np)
+	var out []dipFound
+	for len(out) < n {
+		best, bi := 0.0, -1
+		for i, v := range p {
+			if !used[i] && bg-v > best {
+				best, bi = bg-v, i
+			}
 		}
+		if bi < 0 || best < math.Max(6, 0.1*bg) {
+			break
+		}
+		lo, hi := bi, bi
+		for lo > 0 && bg-p[lo-1] > 0.15*best {
+			lo--
+		}
+		for hi < np-1 && bg-p[hi+1] > 0.15*best {
+			hi++
+		}
+		// Mark it (and sep around it) as taken, whatever it turns out.
+		for i := range used {
+			if t[i] >= t[lo]-sep && t[i] <= t[hi]+sep {
+				used[i] = true
+			}
+		}
+		if lo == 0 || hi == np-1 {
+			continue // runs off the profile: not a line in it
+		}
+		var sw, st float64
+		for i := lo; i <= hi; i++ {
+			w := math.Max(0, bg-p[i])
+			sw += w
+			st += w * t[i]
+		}
+		// Width at half depth, interpolated.
+		half := best / 2
+		a, b := bi, bi
+		for a > lo && bg-p[a-1] >= half {
+			a--
+		}
+		for b < hi && bg-p[b+1] >= half {
+			b++
+		}
+		fw := float64(b-a+1) * dt
+		if a > 0 {
+			fw += dt * math.Max(0, math.Min(1, (bg-p[a-1])/half))
+		}
+		if b < np-1 {
+			fw += dt * math.Max(0, math.Min(1, (bg-p[b+1])/half))
+		}
+		fw -= dt
+		out = append(out, dipFound{centre: st / sw, area: sw * dt, depth: best, fwhm: math.Max(fw, dt), bg: bg})
 	}
-	// A line is clearly darker than the wood: at least 6 and a tenth of
-	// the background's lightness.
-	if bi < 0 || best < math.Max(6, 0.1*bg) {
-		return dipFound{}, false
-	}
-	lo, hi := bi, bi
-	for lo > 0 && bg-p[lo-1] > 0.15*best {
-		lo--
-	}
-	for hi < n-1 && bg-p[hi+1] > 0.15*best {
-		hi++
-	}
-	if lo == 0 || hi == n-1 {
-		return dipFound{}, false // runs off the window: not a line
-	}
-	var sw, st float64
-	for i := lo; i <= hi; i++ {
-		w := math.Max(0, bg-p[i])
-		sw += w
-		st += w * t[i]
-	}
-	// Width at half depth, interpolated.
-	half := best / 2
-	a, b := bi, bi
-	for a > lo && bg-p[a-1] >= half {
-		a--
-	}
-	for b < hi && bg-p[b+1] >= half {
-		b++
-	}
-	fw := float64(b-a+1) * dt
-	if a > 0 {
-		fw += dt * math.Max(0, math.Min(1, (bg-p[a-1])/half))
-	}
-	if b < n-1 {
-		fw += dt * math.Max(0, math.Min(1, (bg-p[b+1])/half))
-	}
-	fw -= dt
-	return dipFound{centre: st / sw, area: sw * dt, depth: best, fwhm: math.Max(fw, dt), bg: bg}, true
+	return out
 }
 
 // bandProfile is the median lightness across side s's lines at local y
@@ -231,128 +253,192 @@ type ringFound struct {
 }
 
 // findRing looks for a printed circle of radius about r0 whose centre lies
-// within reach of c0: a coarse search of the ring of darkness that is its
-// outline, then its outer edge measured along rays and a circle fitted.
+// within reach of c0. Every strong edge in the window votes, along its
+// gradient both ways, for the points 0.7 to 1.2 radii away: the outline
+// and a red core's edge are concentric and their votes pile up at the
+// centre, where straight lines through the window spread theirs. The
+// radius is then the outer edge of the outline on the median radial
+// profile, the core's where the redness falls half-way to the wood's.
 func (v *boardView) findRing(c0 board.Vec, r0, reach float64) (ringFound, bool) {
-	const nr = 24
-	var dirs [nr]board.Vec
-	for i := range dirs {
-		a := 2 * math.Pi * float64(i) / nr
-		dirs[i] = board.V(math.Cos(a), math.Sin(a))
+	ext := reach + 1.25*r0 + 2
+	// The window in view pixels.
+	x0 := int(math.Floor((c0.X-ext)*v.k + v.c))
+	y0 := int(math.Floor((c0.Y-ext)*v.k + v.c))
+	nw := int(math.Ceil(2 * ext * v.k))
+	if x0 < 1 || y0 < 1 || x0+nw >= v.n-1 || y0+nw >= v.n-1 {
+		return ringFound{}, false
 	}
-	// contrast of a dark ring of radius r at c: the lightness just outside
-	// minus on the ring, averaged over the directions in view.
-	contrast := func(c board.Vec, r float64) (float64, bool) {
-		var s float64
-		n := 0
-		for _, d := range dirs {
-			lo, _, ok1 := v.at(c.Add(d.Scale(r - 0.6)))
-			ou, _, ok2 := v.at(c.Add(d.Scale(r + 2.5)))
-			if ok1 && ok2 {
-				s += ou - lo
-				n++
+	// Gradient of lightness and redness together (a red core on pale wood
+	// differs more in a* than in L).
+	type grad struct{ gx, gy, m float64 }
+	gr := make([]grad, nw*nw)
+	var mags []float64
+	for y := 1; y < nw-1; y++ {
+		for x := 1; x < nw-1; x++ {
+			i := (y0+y)*v.n + x0 + x
+			if !v.ok[i] || !v.ok[i-1] || !v.ok[i+1] || !v.ok[i-v.n] || !v.ok[i+v.n] {
+				continue
 			}
+			gx := float64(v.l[i+1]-v.l[i-1]) + 2*float64(v.a[i+1]-v.a[i-1])
+			gy := float64(v.l[i+v.n]-v.l[i-v.n]) + 2*float64(v.a[i+v.n]-v.a[i-v.n])
+			m := math.Hypot(gx, gy)
+			gr[y*nw+x] = grad{gx, gy, m}
+			mags = append(mags, m)
 		}
-		if n < nr*2/3 {
-			return 0, false
-		}
-		return s / float64(n), true
 	}
-	best, bc, br := 0.0, c0, r0
-	search := func(cc board.Vec, reach, step float64, rs []float64) {
-		for dy := -reach; dy <= reach+1e-9; dy += step {
-			for dx := -reach; dx <= reach+1e-9; dx += step {
-				c := cc.Add(board.V(dx, dy))
-				for _, r := range rs {
-					if s, ok := contrast(c, r); ok && s > best {
-						best, bc, br = s, c, r
+	if len(mags) < nw*nw/2 {
+		return ringFound{}, false
+	}
+	thr := math.Max(8, 2*median(mags))
+	acc := make([]float64, nw*nw)
+	rlo, rhi := 0.7*r0*v.k, 1.2*r0*v.k
+	for y := 1; y < nw-1; y++ {
+		for x := 1; x < nw-1; x++ {
+			g := gr[y*nw+x]
+			if g.m < thr {
+				continue
+			}
+			ux, uy := g.gx/g.m, g.gy/g.m
+			for _, sg := range [2]float64{1, -1} {
+				for r := rlo; r <= rhi; r += 0.5 {
+					cx, cy := float64(x)+sg*ux*r, float64(y)+sg*uy*r
+					ix, iy := int(cx+0.5), int(cy+0.5)
+					if ix < 0 || iy < 0 || ix >= nw || iy >= nw {
+						continue
 					}
+					acc[iy*nw+ix] += 1
 				}
 			}
 		}
 	}
-	var rs []float64
-	for r := 0.8 * r0; r <= 1.25*r0+1e-9; r += 1 {
-		rs = append(rs, r)
+	// Smooth a little and take the peak within reach of c0.
+	sm := make([]float64, nw*nw)
+	for y := 1; y < nw-1; y++ {
+		for x := 1; x < nw-1; x++ {
+			var sum float64
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					w := 1.0
+					if dx != 0 || dy != 0 {
+						w = 0.5
+					}
+					sum += w * acc[(y+dy)*nw+x+dx]
+				}
+			}
+			sm[y*nw+x] = sum
+		}
 	}
-	search(c0, reach, 2, rs)
-	search(bc, 1.5, 0.5, []float64{br - 0.5, br, br + 0.5})
-	if best < 6 {
+	cx0, cy0 := c0.X*v.k+v.c-float64(x0), c0.Y*v.k+v.c-float64(y0)
+	best, bx, by := 0.0, -1, -1
+	for y := 1; y < nw-1; y++ {
+		for x := 1; x < nw-1; x++ {
+			if math.Hypot(float64(x)-cx0, float64(y)-cy0) > reach*v.k {
+				continue
+			}
+			if sm[y*nw+x] > best {
+				best, bx, by = sm[y*nw+x], x, y
+			}
+		}
+	}
+	// A circle's votes: a good part of its circumference's edge pixels.
+	if bx < 0 || best < 0.8*2*math.Pi*r0*v.k {
 		return ringFound{}, false
 	}
-	// Rays: the outer edge of the outline (half-way from its darkest to
-	// the wood outside, going out), its width at half depth, and the
-	// extent of a red core.
+	// Sub-pixel: the weighted mean of the votes around the peak.
+	var sw, sx, sy float64
+	for dy := -2; dy <= 2; dy++ {
+		for dx := -2; dx <= 2; dx++ {
+			x, y := bx+dx, by+dy
+			if x < 0 || y < 0 || x >= nw || y >= nw {
+				continue
+			}
+			w := acc[y*nw+x]
+			sw += w
+			sx += w * float64(x)
+			sy += w * float64(y)
+		}
+	}
+	cen := board.V((sx/sw+float64(x0)-v.c)/v.k, (sy/sw+float64(y0)-v.c)/v.k)
+	// Median radial profiles of lightness and redness.
 	const rays = 48
 	step := 1 / v.k / 3
-	var pts []Point
-	var widths, cores []float64
-	for i := 0; i < rays; i++ {
-		a := 2 * math.Pi * float64(i) / rays
-		d := board.V(math.Cos(a), math.Sin(a))
-		var rr, ll, aa []float64
-		okRay := true
-		for r := 0.3 * br; r <= br+4; r += step {
-			l, av, ok := v.at(bc.Add(d.Scale(r)))
-			if !ok {
-				okRay = false
-				break
-			}
-			rr = append(rr, r)
-			ll = append(ll, l)
-			aa = append(aa, av)
-		}
-		if !okRay || len(rr) < 10 {
-			continue
-		}
-		// The darkest point within 2.5 mm of the ring's radius.
-		im := -1
-		for j, r := range rr {
-			if math.Abs(r-br) <= 2.5 && (im < 0 || ll[j] < ll[im]) {
-				im = j
+	var rr []float64
+	for r := 0.2 * r0; r <= 1.3*r0+3; r += step {
+		rr = append(rr, r)
+	}
+	lp := make([]float64, len(rr))
+	ap := make([]float64, len(rr))
+	col := make([]float64, 0, rays)
+	cola := make([]float64, 0, rays)
+	for j, r := range rr {
+		col, cola = col[:0], cola[:0]
+		for i := 0; i < rays; i++ {
+			a := 2 * math.Pi * float64(i) / rays
+			l, av, ok := v.at(cen.Add(board.V(math.Cos(a), math.Sin(a)).Scale(r)))
+			if ok {
+				col = append(col, l)
+				cola = append(cola, av)
 			}
 		}
-		out := ll[len(ll)-1]
-		depth := out - ll[im]
-		if im < 0 || depth < 0.5*best {
-			continue
+		if len(col) < rays/2 {
+			return ringFound{}, false
 		}
-		half := ll[im] + depth/2
-		j := im
-		for j+1 < len(ll) && ll[j+1] < half {
+		lp[j], ap[j] = median(col), median(cola)
+	}
+	rf := ringFound{c: cen, r: r0}
+	// The outline: the outermost dip of the lightness near r0.
+	var tt, pp []float64
+	for j, r := range rr {
+		if r >= 0.8*r0-1 && r <= 1.25*r0+2 {
+			tt = append(tt, r)
+			pp = append(pp, lp[j])
+		}
+	}
+	if ds := findDips(tt, pp, 2, 1); len(ds) > 0 {
+		o := ds[0]
+		if len(ds) == 2 && ds[1].centre > o.centre && ds[1].depth > 0.5*o.depth {
+			o = ds[1]
+		}
+		rf.width = math.Max(o.fwhm, 0.3)
+		rf.r = o.centre + rf.width/2
+	}
+	// The core.
+	wood := ap[len(ap)-1]
+	if ap[0] > wood+8 {
+		half := (ap[0] + wood) / 2
+		j := 0
+		for j+1 < len(ap) && ap[j+1] > half {
 			j++
 		}
-		if j+1 >= len(ll) {
-			continue
+		if j+1 < len(ap) {
+			f := (ap[j] - half) / math.Max(1e-9, ap[j]-ap[j+1])
+			rf.core = rr[j] + f*(rr[j+1]-rr[j])
 		}
-		f := (half - ll[j]) / math.Max(1e-9, ll[j+1]-ll[j])
-		re := rr[j] + f*(rr[j+1]-rr[j])
-		pts = append(pts, Point{bc.X + d.X*re, bc.Y + d.Y*re})
-		k := im
-		for k > 0 && ll[k-1] < half {
-			k--
-		}
-		widths = append(widths, re-rr[k])
-		// The core: redness well above the wood's, from the middle out.
-		if aa[0] > aa[len(aa)-1]+8 {
-			ah := (aa[0] + aa[len(aa)-1]) / 2
-			e := 0
-			for e+1 < len(aa) && aa[e+1] > ah {
-				e++
+	}
+	if rf.core > rf.r {
+		rf.core = 0
+	}
+	if rf.core > 0 {
+		// The core's centroid of redness places the circle best.
+		var sw, sx, sy float64
+		reach := rf.core + 1.5
+		for y := -reach; y <= reach; y += 0.5 / v.k {
+			for x := -reach; x <= reach; x += 0.5 / v.k {
+				if x*x+y*y > reach*reach {
+					continue
+				}
+				p := rf.c.Add(board.V(x, y))
+				if _, av, ok := v.at(p); ok {
+					w := math.Max(0, av-wood)
+					sw += w
+					sx += w * p.X
+					sy += w * p.Y
+				}
 			}
-			cores = append(cores, rr[e])
 		}
-	}
-	if len(pts) < rays/2 {
-		return ringFound{}, false
-	}
-	circ, rms, ok := fitCircle(pts)
-	if !ok || rms > 0.8 || math.Abs(circ.R-br) > 3 {
-		return ringFound{}, false
-	}
-	rf := ringFound{c: board.V(circ.C.X, circ.C.Y), r: circ.R, width: median(widths)}
-	if len(cores) >= rays/2 {
-		rf.core = median(cores)
+		if sw > 0 {
+			rf.c = board.V(sx/sw, sy/sw)
+		}
 	}
 	return rf, true
 }
@@ -408,43 +494,54 @@ func (d *detector) measureBoard(cal *Calibration) (*markingsMeasured, error) {
 		ok  bool
 		in  bool // in view
 	}
+	// The two base lines of each side: the two strongest dark lines across
+	// the band where they lie (makers shift them by up to ten millimetres
+	// and more), the nearer the centre the front line.
 	var rear, front [4]lineRes
 	span := 0.8 * g.BaseCircleX()
-	const win = 14.0
+	const win = 18.0
 	for _, s := range board.Sides {
 		ns := nom.Side(s)
-		for i, want := range []board.Band{ns.Rear, ns.Front} {
-			res := &rear[s]
-			if i == 1 {
-				res = &front[s]
+		t, p, ok := v.bandProfile(s, ns.Front.Y-win, ns.Rear.Y+win, span)
+		if !ok {
+			continue
+		}
+		rear[s].in, front[s].in = true, true
+		gap := ns.Rear.Y - ns.Front.Y
+		ds := findDips(t, p, 2, 0.4*gap)
+		if len(ds) == 2 {
+			if ds[0].centre > ds[1].centre {
+				ds[0], ds[1] = ds[1], ds[0]
 			}
-			t, p, ok := v.bandProfile(s, want.Y-win, want.Y+win, span)
-			if !ok {
-				continue
-			}
-			res.in = true
-			if dp, ok := findDip(t, p); ok && math.Abs(dp.centre-want.Y) < win-2 {
-				res.dip, res.ok = dp, true
+			// As far apart as the figures say, within the makers' play.
+			if d := ds[1].centre - ds[0].centre; math.Abs(d-gap) < 0.35*gap {
+				front[s] = lineRes{dip: ds[0], ok: true, in: true}
+				rear[s] = lineRes{dip: ds[1], ok: true, in: true}
 			}
 		}
 	}
-	// The ink's darkness: the deepest line at least 3 px wide reaches it.
-	ink := 0.0
+	// A line's width is its darkness integrated across it over the ink's
+	// darkness. A line several pixels wide reaches that darkness at its
+	// middle (its own depth); a thinner one is blurred shallower, and
+	// takes the median depth of the wide ones (ink is the same on a board).
+	wide := func(dp dipFound) bool { return dp.fwhm*v.k >= 3.5 }
+	var depths []float64
+	deepest := 0.0
 	for _, r := range append(rear[:], front[:]...) {
-		if r.ok && r.dip.fwhm*v.k >= 3 {
-			ink = math.Max(ink, r.dip.depth)
-		}
-	}
-	if ink == 0 {
-		for _, r := range append(rear[:], front[:]...) {
-			if r.ok {
-				ink = math.Max(ink, r.dip.depth)
+		if r.ok {
+			deepest = math.Max(deepest, r.dip.depth)
+			if wide(r.dip) {
+				depths = append(depths, r.dip.depth)
 			}
 		}
+	}
+	ink := deepest
+	if len(depths) > 0 {
+		ink = median(depths)
 	}
 	width := func(dp dipFound) float64 {
-		if ink <= 0 {
-			return dp.fwhm
+		if wide(dp) || ink <= 0 {
+			return math.Max(dp.area/dp.depth, 0.3)
 		}
 		return math.Max(dp.area/math.Max(ink, dp.depth), 0.3)
 	}

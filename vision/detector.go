@@ -18,8 +18,11 @@ import (
 // order (it keeps a background model and reuses what did not change), and
 // Close it. A Detector is not safe for concurrent use.
 type Detector struct {
-	cfg    Config
+	cfg Config
+	// g is the board judged on: the configured geometry with the
+	// calibration's measured markings and the set's sizes.
 	g      *board.Geometry
+	set    *board.Set
 	cal    *calibrate.Calibration
 	v      *view
 	rect   *rectifier
@@ -171,6 +174,14 @@ func New(cal *calibrate.Calibration, cfg Config) (*Detector, error) {
 }
 
 func (d *Detector) setCalibration(cal *calibrate.Calibration) error {
+	// The board's own markings, and the set's sizes and colours: learned
+	// by calibration, overridden by the configuration.
+	set := cal.Set.Merge(d.cfg.Set)
+	d.g = d.cfg.Geometry.WithMarkings(cal.Markings).WithSet(set)
+	d.set = set
+	if d.cls == nil {
+		d.cls = classesOfSet(set)
+	}
 	v, err := newView(cal, d.g, d.cfg.PixelsPerMM, d.cfg.Margin, d.cfg.FocalPx)
 	if err != nil {
 		return fmt.Errorf("vision: %w", err)
