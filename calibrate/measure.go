@@ -389,7 +389,7 @@ func (v *boardView) findRing(c0 board.Vec, r0, reach float64) (ringFound, bool) 
 	// The outline: the outermost dip of the lightness near r0.
 	var tt, pp []float64
 	for j, r := range rr {
-		if r >= 0.8*r0-1 && r <= 1.25*r0+2 {
+		if r >= 0.85*r0-0.5 && r <= 1.12*r0+1 {
 			tt = append(tt, r)
 			pp = append(pp, lp[j])
 		}

@@ -481,6 +481,35 @@ func (d *Detector) arrangementQueen() int {
 	return -1
 }
 
+// redMen tells the accepted men that are queen-coloured: red, and, when
+// more than two are (a set has at most two red pieces; a warm lamp or a
+// camera's colour cast reddens natural wood), clearly redder than the men
+// of the set are as a rule.
+func (d *Detector) redMen() map[int]bool {
+	out := map[int]bool{}
+	var redness []float64
+	for i, c := range d.accepted {
+		if c.big {
+			continue
+		}
+		redness = append(redness, c.feat[1]/math.Max(c.feat[0], 0.05))
+		if queenish(c.feat) {
+			out[i] = true
+		}
+	}
+	if len(out) <= 2 {
+		return out
+	}
+	typical := median(redness)
+	for i := range out {
+		c := d.accepted[i]
+		if c.feat[1]/math.Max(c.feat[0], 0.05)-typical < 0.6 {
+			delete(out, i)
+		}
+	}
+	return out
+}
+
 // classifyUnlearned classifies before a model is learned: queen-coloured
 // men are the queen; the others are split into two colour groups when they
 // clearly form two (the darker is black), else classified by priors.
@@ -488,13 +517,14 @@ func (d *Detector) arrangementQueen() int {
 func (d *Detector) classifyUnlearned(qi int) {
 	var idx []int
 	var fs []features
+	red := d.redMen()
 	for i := range d.accepted {
 		c := &d.accepted[i]
 		if c.big {
 			c.kind, c.classScore = board.Striker, c.sizeScore
 			continue
 		}
-		if queenish(c.feat) {
+		if red[i] {
 			continue
 		}
 		idx = append(idx, i)
@@ -526,7 +556,7 @@ func (d *Detector) classifyUnlearned(qi int) {
 		p := softmax(pl[:])
 		c.menP = [3]float64{p[0], p[1], p[2]}
 		switch {
-		case queenish(c.feat):
+		case red[i]:
 			c.kind = board.Queen
 			c.classScore = math.Max(c.menP[board.Queen], 0.5) * c.sizeScore
 			continue
