@@ -20,6 +20,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/hardware/buttons"
 	"github.com/boardcam/boardcam/referee"
@@ -72,6 +73,10 @@ type Daemon struct {
 	Reopen func() (Source, error)
 	// Analyzer replaces the default analyzer.
 	Analyzer Analyzer
+	// Remove, when set, drops the frames it names as the capture reads
+	// them, exactly as if the analysis had been too busy to take them: a
+	// slow computer's drops made repeatable (boardcam eval --remove).
+	Remove func(index int64) bool
 	// Publishers and Sinks are added to the web server and to the
 	// terminal and hardware sinks.
 	Publishers []Publisher
@@ -106,6 +111,7 @@ type Daemon struct {
 	slotMu    sync.Mutex
 	camSlot   *web.Camera
 	pieceSlot *web.Pieces
+	anaSlot   *web.Analysis
 
 	snapMu sync.Mutex
 	snap   web.Snapshot
@@ -286,7 +292,8 @@ func (d *Daemon) openSource() error {
 			d.srcInfo = SourceInfo{Name: spec.Target, Kind: KindEvents, Identity: f.identity}
 			return nil
 		}
-		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS}
+		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS, Format: strings.ToLower(cfg.Source.Format),
+			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto}
 		s, err := NewCaptureSource(spec, opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
@@ -314,6 +321,7 @@ func (d *Daemon) openSource() error {
 		c.reopen = func() (Source, error) { return src, nil }
 	}
 	c.lossless = !d.srcInfo.Live && !cfg.Source.pace()
+	c.remove = d.Remove
 	d.cap = c
 	return nil
 }
@@ -607,6 +615,7 @@ func (d *Daemon) initSnapshot() {
 		Profile:     profileInfo(k.m.Profile()),
 		Calibration: web.Calibration{Status: web.CalibrationNone},
 		Camera:      web.Camera{Status: web.CameraStarting, Source: d.srcInfo.Name},
+		Analysis:    web.Analysis{Status: web.AnalysisOK},
 		Pending:     []web.Pending{},
 	}
 	for _, p := range k.pend {
@@ -636,6 +645,7 @@ func (d *Daemon) Snapshot() web.Snapshot {
 	s := d.snap
 	s.Pending = append([]web.Pending{}, d.snap.Pending...)
 	s.Pieces.Pieces = append([]web.Piece(nil), d.snap.Pieces.Pieces...)
+	s.Analysis.Missed = append([]web.Missed(nil), d.snap.Analysis.Missed...)
 	return s
 }
 
@@ -722,6 +732,14 @@ func (d *Daemon) signal() {
 func (d *Daemon) cameraStatus(c web.Camera) {
 	d.slotMu.Lock()
 	d.camSlot = &c
+	d.slotMu.Unlock()
+	d.signal()
+}
+
+// putAnalysis hands the analysis status to the publishers (latest wins).
+func (d *Daemon) putAnalysis(a web.Analysis) {
+	d.slotMu.Lock()
+	d.anaSlot = &a
 	d.slotMu.Unlock()
 	d.signal()
 }
@@ -849,14 +867,32 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return err
 }
 
-// analyze is the analysis component: frames in, observations out.
+// analyze is the analysis component: frames in, observations out. When
+// it falls behind the capture it sees less, in a planned way: while
+// everything is at rest it leaves out frames that a cheap check finds
+// unchanged; while pieces move it leaves out every other frame. Every
+// frame it does not analyse (left out while moving, dropped by the
+// capture, unusable) is accounted for and reported to the referee with the
+// next frame analysed (observation.Gap), so that no decision rests on
+// frames nobody saw without the umpire being asked.
 func (d *Daemon) analyze(out chan<- observation) {
 	defer close(out)
 	a := d.analyzer
 	var lastErr string
 	lossless := d.cap.lossless
 	last := int64(-1)
+	acc := newAccount()
+	det := newChangeDetector()
+	defer det.Close()
+	st := newAnalysisStatus(d)
+	atRest, inStroke, decimatedLast := false, false, false
+	queue := d.Config.Pipeline.FrameQueue
+	// The analysis's cost per frame and the interval between frames
+	// arriving (running means): a backlog drains while cost < interval.
+	var cost, interval float64
+	var lastArrival time.Time
 	defer func() {
+		st.publish(d.Clock.Now(), 0, true)
 		fl, ok := a.(Flusher)
 		if !ok || !errors.Is(d.getSrcErr(), ErrEOF) {
 			return
@@ -865,23 +901,76 @@ func (d *Daemon) analyze(out chan<- observation) {
 		if err != nil {
 			d.Logger.Warn("analysis: flushing at the end of the video", "err", err)
 		}
-		if len(res.Events) > 0 || res.Pieces != nil {
-			out <- observation{Frame: last + 1, Captured: d.Clock.Now(), Events: res.Events, Pieces: res.Pieces}
+		o := observation{Frame: last + 1, Captured: d.Clock.Now(), Events: res.Events, Pieces: res.Pieces, Gap: acc.tail(last)}
+		if len(o.Events) > 0 || o.Pieces != nil || o.Gap != nil {
+			out <- o
 		}
 	}()
 	for f := range d.cap.out {
 		last = f.Index
+		backlog := len(d.cap.out)
+		d.metrics.setBacklog(backlog)
+		if !lastArrival.IsZero() && f.Captured.After(lastArrival) {
+			interval = ewma(interval, f.Captured.Sub(lastArrival).Seconds())
+		}
+		lastArrival = f.Captured
 		if f.Resumed {
 			a.Reset()
+			acc.lost()
+			det.Forget()
 		}
+		if f.CameraMissed > 0 {
+			acc.cameraMissed(f.CameraMissed)
+		}
+		// Seeing less to keep up (never while catching up with a journal,
+		// nor reading a file losslessly: then the capture waits).
+		if !lossless && f.Index > d.catchUp && !f.Resumed && acc.last >= 0 {
+			skip := ""
+			switch {
+			case atRest && backlog >= 2:
+				t0 := time.Now()
+				if !det.Changed(f.Mat) {
+					skip = "rest"
+				}
+				d.metrics.stage("rest_check", time.Since(t0))
+			case !atRest && !decimatedLast && (backlog >= max(2, queue-2) || (backlog >= max(2, queue/2) && cost >= interval)):
+				// About to drop, or half full and not draining: every
+				// other frame, rather than the capture dropping bursts.
+				skip = "motion"
+			}
+			if skip != "" {
+				d.keepLatest(f)
+				captured := f.Captured
+				d.cap.pool <- f
+				if skip == "rest" {
+					acc.skippedAtRest()
+					d.metrics.degraded(DegradedAtRest)
+				} else {
+					acc.missed(causeDecimated, "")
+					d.metrics.degraded(DegradedInMotion)
+				}
+				decimatedLast = skip == "motion"
+				st.left(skip, captured)
+				st.publish(d.Clock.Now(), backlog, false)
+				continue
+			}
+		}
+		decimatedLast = false
 		start := time.Now()
 		res, err := a.Analyze(f.Mat, f.Index, f.PTS)
-		d.metrics.stage("analyze", time.Since(start))
+		took := time.Since(start)
+		cost = ewma(cost, took.Seconds())
+		d.metrics.stage("analyze", took)
 		for _, t := range res.Timings {
 			d.metrics.stage(t.Stage, t.D)
 		}
 		d.keepLatest(f)
-		captured, index := f.Captured, f.Index
+		if err == nil && res.Unanalysed == "" && backlog >= 1 {
+			det.Reference(f.Mat) // what the next frames are checked against
+		} else {
+			det.Forget()
+		}
+		captured, index, pts := f.Captured, f.Index, f.PTS
 		d.cap.pool <- f
 		d.metrics.frameOut(d.Clock.Now())
 		if err != nil {
@@ -889,10 +978,35 @@ func (d *Daemon) analyze(out chan<- observation) {
 				lastErr = err.Error()
 				d.Logger.Warn("analysis failed on a frame", "frame", index, "err", err)
 			}
+			acc.missed(causeFailed, "")
+			d.metrics.unanalysable(causeFailed)
+			atRest = false
 			continue
 		}
 		o := observation{Frame: index, Captured: captured, Events: res.Events, Pieces: res.Pieces, Calibration: res.Calibration}
-		if len(o.Events) > 0 || o.Calibration != nil || lossless || index <= d.catchUp {
+		for _, e := range res.Events {
+			switch e.Type {
+			case events.StrokeStart:
+				inStroke = true
+			case events.StrokeEnd:
+				inStroke = false
+			}
+		}
+		if res.Unanalysed != "" {
+			acc.missed(causeBoardLost, res.Unanalysed)
+			if acc.last >= 0 {
+				d.metrics.unanalysable(causeBoardLost)
+			}
+			atRest = false
+		} else {
+			o.Gap = acc.analysed(index, pts, res.Pieces)
+			if o.Gap != nil {
+				st.gap(*o.Gap, inStroke, captured)
+			}
+			atRest = !inStroke && allAtRest(res.Pieces)
+		}
+		st.publish(d.Clock.Now(), backlog, o.Gap != nil)
+		if len(o.Events) > 0 || o.Calibration != nil || o.Gap != nil || lossless || index <= d.catchUp {
 			out <- o
 			continue
 		}
@@ -904,11 +1018,34 @@ func (d *Daemon) analyze(out chan<- observation) {
 	}
 }
 
+// ewma is a running mean over about ten values.
+func ewma(mean, v float64) float64 {
+	if mean == 0 {
+		return v
+	}
+	return 0.9*mean + 0.1*v
+}
+
+// allAtRest reports whether the tracker has pieces and all of them lie
+// still (at rest, or off the board).
+func allAtRest(ps []web.Piece) bool {
+	if len(ps) == 0 {
+		return false
+	}
+	for _, p := range ps {
+		if p.State == web.PieceMoving || p.State == web.PieceHeld {
+			return false
+		}
+	}
+	return true
+}
+
 // keep runs the match component until the observations end (or ctx is
 // cancelled and they are drained).
 func (d *Daemon) keep(ctx context.Context, obs <-chan observation) {
 	defer close(d.ann)
 	k := d.keeper
+	k.applyQueued() // settled before a restart, not yet applied
 	exitAtEnd := d.Config.Source.exitAtEnd()
 	var timer Timer
 	var timerAt time.Time
@@ -963,6 +1100,7 @@ func (d *Daemon) ended(k *keeper) bool {
 	switch {
 	case errors.Is(err, ErrEOF):
 		k.finishCatchUp(fmt.Sprintf("the source ended before frame %d", k.last.F))
+		k.flush()
 		k.closeAtEnd("the video ended")
 		k.announce(announcement{Msgs: []web.Message{web.Notice{Text: "the video ended", Level: "info"}}})
 		st := k.m.State()
@@ -993,9 +1131,15 @@ func (d *Daemon) publishLoop() {
 
 func (d *Daemon) publishSlots() {
 	d.slotMu.Lock()
-	cam, pcs := d.camSlot, d.pieceSlot
-	d.camSlot, d.pieceSlot = nil, nil
+	cam, pcs, ana := d.camSlot, d.pieceSlot, d.anaSlot
+	d.camSlot, d.pieceSlot, d.anaSlot = nil, nil, nil
 	d.slotMu.Unlock()
+	if ana != nil {
+		d.snapMu.Lock()
+		d.snap.Analysis = *ana
+		d.snapMu.Unlock()
+		d.send(*ana)
+	}
 	if cam != nil {
 		d.snapMu.Lock()
 		d.snap.Camera = *cam

@@ -18,6 +18,11 @@ func (r *Referee) judge(s *stroke, o *Outcome, end events.Event) []Call {
 			calls = append(calls, c)
 		}
 	}
+	if s.noStart {
+		// Nothing is known of the strike: no check on its place or its
+		// contacts (the outcome's derived fouls still follow).
+		return append(calls, r.derived(s, o)...)
+	}
 	pcalls, otherSide := r.placement(s)
 	calls = append(calls, pcalls...)
 	if otherSide {
@@ -178,6 +183,7 @@ func (r *Referee) backwardFlick(s *stroke, end events.Event) (Call, bool) {
 	if s.crossed != nil {
 		return Call{}, false
 	}
+	s.flickJudged = true
 	m := math.Inf(1)
 	for _, p := range s.strikerPositions(end) {
 		// Distance still to go before the whole disc is past the line.
@@ -242,7 +248,7 @@ func (r *Referee) behindLineFirst(s *stroke) (Call, bool) {
 		if err != nil {
 			continue
 		}
-		p, ok := r.piecePos(c)
+		p, ok := r.piecePos(s, c)
 		if !ok {
 			continue
 		}
@@ -268,12 +274,19 @@ func (r *Referee) behindLineFirst(s *stroke) (Call, bool) {
 }
 
 // piecePos is where the piece B of a contact was: the contact's position,
-// else its last known resting position.
-func (r *Referee) piecePos(c contact) (board.Vec, bool) {
+// else its last known resting position. A check that decides on it passes
+// its stroke (nil otherwise) to have an inferred resting place recorded.
+func (r *Referee) piecePos(s *stroke, c contact) (board.Vec, bool) {
 	if c.bmm != nil {
 		return *c.bmm, true
 	}
 	p, ok := r.pos[c.b]
+	if ok && s != nil && r.inferredPos[c.b] {
+		if s.usedInferred == nil {
+			s.usedInferred = map[string]bool{}
+		}
+		s.usedInferred[c.b] = true
+	}
 	return p, ok
 }
 
@@ -370,7 +383,7 @@ func (r *Referee) markedCoin(s *stroke, f rules.Foul) (Call, bool) {
 		if err != nil || (k != board.White && k != board.Black) {
 			continue
 		}
-		p, ok := r.piecePos(c)
+		p, ok := r.piecePos(s, c)
 		if !ok {
 			continue
 		}
@@ -465,7 +478,7 @@ func (r *Referee) opponentCoinOnly(s *stroke) (Call, bool) {
 		}
 	}
 	ev := Evidence{Striker: mmPtr(s.striker), Piece: first.b, Contacts: []string{first.b}, Frames: []int{s.start.Frame, first.ev.Frame}}
-	if p, ok := r.piecePos(first); ok {
+	if p, ok := r.piecePos(nil, first); ok {
 		ev.PieceMM = mmPtr(p)
 	}
 	return r.newCall(rules.FoulOpponentCoinOnly, s.seat, first.ev,
@@ -513,7 +526,7 @@ func (r *Referee) lastTwoDirectHit(s *stroke) []Call {
 		whose = "the opponents'"
 	}
 	ev := Evidence{Striker: mmPtr(s.striker), Piece: first.b, Contacts: []string{first.b}, Frames: []int{s.start.Frame, first.ev.Frame}}
-	if p, ok := r.piecePos(first); ok {
+	if p, ok := r.piecePos(nil, first); ok {
 		ev.PieceMM = mmPtr(p)
 	}
 	c, ok := r.newCall(rules.FoulLastTwoDirectHit, s.seat, first.ev,

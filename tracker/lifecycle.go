@@ -90,6 +90,11 @@ func (tk *Tracker) observe(i int, d *vision.Detection) {
 			dist = 0
 		}
 		switch {
+		case dist > 3*thr && i == idxS && tk.stroke != nil && tr.restSince < tk.stroke.startT && tr.moveStreak == 0:
+			// Struck unseen (the stroke was traced from what it set
+			// moving) and found elsewhere: its flight is not known, it
+			// is where it is seen.
+			tk.relocate(i, o)
 		case dist > 3*thr:
 			if f := tr.moveFirst; tr.moveStreak > 0 && f.p.Sub(tr.restPos).Dot(o.p.Sub(f.p)) > 0 {
 				// Already seen leaving, this way, the frame before.
@@ -115,6 +120,9 @@ func (tk *Tracker) observe(i int, d *vision.Detection) {
 			tr.restW = math.Min(tr.restW+w, 50)
 			tr.restPos = tr.restPos.Add(o.p.Sub(tr.restPos).Scale(w / tr.restW))
 			tr.restLastT = o.t
+			if d.Kind == tr.kind {
+				tr.restKindT = o.t
+			}
 		}
 		if tr.state.atRest() {
 			tr.pos, tr.vel = tr.restPos, board.Vec{}
@@ -151,7 +159,7 @@ func (tk *Tracker) observe(i int, d *vision.Detection) {
 					tr.restW = 1.0 / 9
 				}
 			}
-			tr.restLastT = o.t
+			tr.restLastT, tr.restKindT = o.t, o.t
 			tr.pos = tr.restPos
 		} else {
 			tk.relocate(i, o)
@@ -460,7 +468,7 @@ func (tk *Tracker) settle(i int, w []obs) {
 	}
 	tr.state = Rest
 	tr.restPos, tr.restW = p, float64(n)
-	tr.restSince, tr.restLastT = stop, last.t
+	tr.restSince, tr.restLastT, tr.restKindT = stop, last.t, last.t
 	tr.stopT, tr.settledAt = stop, tk.t
 	tr.pos, tr.vel = p, board.Vec{}
 	tr.beyond = false
@@ -906,6 +914,7 @@ func (tk *Tracker) born(i int, c *candidate, mode int) {
 	prev, prevPos := tr.state, tr.pos
 	tr.restPos, tr.restW, tr.pos, tr.vel = c.p, float64(c.hits), c.p, board.Vec{}
 	tr.restSince, tr.restLastT, tr.stopT, tr.settledAt = c.firstT, tk.t, c.firstT, tk.t
+	tr.restKindT = tk.t
 	tr.lastObs, tr.lastSeenT, tr.lastSeenFrame, tr.seen, tr.misses = o, tk.t, tk.frame, true, 0
 	tr.px = c.px
 	tr.anchor, tr.hasAnchor = c.p, true

@@ -882,6 +882,13 @@ func (tr *track) inStrokeVanish(tk *Tracker) bool {
 // should have been seen again if it is still on the board.
 func (tk *Tracker) lostDeadline(tr *track) float64 {
 	if tr.state.atRest() {
+		if tr == &tk.tracks[idxS] && tk.stroke != nil && tr.restSince < tk.stroke.startT && len(tr.segs) > 1 {
+			// The striker, struck unseen: it slides at most as long as
+			// the flick traced back from what it struck lets it.
+			if sg := &tr.segs[len(tr.segs)-1]; sg.guessed {
+				return math.Max(tr.lastSeenT+0.5, tk.mot.stopTime(sg)+0.3)
+			}
+		}
 		return tr.lastSeenT + 0.5
 	}
 	v := tr.vel.Len()

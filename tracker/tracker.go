@@ -49,6 +49,9 @@ type Tracker struct {
 	movers   []int
 	sortBuf  []int
 	armCache armCache
+	strays   []stray // recent detections no disc explained (see vacated)
+	fixed    []bool  // detection -> lies on a fixture (see fixtures)
+	fix      []fixture
 
 	// stroke
 	stroke     *strokeState
@@ -105,6 +108,7 @@ type track struct {
 	restW      float64
 	restSince  float64
 	restLastT  float64 // last detection at rest
+	restKindT  float64 // last detection at rest of the disc's own class
 	moveStreak int
 	moveFirst  obs
 	// anchor is where the disc lay at the end of the last stroke or
@@ -313,8 +317,11 @@ func (tk *Tracker) Update(f vision.Frame) Update {
 	}
 	tk.shiftSince = 0
 	tk.associate()
+	tk.vacated()
 	tk.updateTracks()
 	tk.births()
+	tk.keepStrays()
+	tk.keepFixtures()
 	tk.observeHand()
 	if tk.stroke == nil {
 		tk.idle()
@@ -442,13 +449,14 @@ func (tk *Tracker) associate() {
 		}
 	}
 
+	tk.fixtures()
 	tk.strikerTakes()
 
 	// Pass 1: tight gates around the prediction.
 	tk.pass(func(i int, tr *track) (board.Vec, float64, bool) {
 		switch tr.state {
 		case Rest, Placed:
-			if tr.displaced {
+			if tr.displaced || i == idxS && tk.flown() {
 				return board.Vec{}, 0, false
 			}
 			if tk.t < tk.reanchor && tk.stroke == nil {
@@ -523,7 +531,7 @@ func (tk *Tracker) associate() {
 	// Pass 3: discs coming out from under a hand, missing ones seen again,
 	// and the striker wherever it reappears (a hand brings it back).
 	tk.pass(func(i int, tr *track) (board.Vec, float64, bool) {
-		if i == idxS && tr.state != Moving && tr.state != Rest && tr.state != Placed {
+		if i == idxS && (tr.state != Moving && tr.state != Rest && tr.state != Placed || tk.flown()) {
 			return tr.pos, 3 * tk.g.Half(), true // anywhere on the board (a confident striker only: see pass)
 		}
 		switch tr.state {
@@ -551,6 +559,7 @@ func (tk *Tracker) associate() {
 // set, a lost moving disc may also be found near its last sighting. It returns
 // the number of pairs made.
 func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), wake float64, sameKind bool) int {
+	wideOnly := sameKind // the wide passes never take a fixture (see fixtures)
 	rows := tk.idxBuf[:0]
 	type rowInfo struct {
 		c board.Vec
@@ -571,7 +580,7 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 	tk.idxBuf = rows
 	cols := tk.sortBuf[:0]
 	for j := range tk.dets {
-		if tk.detUsed[j] == -1 {
+		if tk.detUsed[j] == -1 && !(wideOnly && tk.fixed[j]) {
 			cols = append(cols, j)
 		}
 	}
@@ -590,7 +599,8 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 				// (the prediction may have it bouncing the wrong way).
 				dist = math.Min(dist, d.MM.Dist(tr.lastObs.p)+0.5*(tk.t-tr.lastObs.t)*tr.vel.Len())
 			}
-			if dist > info[a].g {
+			if dist > info[a].g || tk.fixed[j] && tr.state == Moving && tr.misses > 0 {
+				// (A disc lost from sight is not found on a fixture.)
 				continue
 			}
 			if i != idxS && tr.state == Occluded && !tr.occMoving && d.Partial && d.MM.Dist(tr.pos) > 3*tk.cfg.MoveMM {
@@ -632,6 +642,13 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 				// only when the detector is unsure.
 				continue
 			}
+			if cc > 0 && !onPath && !sameKind && tk.stroke != nil && tr.state.atRest() && d.ClassScore >= 0.6 {
+				// In a stroke, a detection of another class the detector
+				// is sure of, near a disc at rest but not on its place, is
+				// more likely another disc arriving there (the disc itself
+				// perhaps struck away): the wider passes decide.
+				continue
+			}
 			c := (dist/info[a].g)*(dist/info[a].g) + cc
 			if tr.state.atRest() {
 				c += wake
@@ -653,6 +670,30 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 		n++
 	}
 	return n
+}
+
+// flown reports whether the striker, at rest in the tracker's books, was
+// struck in the stroke in progress without being seen leaving (the stroke
+// was traced back from the discs it set moving): it is not where it lay,
+// and whatever is seen there (a printed circle the size of a disc, say) is
+// something else, unless the detector is sure it is the striker — it is
+// looked for anywhere, on a confident class.
+func (tk *Tracker) flown() bool {
+	s := &tk.tracks[idxS]
+	return tk.stroke != nil && s.state.atRest() && s.restSince < tk.stroke.startT && !tk.strikerAtPlace()
+}
+
+// strikerAtPlace reports whether a detection the detector is sure is the
+// striker lies at the striker's resting place.
+func (tk *Tracker) strikerAtPlace() bool {
+	s := &tk.tracks[idxS]
+	for j := range tk.dets {
+		d := &tk.dets[j]
+		if d.Kind == board.Striker && d.ClassScore >= 0.6 && d.MM.Dist(s.restPos) < 3*tk.cfg.MoveMM {
+			return true
+		}
+	}
+	return false
 }
 
 // strikerTime is how long a man's resting place must be seen holding a

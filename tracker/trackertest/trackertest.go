@@ -33,6 +33,17 @@ type Noise struct {
 	// detected; above Hide/4 it is detected as partial, with three times
 	// the error.
 	Hide float64
+	// NoHands: the hands are out of the picture (a strike with no hand in
+	// view): no occlusion is reported and no disc is hidden by a hand.
+	NoHands bool
+	// Streak, when positive, is the speed (mm/s) above which the striker
+	// is never detected: at a long exposure a moving striker is a faint
+	// streak the detector does not see.
+	Streak float64
+	// Markings are places where the detector sees a disc in every frame
+	// that is none (a printed circle the size and colour of the queen):
+	// a queen detection with an unsure class.
+	Markings []board.Vec
 }
 
 // Realistic is what a good detector does: 0.6 mm, 0.5 % misses, 1 % false
@@ -90,7 +101,10 @@ func (s *Synth) Frame(i int) (vision.Frame, scene.Scene) {
 	sc := s.tr.Frame(i)
 	f := vision.Frame{Index: i, T: s.tr.FrameTime(i), Calibrated: true}
 	mask := HandMask{Hands: sc.Hands}
-	if len(sc.Hands) > 0 {
+	if s.nz.NoHands {
+		mask.Hands = nil
+	}
+	if len(mask.Hands) > 0 {
 		f.Occlusion = mask
 	}
 	g := s.g
@@ -108,6 +122,9 @@ func (s *Synth) Frame(i int) (vision.Frame, scene.Scene) {
 			continue
 		}
 		sp := d.Vel.Len()
+		if s.nz.Streak > 0 && d.Kind == board.Striker && sp > s.nz.Streak {
+			continue
+		}
 		if s.nz.BlurSpeed > 0 && sp > s.nz.BlurSpeed {
 			if s.rng.Float64() < math.Min(0.9, 0.9*(sp-s.nz.BlurSpeed)/s.nz.BlurSpeed) {
 				continue
@@ -126,6 +143,9 @@ func (s *Synth) Frame(i int) (vision.Frame, scene.Scene) {
 			cs = 0.55
 		}
 		f.Detections = append(f.Detections, vision.Detection{Kind: k, MM: p, PX: px(p), RadiusPx: 0.9 * r, Score: 0.9, ClassScore: cs, Partial: partial})
+	}
+	for _, p := range s.nz.Markings {
+		f.Detections = append(f.Detections, vision.Detection{Kind: board.Queen, MM: p, PX: px(p), RadiusPx: 14, Score: 1, ClassScore: 0.5})
 	}
 	if s.rng.Float64() < s.nz.FalsePos {
 		h := g.Half() - 20
