@@ -21,19 +21,23 @@ type Detector struct {
 	cfg Config
 	// g is the board judged on: the configured geometry with the
 	// calibration's measured markings and the set's sizes.
-	g      *board.Geometry
-	set    *board.Set
-	cal    *calibrate.Calibration
-	v      *view
-	rect   *rectifier
-	low    *rectifier // 2×2 samples per background block
-	img    gocv.Mat
-	vt     *voter
-	bg     *background
-	mk     []marking
-	cls    *ClassModel
-	online onlineModel
-	open   *Opening
+	g   *board.Geometry
+	set *board.Set
+	// setClasses: the class model came from the set (the calibration's),
+	// not from this detector's frames: an opening arrangement seen still
+	// teaches the board's own (and gives the breaker).
+	setClasses bool
+	cal        *calibrate.Calibration
+	v          *view
+	rect       *rectifier
+	low        *rectifier // 2×2 samples per background block
+	img        gocv.Mat
+	vt         *voter
+	bg         *background
+	mk         []marking
+	cls        *ClassModel
+	online     onlineModel
+	open       *Opening
 
 	// coredBase: the base circles of this board have a core (a red disc
 	// inside the band), seen clearly on one of them (see resolveMarkings);
@@ -181,6 +185,7 @@ func (d *Detector) setCalibration(cal *calibrate.Calibration) error {
 	d.set = set
 	if d.cls == nil {
 		d.cls = classesOfSet(set)
+		d.setClasses = d.cls != nil
 	}
 	v, err := newView(cal, d.g, d.cfg.PixelsPerMM, d.cfg.Margin, d.cfg.FocalPx)
 	if err != nil {

@@ -407,7 +407,7 @@ func (d *Detector) classify() {
 		d.accepted = append(d.accepted[:ci], d.accepted[ci+1:]...)
 		qi = d.arrangementQueen()
 	}
-	if !d.cfg.NoAutoLearn && !d.cls.Learned() || (d.cls != nil && d.cls.Source == "frames" && !d.cfg.NoAutoLearn) {
+	if !d.cfg.NoAutoLearn && (!d.cls.Learned() || d.cls.Source == "frames" || (d.setClasses && d.open == nil)) {
 		if op, err := learnOpening(d.g, d.accepted, d.cal.Orientation.Breaker); err == nil {
 			d.cls, d.open = op.Model, op
 		}

@@ -51,19 +51,27 @@ func (d *Detector) Set() *board.Set {
 // sets' strikers up to twice a man's size.
 var strikerSizes = []float64{38, 40, 41.5, 43, 45, 47, 49, 51, 53, 55, 57.5, 60, 62.5, 65, 68}
 
-// sameSize is how close (a share) a learned diameter must come to the
-// configured one to be taken as that one: the outline is measured to
-// about a pixel, 2–3% of a man's diameter at 720p.
-const sameSize = 0.06
+// sameSize is how close (a share) a learned man's diameter must come to
+// the configured one to be taken as that one: the rim is measured to
+// about a pixel, 2–3% of a man's diameter at 720p. sameStriker is the
+// same for the striker, whose size is learned to within about 10% (its printed
+// rings and its shadow confuse its rim): a striker within 8% of the
+// configured one is taken as that one (configure set.striker_mm for a
+// tournament striker of another size).
+const (
+	sameSize    = 0.06
+	sameStriker = 0.08
+)
 
 // LearnSet learns the set of pieces on the board from one frame at rest
 // (the opening arrangement, or pieces lying about): the men's size from
 // the outlines of the men found, the striker's by searching the frame for
 // a striker of each size sets have (38 to 68 mm; the laws allow 41.5, home
 // sets twice a man's size), and the colours from the class model learned
-// on the frame (from the opening arrangement when it is one). A size within
-// 6% of cfg's geometry keeps the geometry's figure. It returns nil and an
-// error when the frame shows no men to learn from.
+// on the frame (from the opening arrangement when it is one). A man's size
+// within 6% of cfg's geometry, a striker's within 8%, keeps the
+// geometry's figure. It returns nil and an error when the frame shows no
+// men to learn from.
 func LearnSet(frame gocv.Mat, cal *calibrate.Calibration, cfg Config) (*board.Set, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
@@ -145,7 +153,7 @@ func LearnSet(frame gocv.Mat, cal *calibrate.Calibration, cfg Config) (*board.Se
 				// support tolerates a size a little beyond the rim):
 				// the smaller.
 				s := math.Min(tries[i].rim, tries[i].size)
-				if math.Abs(s-base.StrikerDiameter) <= sameSize*base.StrikerDiameter {
+				if math.Abs(s-base.StrikerDiameter) <= sameStriker*base.StrikerDiameter {
 					s = base.StrikerDiameter
 				}
 				set.StrikerMM = round1(s)
