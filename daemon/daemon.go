@@ -23,6 +23,7 @@ import (
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/hardware/buttons"
+	"github.com/boardcam/boardcam/internal/sdnotify"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
@@ -88,6 +89,9 @@ type Daemon struct {
 	// WebTuning, when set, adjusts the web server's configuration before
 	// it starts (tests shrink the per-client queues).
 	WebTuning func(*web.Config)
+	// Notifier tells systemd that the daemon is ready and healthy
+	// (watchdog.go); nil when not run by systemd.
+	Notifier *sdnotify.Notifier
 
 	geom     *board.Geometry
 	metrics  *Metrics
@@ -103,6 +107,7 @@ type Daemon struct {
 	catchUp  int64
 
 	cmds      chan command
+	probes    chan chan struct{}
 	lostC     chan struct{}
 	ann       chan announcement
 	wake      chan struct{}
@@ -169,6 +174,7 @@ func (d *Daemon) initialize() error {
 		d.geom = g
 	}
 	d.cmds = make(chan command)
+	d.probes = make(chan chan struct{})
 	d.lostC = make(chan struct{}, 1)
 	d.ann = make(chan announcement, cfg.Pipeline.PublishQueue)
 	d.wake = make(chan struct{}, 1)
@@ -855,11 +861,20 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 		}()
 	}
+	wdDone := make(chan struct{})
+	go func() {
+		defer close(wdDone)
+		w := watchdog{n: d.Notifier, clock: d.Clock, log: d.Logger, probe: d.probeKeeper,
+			frames: func() (int64, int64) { return d.metrics.nIn.Load(), d.metrics.nOut.Load() },
+			status: d.healthLine}
+		w.run(done)
+	}()
 	d.keep(ctx, obs)
 	close(d.keeperEnd)
 	stop()
 	wg.Wait()
 	<-pubDone
+	<-wdDone
 	err := d.getSrcErr()
 	if errors.Is(err, ErrEOF) {
 		err = nil
@@ -1076,6 +1091,8 @@ func (d *Daemon) keep(ctx context.Context, obs <-chan observation) {
 		case c := <-d.cmds:
 			msg, err := k.do(c)
 			c.reply <- cmdResult{msg, err}
+		case p := <-d.probes:
+			close(p)
 		case <-d.lostC:
 			k.pictureLost()
 		case <-timerC:

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/boardcam/boardcam/daemon"
+	"github.com/boardcam/boardcam/internal/sdnotify"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -138,7 +140,13 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 		return nil, false, err
 	}
 	log := cfg.Logger(s.Err)
-	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, NewMatch: *newMatch, Resume: *resume}, *quiet, nil
+	// Under systemd (Type=notify, WatchdogSec=): ready and watchdog
+	// notifications; elsewhere nothing.
+	notifier, err := sdnotify.FromEnv(os.Getenv)
+	if err != nil {
+		return nil, false, err
+	}
+	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, NewMatch: *newMatch, Resume: *resume, Notifier: notifier}, *quiet, nil
 }
 
 func splitList(s string) []string {
