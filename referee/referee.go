@@ -16,9 +16,11 @@ import (
 // the umpire). It is not safe for concurrent use.
 type Referee struct {
 	cfg Config
-	g   *board.Geometry
-	p   *rules.Profile
-	tol float64
+	// g is the board judged on: base, with the markings and the set's
+	// sizes of the last calibrated event.
+	g, base *board.Geometry
+	p       *rules.Profile
+	tol     float64
 
 	// pos is where each disc on the board was last seen at rest.
 	pos map[string]board.Vec
@@ -61,6 +63,7 @@ func New(cfg Config) (*Referee, error) {
 	return &Referee{
 		cfg:         cfg,
 		g:           g,
+		base:        g,
 		p:           cfg.Profile,
 		tol:         cfg.Tolerance,
 		pos:         map[string]board.Vec{},
@@ -138,6 +141,14 @@ func (r *Referee) Observe(e events.Event, st rules.State) ([]Decision, error) {
 	r.seen(e.Frame)
 	switch e.Type {
 	case events.Calibrated, events.Recalibrated:
+		// This board's own lines (and its set's sizes) from now on.
+		if e.Markings != nil || e.Set != nil {
+			g := r.base.WithMarkings(e.Markings)
+			if e.Set != nil {
+				g = g.WithSet(e.Set)
+			}
+			r.g = g
+		}
 		if r.cur != nil {
 			r.cur.notes = append(r.cur.notes, fmt.Sprintf("the board was %s during the stroke (frame %d): positions before and after may differ", e.Type, e.Frame))
 		}
