@@ -18,6 +18,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/hardware"
+	"github.com/boardcam/boardcam/mqtt"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
 )
@@ -49,6 +50,9 @@ type Config struct {
 	Hardware hardware.Config `yaml:"hardware"`
 	Pipeline PipelineConfig  `yaml:"pipeline"`
 	Log      LogConfig       `yaml:"log"`
+	// MQTT publishes the match to a broker (package mqtt, docs/mqtt.md);
+	// no broker: off.
+	MQTT mqtt.Config `yaml:"mqtt"`
 
 	// file is the configuration file's name and where holds the line of
 	// every field read from it ("source.uri" → 12); flag names the flag
@@ -592,6 +596,11 @@ func (c *Config) Validate() error {
 	}
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		bad("log.format", "unknown format %q (want text or json)", c.Log.Format)
+	}
+	if c.MQTT.Enabled() {
+		if err := c.MQTT.Check(true); err != nil {
+			bad("mqtt", "%v", err)
+		}
 	}
 	return errors.Join(errs...)
 }
