@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock"
 )
 
 // Config configures the web server. The zero value of every field but
@@ -110,8 +111,8 @@ type Config struct {
 	// Board is the geometry the console draws and the preview marks
 	// (default board.ICF()).
 	Board *board.Geometry
-	// Clock is the time source (default SystemClock).
-	Clock Clock
+	// Clock is the time source (default the wall clock).
+	Clock clock.Clock
 }
 
 // Defaults.
@@ -164,7 +165,7 @@ func (c Config) withDefaults() Config {
 		c.Board = board.ICF()
 	}
 	if c.Clock == nil {
-		c.Clock = SystemClock{}
+		c.Clock = clock.Real{}
 	}
 	return c
 }
