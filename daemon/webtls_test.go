@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -26,12 +27,12 @@ func TestWebTLSSelfSignedKeptInStateDir(t *testing.T) {
 	}
 	start := func() (string, *bytes.Buffer) {
 		var log bytes.Buffer
-		d := &Daemon{Config: cfg, Clock: RealClock{}, Logger: slog.New(slog.NewTextHandler(&log, nil))}
+		d := &Daemon{Config: cfg, Clock: clock.Real{}, Logger: slog.New(slog.NewTextHandler(&log, nil))}
 		tc, err := d.webTLS()
 		if err != nil || tc == nil || len(tc.Certificates) != 1 {
 			t.Fatalf("webTLS: %v %v", tc, err)
 		}
-		c, err := web.LoadCertificate(filepath.Join(dir, web.SelfSignedCert), filepath.Join(dir, web.SelfSignedKey), RealClock{}.Now())
+		c, err := web.LoadCertificate(filepath.Join(dir, web.SelfSignedCert), filepath.Join(dir, web.SelfSignedKey), clock.Real{}.Now())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +50,7 @@ func TestWebTLSSelfSignedKeptInStateDir(t *testing.T) {
 		t.Errorf("second start made another certificate: %s vs %s; %s", fp2, fp1, log2)
 	}
 	cfg.Web.TLS = TLSConfig{Cert: filepath.Join(dir, "missing.crt"), Key: filepath.Join(dir, web.SelfSignedKey)}
-	d := &Daemon{Config: cfg, Clock: RealClock{}, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))}
+	d := &Daemon{Config: cfg, Clock: clock.Real{}, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))}
 	if _, err := d.webTLS(); err == nil || !strings.Contains(err.Error(), "missing.crt") {
 		t.Errorf("a missing certificate file: %v", err)
 	}
