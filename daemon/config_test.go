@@ -117,6 +117,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad type", "source:\n  width: wide\n", []string{"bad.yaml", "line 2"}},
 		{"not a mapping", "- a\n- b\n", []string{"bad.yaml:1", "mapping"}},
 		{"bad level", "log:\n  level: loud\n", []string{"bad.yaml:2: log.level"}},
+		{"bad set", "set:\n  striker_mm: 200\n", []string{"bad.yaml:2: set", "striker_mm 200"}},
 		{"two errors", "display: lcd\nlog:\n  format: xml\n", []string{"bad.yaml:1: display", "bad.yaml:3: log.format"}},
 	}
 	for _, c := range cases {
