@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardcam/boardcam/clock"
 	"gocv.io/x/gocv"
 )
 
@@ -177,7 +178,7 @@ func TestCameraGapFromTimeStamps(t *testing.T) {
 	for _, i := range []int{0, 1, 2, 6, 7} { // 3, 4, 5 never came
 		stamps = append(stamps, time.Second+time.Duration(i)*tick)
 	}
-	c := &capture{cfg: DefaultConfig().Source, queue: 8, log: quietLogger(), clock: RealClock{}, src: &stampedSource{stamps: stamps},
+	c := &capture{cfg: DefaultConfig().Source, queue: 8, log: quietLogger(), clock: clock.Real{}, src: &stampedSource{stamps: stamps},
 		metrics: NewMetrics(nil, time.Now()), lossless: true}
 	if err := c.Initialize(); err != nil {
 		t.Fatal(err)

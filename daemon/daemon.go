@@ -19,6 +19,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/hardware"
@@ -51,7 +52,7 @@ type Daemon struct {
 	Config Config
 	Logger *slog.Logger
 	// Clock is the time source (default the wall clock).
-	Clock Clock
+	Clock clock.Clock
 	// Out receives the terminal scoreboard (display: term); default
 	// standard output.
 	Out io.Writer
@@ -85,7 +86,7 @@ type Daemon struct {
 	// Hardware are the hardware openers (tests use fakes).
 	Hardware hardware.Options
 	// WebClock is the web server's clock (default the system clock).
-	WebClock web.Clock
+	WebClock clock.Clock
 	// WebTuning, when set, adjusts the web server's configuration before
 	// it starts (tests shrink the per-client queues).
 	WebTuning func(*web.Config)
@@ -150,7 +151,7 @@ func (d *Daemon) Initialize() error {
 
 func (d *Daemon) initialize() error {
 	if d.Clock == nil {
-		d.Clock = RealClock{}
+		d.Clock = clock.Real{}
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
@@ -245,7 +246,7 @@ func (d *Daemon) initialize() error {
 	if *cfg.Web.Listen != "" {
 		wc := d.WebClock
 		if wc == nil {
-			wc = web.SystemClock{}
+			wc = clock.Real{}
 		}
 		d.web = &web.Server{
 			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins, Board: d.geom, Clock: wc},
@@ -1062,7 +1063,7 @@ func (d *Daemon) keep(ctx context.Context, obs <-chan observation) {
 	k := d.keeper
 	k.applyQueued() // settled before a restart, not yet applied
 	exitAtEnd := d.Config.Source.exitAtEnd()
-	var timer Timer
+	var timer clock.Timer
 	var timerAt time.Time
 	for {
 		var timerC <-chan time.Time

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
@@ -94,7 +95,7 @@ type cmdResult struct {
 type keeper struct {
 	cfg     *Config
 	log     *slog.Logger
-	clock   Clock
+	clock   clock.Clock
 	metrics *Metrics
 	geom    *board.Geometry
 	dir     string
