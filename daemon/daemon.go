@@ -248,8 +248,13 @@ func (d *Daemon) initialize() error {
 		if wc == nil {
 			wc = clock.Real{}
 		}
+		tlsCfg, err := d.webTLS()
+		if err != nil {
+			return err
+		}
 		d.web = &web.Server{
-			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins, Board: d.geom, Clock: wc},
+			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins,
+				TrustedProxies: cfg.Web.TrustedProxies, TLS: tlsCfg, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
 			Source: d, Sink: d, Frames: d, Metrics: wm,
 		}
@@ -264,7 +269,7 @@ func (d *Daemon) initialize() error {
 			}
 			return fmt.Errorf("%s: %w%s", cfg.at("web.listen"), err, hint)
 		}
-		d.Logger.Info("web server listening", "addr", d.web.Addr(), "umpire_console", cfg.Web.UmpireHash != "")
+		d.Logger.Info("web server listening", "addr", d.web.Addr(), "https", tlsCfg != nil, "umpire_console", cfg.Web.UmpireHash != "")
 	}
 	return nil
 }
@@ -300,7 +305,7 @@ func (d *Daemon) openSource() error {
 			return nil
 		}
 		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS, Format: strings.ToLower(cfg.Source.Format),
-			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto}
+			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto, Focus: cfg.Source.Focus}
 		s, err := NewCaptureSource(spec, opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
