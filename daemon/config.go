@@ -18,6 +18,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/hardware"
+	"github.com/boardcam/boardcam/mqtt"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
 )
@@ -53,6 +54,10 @@ type Config struct {
 	// camera (sizes in mm; zero keeps what was learned): for a striker the
 	// camera measures only to about 10%, or a set whose sizes are known.
 	Set SetConfig `yaml:"set"`
+
+	// MQTT publishes the match to a broker (package mqtt, docs/mqtt.md);
+	// no broker: off.
+	MQTT mqtt.Config `yaml:"mqtt"`
 
 	// file is the configuration file's name and where holds the line of
 	// every field read from it ("source.uri" → 12); flag names the flag
@@ -697,6 +702,11 @@ func (c *Config) Validate() error {
 	}
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		bad("log.format", "unknown format %q (want text or json)", c.Log.Format)
+	}
+	if c.MQTT.Enabled() {
+		if err := c.MQTT.Check(true); err != nil {
+			bad("mqtt", "%v", err)
+		}
 	}
 	return errors.Join(errs...)
 }
