@@ -91,6 +91,7 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	southAt := fs.String("south-at", "", "image side nearest board side S: bottom (default), right, top, left, or first-stroke (learnt from the first stroke)")
 	resume := fs.String("resume", "", "start a new match continuing the stroke log `FILE` (its rules, players and strokes so far)")
 	logLevel := fs.String("log-level", "", "debug, info, warn or error")
+	noEvidence := fs.Bool("no-evidence", false, "keep no replay buffer and write no stills or clips (evidence.off)")
 	quiet := fs.Bool("quiet", false, "do not print the final score and the pipeline figures at exit")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, false, err
@@ -136,6 +137,7 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	override("lens", "lens", func() { cfg.Lens = *lens })
 	override("journal-dir", "journal.dir", func() { cfg.Journal.Dir = *journalDir })
 	override("log-level", "log.level", func() { cfg.Log.Level = *logLevel })
+	override("no-evidence", "evidence.off", func() { cfg.Evidence.Off = *noEvidence })
 	if err := cfg.Validate(); err != nil {
 		return nil, false, err
 	}
