@@ -19,6 +19,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/hardware"
@@ -51,7 +52,7 @@ type Daemon struct {
 	Config Config
 	Logger *slog.Logger
 	// Clock is the time source (default the wall clock).
-	Clock Clock
+	Clock clock.Clock
 	// Out receives the terminal scoreboard (display: term); default
 	// standard output.
 	Out io.Writer
@@ -85,7 +86,7 @@ type Daemon struct {
 	// Hardware are the hardware openers (tests use fakes).
 	Hardware hardware.Options
 	// WebClock is the web server's clock (default the system clock).
-	WebClock web.Clock
+	WebClock clock.Clock
 	// WebTuning, when set, adjusts the web server's configuration before
 	// it starts (tests shrink the per-client queues).
 	WebTuning func(*web.Config)
@@ -151,7 +152,7 @@ func (d *Daemon) Initialize() error {
 
 func (d *Daemon) initialize() error {
 	if d.Clock == nil {
-		d.Clock = RealClock{}
+		d.Clock = clock.Real{}
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
@@ -249,10 +250,15 @@ func (d *Daemon) initialize() error {
 	if *cfg.Web.Listen != "" {
 		wc := d.WebClock
 		if wc == nil {
-			wc = web.SystemClock{}
+			wc = clock.Real{}
+		}
+		tlsCfg, err := d.webTLS()
+		if err != nil {
+			return err
 		}
 		d.web = &web.Server{
-			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins, Board: d.geom, Clock: wc},
+			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins,
+				TrustedProxies: cfg.Web.TrustedProxies, TLS: tlsCfg, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
 			Source: d, Sink: d, Frames: d, Metrics: wm,
 		}
@@ -270,7 +276,7 @@ func (d *Daemon) initialize() error {
 			}
 			return fmt.Errorf("%s: %w%s", cfg.at("web.listen"), err, hint)
 		}
-		d.Logger.Info("web server listening", "addr", d.web.Addr(), "umpire_console", cfg.Web.UmpireHash != "")
+		d.Logger.Info("web server listening", "addr", d.web.Addr(), "https", tlsCfg != nil, "umpire_console", cfg.Web.UmpireHash != "")
 	}
 	return nil
 }
@@ -306,7 +312,7 @@ func (d *Daemon) openSource() error {
 			return nil
 		}
 		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS, Format: strings.ToLower(cfg.Source.Format),
-			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto}
+			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto, Focus: cfg.Source.Focus}
 		s, err := NewCaptureSource(spec, opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
@@ -1073,7 +1079,7 @@ func (d *Daemon) keep(ctx context.Context, obs <-chan observation) {
 	k := d.keeper
 	k.applyQueued() // settled before a restart, not yet applied
 	exitAtEnd := d.Config.Source.exitAtEnd()
-	var timer Timer
+	var timer clock.Timer
 	var timerAt time.Time
 	for {
 		var timerC <-chan time.Time

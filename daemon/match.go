@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
@@ -94,7 +95,7 @@ type cmdResult struct {
 type keeper struct {
 	cfg     *Config
 	log     *slog.Logger
-	clock   Clock
+	clock   clock.Clock
 	metrics *Metrics
 	geom    *board.Geometry
 	dir     string
@@ -1149,15 +1150,7 @@ func (k *keeper) foul(seat board.Side, f rules.Foul, by, note string) (string, e
 // startMatch closes the journal and starts a new match.
 func (k *keeper) startMatch(ms *web.MatchSetup, by string) (string, error) {
 	h := rules.Header{Profile: ms.Profile, Break: ms.Breaker, Players: append([]rules.Player(nil), ms.Players...)}
-	for t := 0; t < 2; t++ {
-		var ns []string
-		for _, p := range h.Players {
-			if p.Team == t {
-				ns = append(ns, p.Name)
-			}
-		}
-		h.Teams[t] = strings.Join(ns, " & ")
-	}
+	h.Teams = rules.TeamsOf(h.Players)
 	if err := h.Validate(); err != nil {
 		return "", err
 	}
