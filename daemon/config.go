@@ -51,6 +51,11 @@ type Config struct {
 	Hardware hardware.Config `yaml:"hardware"`
 	Pipeline PipelineConfig  `yaml:"pipeline"`
 	Log      LogConfig       `yaml:"log"`
+	// Set overrides the set of pieces that calibration learned from the
+	// camera (sizes in mm; zero keeps what was learned): for a striker the
+	// camera measures only to about 10%, or a set whose sizes are known.
+	Set SetConfig `yaml:"set"`
+
 	// MQTT publishes the match to a broker (package mqtt, docs/mqtt.md);
 	// no broker: off.
 	MQTT mqtt.Config `yaml:"mqtt"`
@@ -235,6 +240,22 @@ type PipelineConfig struct {
 	// PublishQueue is the number of announcements waiting for the
 	// publishers (default 1024; never dropped).
 	PublishQueue int `yaml:"publish_queue"`
+}
+
+// SetConfig is the configuration's set of pieces: diameters in mm, zero
+// for what calibration learned (or the board geometry's figure).
+type SetConfig struct {
+	ManMM     float64 `yaml:"man_mm"`
+	QueenMM   float64 `yaml:"queen_mm"`
+	StrikerMM float64 `yaml:"striker_mm"`
+}
+
+// set returns the override as a board.Set (nil when nothing is set).
+func (s SetConfig) set() *board.Set {
+	if s == (SetConfig{}) {
+		return nil
+	}
+	return &board.Set{Source: "config", ManMM: s.ManMM, QueenMM: s.QueenMM, StrikerMM: s.StrikerMM}
 }
 
 // LogConfig configures the structured log on standard error.
@@ -592,6 +613,11 @@ func (c *Config) Validate() error {
 	var errs []error
 	bad := func(path, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", c.at(path), fmt.Sprintf(format, a...)))
+	}
+	if st := c.Set.set(); st != nil {
+		if err := st.Validate(); err != nil {
+			bad("set", "%v", err)
+		}
 	}
 	s := c.Source
 	switch s.Kind {
