@@ -355,3 +355,27 @@ func spoolAcked(t *testing.T, journal string) int {
 	}
 	return n
 }
+
+// `boardcam tournament --gen-key` writes a private key and prints the
+// public key a board's configuration takes; without a broker the view
+// says what it needs.
+func TestTournamentCommand(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "command.key")
+	code, out, errOut := runCmd(t, "", "tournament", "--gen-key", key)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, err := mqtt.ParsePublicKey(strings.TrimSpace(out)); err != nil {
+		t.Errorf("printed %q: %v", out, err)
+	}
+	if _, err := mqtt.ReadPrivateKey(key); err != nil {
+		t.Error(err)
+	}
+	if code, _, _ := runCmd(t, "", "tournament", "--gen-key", key); code == 0 {
+		t.Error("--gen-key overwrote a key")
+	}
+	code, _, errOut = runCmd(t, "", "tournament")
+	if code == 0 || !strings.Contains(errOut, "--broker") {
+		t.Errorf("no broker: exit %d %s", code, errOut)
+	}
+}
