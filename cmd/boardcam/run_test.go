@@ -132,6 +132,7 @@ func TestRunCorpusClips(t *testing.T) {
 	if os.Getenv("BOARDCAM_E2E") == "" {
 		t.Skip("set BOARDCAM_E2E=1 to run the corpus through boardcam run")
 	}
+	t.Parallel() // with TestEvalFramesRemoved: the longest two of the package
 	const dir = "../../testdata/videos"
 	videos, _ := filepath.Glob(filepath.Join(dir, "*.mp4"))
 	if len(videos) == 0 {
