@@ -55,7 +55,7 @@ func TestCloseDuringRun(t *testing.T) {
 // The vision analyzer after Close refuses frames instead of touching freed
 // OpenCV memory.
 func TestVisionAnalyzerClosed(t *testing.T) {
-	a, err := NewVisionAnalyzer(board.ICF(), nil, nil, board.S, calibrate.Bottom, nil)
+	a, err := NewVisionAnalyzer(board.ICF(), nil, nil, board.S, calibrate.Bottom, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/hardware"
@@ -51,7 +52,7 @@ type Daemon struct {
 	Config Config
 	Logger *slog.Logger
 	// Clock is the time source (default the wall clock).
-	Clock Clock
+	Clock clock.Clock
 	// Out receives the terminal scoreboard (display: term); default
 	// standard output.
 	Out io.Writer
@@ -85,7 +86,7 @@ type Daemon struct {
 	// Hardware are the hardware openers (tests use fakes).
 	Hardware hardware.Options
 	// WebClock is the web server's clock (default the system clock).
-	WebClock web.Clock
+	WebClock clock.Clock
 	// WebTuning, when set, adjusts the web server's configuration before
 	// it starts (tests shrink the per-client queues).
 	WebTuning func(*web.Config)
@@ -102,6 +103,7 @@ type Daemon struct {
 	cap      *capture
 	feed     *feed
 	analyzer Analyzer
+	ev       *evidenceKeeper // replay buffer and evidence (evidence.go)
 	srcInfo  SourceInfo
 	identity string
 	catchUp  int64
@@ -157,7 +159,7 @@ func (d *Daemon) Initialize() error {
 
 func (d *Daemon) initialize() error {
 	if d.Clock == nil {
-		d.Clock = RealClock{}
+		d.Clock = clock.Real{}
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
@@ -212,6 +214,9 @@ func (d *Daemon) initialize() error {
 	if err := d.openAnalyzer(); err != nil {
 		return err
 	}
+	if err := d.openEvidence(); err != nil {
+		return err
+	}
 	if d.cap != nil {
 		d.cap.catchUp = d.catchUp
 	}
@@ -252,12 +257,20 @@ func (d *Daemon) initialize() error {
 	if *cfg.Web.Listen != "" {
 		wc := d.WebClock
 		if wc == nil {
-			wc = web.SystemClock{}
+			wc = clock.Real{}
+		}
+		tlsCfg, err := d.webTLS()
+		if err != nil {
+			return err
 		}
 		d.web = &web.Server{
-			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins, Board: d.geom, Clock: wc},
+			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins,
+				TrustedProxies: cfg.Web.TrustedProxies, TLS: tlsCfg, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
 			Source: d, Sink: d, Frames: d, Metrics: wm,
+		}
+		if d.ev != nil {
+			d.web.Evidence = d.ev
 		}
 		if d.WebTuning != nil {
 			d.WebTuning(&d.web.Config)
@@ -270,7 +283,7 @@ func (d *Daemon) initialize() error {
 			}
 			return fmt.Errorf("%s: %w%s", cfg.at("web.listen"), err, hint)
 		}
-		d.Logger.Info("web server listening", "addr", d.web.Addr(), "umpire_console", cfg.Web.UmpireHash != "")
+		d.Logger.Info("web server listening", "addr", d.web.Addr(), "https", tlsCfg != nil, "umpire_console", cfg.Web.UmpireHash != "")
 	}
 	return nil
 }
@@ -306,7 +319,7 @@ func (d *Daemon) openSource() error {
 			return nil
 		}
 		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS, Format: strings.ToLower(cfg.Source.Format),
-			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto}
+			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto, Focus: cfg.Source.Focus}
 		s, err := NewCaptureSource(spec, opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
@@ -382,7 +395,7 @@ func (d *Daemon) openAnalyzer() error {
 	default:
 		south, _ = calibrate.ParseDirection(cfg.SouthAt) // validated
 	}
-	a, err := NewVisionAnalyzer(d.geom, cal, lens, st.Breaker, south, turn)
+	a, err := NewVisionAnalyzer(d.geom, cal, lens, st.Breaker, south, turn, cfg.Set.set())
 	if err != nil {
 		return fmt.Errorf("vision pipeline: %w", err)
 	}
@@ -759,6 +772,7 @@ func (d *Daemon) putAnalysis(a web.Analysis) {
 
 // putPieces hands live positions to the publishers (latest wins).
 func (d *Daemon) putPieces(p web.Pieces) {
+	d.ev.pieces(p)
 	d.slotMu.Lock()
 	if d.pieceSlot != nil {
 		d.metrics.drop("publish")
@@ -972,6 +986,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 			}
 			if skip != "" {
 				d.keepLatest(f)
+				d.ev.frame(f)
 				captured := f.Captured
 				d.cap.pool <- f
 				if skip == "rest" {
@@ -997,6 +1012,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 			d.metrics.stage(t.Stage, t.D)
 		}
 		d.keepLatest(f)
+		d.ev.frame(f)
 		if err == nil && res.Unanalysed == "" && backlog >= 1 {
 			det.Reference(f.Mat) // what the next frames are checked against
 		} else {
@@ -1016,6 +1032,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 			continue
 		}
 		o := observation{Frame: index, Captured: captured, Events: res.Events, Pieces: res.Pieces, Calibration: res.Calibration}
+		d.ev.events(res.Events)
 		for _, e := range res.Events {
 			switch e.Type {
 			case events.StrokeStart:
@@ -1079,7 +1096,7 @@ func (d *Daemon) keep(ctx context.Context, obs <-chan observation) {
 	k := d.keeper
 	k.applyQueued() // settled before a restart, not yet applied
 	exitAtEnd := d.Config.Source.exitAtEnd()
-	var timer Timer
+	var timer clock.Timer
 	var timerAt time.Time
 	for {
 		var timerC <-chan time.Time
@@ -1186,6 +1203,17 @@ func (d *Daemon) publishSlots() {
 		d.snapMu.Unlock()
 		d.send(*pcs)
 	}
+	for _, m := range d.ev.drain() {
+		d.snapMu.Lock()
+		for i := range d.snap.Pending {
+			if d.snap.Pending[i].ID == m.ID {
+				mm := m
+				d.snap.Pending[i].Media = &mm
+			}
+		}
+		d.snapMu.Unlock()
+		d.send(m)
+	}
 }
 
 func (d *Daemon) send(m web.Message) {
@@ -1202,6 +1230,10 @@ func (d *Daemon) send(m web.Message) {
 }
 
 func (d *Daemon) publish(a announcement) {
+	if a.Resync {
+		d.ev.resync(d.JournalPath(), a.State)
+	}
+	a.Msgs = d.ev.annotate(a.Msgs)
 	if a.Resync && a.State != nil {
 		d.snapMu.Lock()
 		d.snap.State = *a.State
@@ -1347,6 +1379,7 @@ func (d *Daemon) Close() {
 		if d.cap != nil {
 			d.cap.Close()
 		}
+		d.ev.Close() // writes what is queued
 		if d.feed != nil {
 			d.feed.Close()
 		}

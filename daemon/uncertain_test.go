@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
@@ -126,7 +126,7 @@ func TestUncertainStrokeWaitsInAutoMode(t *testing.T) {
 func TestUncertainStrokeHasNoDelay(t *testing.T) {
 	tmp := t.TempDir()
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
-	clock := displaytest.NewClock()
+	clock := clocktest.New()
 	cfg := testConfig(t)
 	cfg.Match.Decisions = DecideDelay
 	d := keeperOn(t, cfg, path, clock)

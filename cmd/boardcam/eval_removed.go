@@ -303,7 +303,7 @@ func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
 	if r.speed > 0 {
 		pace = []string{"--speed", fmt.Sprint(r.speed)}
 	}
-	args := append(append(append([]string(nil), c.Args...), pace...), "--listen", "", "--journal-dir", dir, "--quiet", "--log-level", "error")
+	args := append(append(append([]string(nil), c.Args...), pace...), "--listen", "", "--journal-dir", dir, "--quiet", "--log-level", "error", "--no-evidence")
 	d, _, err := newRunDaemon(args, stdio{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 	if err != nil {
 		out.Error = err.Error()
