@@ -103,6 +103,7 @@ type Daemon struct {
 	cap      *capture
 	feed     *feed
 	analyzer Analyzer
+	ev       *evidenceKeeper // replay buffer and evidence (evidence.go)
 	srcInfo  SourceInfo
 	identity string
 	catchUp  int64
@@ -206,6 +207,9 @@ func (d *Daemon) initialize() error {
 	if err := d.openAnalyzer(); err != nil {
 		return err
 	}
+	if err := d.openEvidence(); err != nil {
+		return err
+	}
 	if d.cap != nil {
 		d.cap.catchUp = d.catchUp
 	}
@@ -257,6 +261,9 @@ func (d *Daemon) initialize() error {
 				TrustedProxies: cfg.Web.TrustedProxies, TLS: tlsCfg, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
 			Source: d, Sink: d, Frames: d, Metrics: wm,
+		}
+		if d.ev != nil {
+			d.web.Evidence = d.ev
 		}
 		if d.WebTuning != nil {
 			d.WebTuning(&d.web.Config)
@@ -381,7 +388,7 @@ func (d *Daemon) openAnalyzer() error {
 	default:
 		south, _ = calibrate.ParseDirection(cfg.SouthAt) // validated
 	}
-	a, err := NewVisionAnalyzer(d.geom, cal, lens, st.Breaker, south, turn)
+	a, err := NewVisionAnalyzer(d.geom, cal, lens, st.Breaker, south, turn, cfg.Set.set())
 	if err != nil {
 		return fmt.Errorf("vision pipeline: %w", err)
 	}
@@ -758,6 +765,7 @@ func (d *Daemon) putAnalysis(a web.Analysis) {
 
 // putPieces hands live positions to the publishers (latest wins).
 func (d *Daemon) putPieces(p web.Pieces) {
+	d.ev.pieces(p)
 	d.slotMu.Lock()
 	if d.pieceSlot != nil {
 		d.metrics.drop("publish")
@@ -961,6 +969,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 			}
 			if skip != "" {
 				d.keepLatest(f)
+				d.ev.frame(f)
 				captured := f.Captured
 				d.cap.pool <- f
 				if skip == "rest" {
@@ -986,6 +995,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 			d.metrics.stage(t.Stage, t.D)
 		}
 		d.keepLatest(f)
+		d.ev.frame(f)
 		if err == nil && res.Unanalysed == "" && backlog >= 1 {
 			det.Reference(f.Mat) // what the next frames are checked against
 		} else {
@@ -1005,6 +1015,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 			continue
 		}
 		o := observation{Frame: index, Captured: captured, Events: res.Events, Pieces: res.Pieces, Calibration: res.Calibration}
+		d.ev.events(res.Events)
 		for _, e := range res.Events {
 			switch e.Type {
 			case events.StrokeStart:
@@ -1175,6 +1186,17 @@ func (d *Daemon) publishSlots() {
 		d.snapMu.Unlock()
 		d.send(*pcs)
 	}
+	for _, m := range d.ev.drain() {
+		d.snapMu.Lock()
+		for i := range d.snap.Pending {
+			if d.snap.Pending[i].ID == m.ID {
+				mm := m
+				d.snap.Pending[i].Media = &mm
+			}
+		}
+		d.snapMu.Unlock()
+		d.send(m)
+	}
 }
 
 func (d *Daemon) send(m web.Message) {
@@ -1191,6 +1213,10 @@ func (d *Daemon) send(m web.Message) {
 }
 
 func (d *Daemon) publish(a announcement) {
+	if a.Resync {
+		d.ev.resync(d.JournalPath(), a.State)
+	}
+	a.Msgs = d.ev.annotate(a.Msgs)
 	if a.Resync && a.State != nil {
 		d.snapMu.Lock()
 		d.snap.State = *a.State
@@ -1326,6 +1352,7 @@ func (d *Daemon) Close() {
 		if d.cap != nil {
 			d.cap.Close()
 		}
+		d.ev.Close() // writes what is queued
 		if d.feed != nil {
 			d.feed.Close()
 		}

@@ -177,7 +177,7 @@ func runCorpusClip(t *testing.T, dir, v, name string, truth *corpus.Truth, lense
 		t.Fatal(err)
 	}
 	defer c.cleanup()
-	args := append(append([]string{"run"}, c.Args...), "--no-pace", "--listen", "", "--journal-dir", t.TempDir(), "--quiet=false")
+	args := append(append([]string{"run"}, c.Args...), "--no-pace", "--listen", "", "--journal-dir", t.TempDir(), "--quiet=false", "--no-evidence")
 	code, out, errOut := runCmd(t, "", args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
