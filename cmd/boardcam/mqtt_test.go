@@ -164,10 +164,31 @@ func wantLog(t *testing.T, log string, says ...string) {
 func TestMQTTRunPublishes(t *testing.T) {
 	b := startBroker(t, true)
 	sub := mqtttest.Subscribe(t, b.URL(), "view", viewPass, "view-1", "#")
-	src := simulated(t, "autoplay-match.yaml")
+	src := simulated(t, "autoplay-board.yaml")
 	want, log := runBoard(t, src, boardConfig(t, b.TLSURL(), b.CAFile), t.TempDir(), "--no-pace")
 	wantLog(t, log, "mqtt: connected")
 	checkSubscriber(t, sub, want, true)
+	// Each finished board, and the match's end, as events of their own.
+	evs, _ := mqtttest.Events(sub.Messages(), testPrefix)
+	var results []mqtt.BoardResult
+	matchEnd := 0
+	for _, e := range evs {
+		switch e.Type {
+		case mqtt.TypeBoardResult:
+			var r mqtt.BoardResult
+			json.Unmarshal(e.Data, &r)
+			results = append(results, r)
+		case mqtt.TypeMatchResult:
+			matchEnd++
+		}
+	}
+	if len(want.Boards) == 0 || len(results) != len(want.Boards) || results[0].Board != 1 || results[0].WinnerName == "" {
+		t.Errorf("board results %+v, the journal has %d boards", results, len(want.Boards))
+	}
+	t.Logf("%d board results, match over %v", len(results), want.MatchOver)
+	if want.MatchOver != (matchEnd == 1) {
+		t.Errorf("%d match results; match over: %v", matchEnd, want.MatchOver)
+	}
 
 	h, ok := sub.Last(testPrefix + mqtt.TopicHealth)
 	var health mqtt.Health
