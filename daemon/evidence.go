@@ -257,6 +257,9 @@ func (e *evidenceKeeper) annotate(msgs []web.Message) []web.Message {
 	defer e.mu.Unlock()
 	for i, m := range msgs {
 		switch v := m.(type) {
+		case web.Notice:
+			v.Text = plain(v.Text)
+			msgs[i] = v
 		case web.Calibration:
 			e.cal = v
 		case web.StateUpdate:

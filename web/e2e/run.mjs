@@ -497,6 +497,10 @@ test('the demo clip through boardcam run: the overlay shows the score changing a
     await waitText(umpire, '#still-hint', 'ready');
     await umpire.click('#still-send');
     await umpire.waitForFunction(() => /calibrated/.test(document.getElementById('toast').textContent), null, { timeout: T });
+    if (SHOTS) await umpire.screenshot({ path: path.join(SHOTS, 'console-phone-calibration.png'), fullPage: true });
+    // Pages that would reconnect to the stopped server close first.
+    await umpire.context().close();
+    await replay.context().close();
     proc.kill('SIGTERM');
     await new Promise((resolve) => { if (proc.exitCode !== null) resolve(); else proc.on('exit', resolve); });
     let stderr2 = '';
@@ -524,6 +528,7 @@ test('the demo clip through boardcam run: the overlay shows the score changing a
       cal2.corners_px.forEach(([x, y], i) => {
         assert(Math.abs(x - clicked[i][0]) <= 12 && Math.abs(y - clicked[i][1]) <= 12, `corner ${i} after the restart: ${x},${y}, clicked ${clicked[i]}`);
       });
+      await after.context().close();
     } finally {
       proc2.kill('SIGTERM');
     }
