@@ -136,6 +136,13 @@ type Daemon struct {
 	reportMu    sync.Mutex
 	reportErrs  map[string]string
 	closeOnce   sync.Once
+
+	// A Run in flight: Close stops it and waits for it before it frees
+	// what Run uses (the analyzer's OpenCV memory above all).
+	runMu   sync.Mutex
+	closed  bool
+	runStop context.CancelFunc
+	runDone chan struct{}
 }
 
 // Initialize checks the configuration, opens the journal (replaying an
@@ -392,9 +399,25 @@ func (d *Daemon) openAnalyzer() error {
 	if err != nil {
 		return fmt.Errorf("vision pipeline: %w", err)
 	}
+	// The umpire's manual calibration, saved by the last run, is used
+	// again (a configured calibration file wins).
+	a.Saved = filepath.Join(cfg.Journal.Dir, ManualCalibration)
+	if cal == nil {
+		if sc, err := LoadCorners(a.Saved); err == nil {
+			a.UseSaved(sc)
+			d.Logger.Info("using the manual calibration saved from the umpire console", "file", a.Saved, "corners_px", sc.CornersPx)
+		} else if !errors.Is(err, os.ErrNotExist) {
+			d.Logger.Warn("the saved manual calibration is unusable: finding the board instead", "err", err)
+		}
+	}
 	d.analyzer = a
 	return nil
 }
+
+// ManualCalibration is the file, in the journal directory, where the
+// umpire's manual calibration is saved and from which it is used again
+// after a restart (delete it to let the daemon find the board again).
+const ManualCalibration = "calibration-manual.json"
 
 // lockJournalDir makes sure one daemon at a time writes the journals of a
 // directory: two would interleave their lines.
@@ -631,7 +654,7 @@ func (d *Daemon) initSnapshot() {
 	k := d.keeper
 	d.snap = web.Snapshot{
 		State:       k.m.State(),
-		Profile:     profileInfo(k.m.Profile()),
+		Profile:     matchInfo(k.m.Profile(), k.m.State().Format, d.JournalPath()),
 		Calibration: web.Calibration{Status: web.CalibrationNone},
 		Camera:      web.Camera{Status: web.CameraStarting, Source: d.srcInfo.Name},
 		Analysis:    web.Analysis{Status: web.AnalysisOK},
@@ -643,6 +666,25 @@ func (d *Daemon) initSnapshot() {
 	for _, p := range rules.Profiles() {
 		d.snap.Profiles = append(d.snap.Profiles, web.ProfileInfo{Name: p.Name, Title: p.Title})
 	}
+}
+
+// matchInfo is the profile of the match in play with its format: the
+// target, the boards and, in timed formats, the time limit and the start
+// (the journal's creation, from its name).
+func matchInfo(p *rules.Profile, format, journal string) web.ProfileInfo {
+	pi := profileInfo(p)
+	f, err := p.Format(format)
+	if err != nil {
+		return pi
+	}
+	pi.Format, pi.FormatText, pi.Target, pi.Boards = f.Name, f.Summary(), f.Target, f.Boards
+	if f.TimeLimit > 0 {
+		pi.TimeLimitS = f.TimeLimit.Seconds()
+		if t, err := time.ParseInLocation("match-20060102-150405", strings.TrimSuffix(filepath.Base(journal), ".log"), time.Local); err == nil {
+			pi.Started = &t
+		}
+	}
+	return pi
 }
 
 func profileInfo(p *rules.Profile) web.ProfileInfo {
@@ -822,6 +864,16 @@ func (d *Daemon) getSrcErr() error {
 // end of a video and on cancellation, and the source's error (a corrupt
 // file, an unsupported source) otherwise.
 func (d *Daemon) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	d.runMu.Lock()
+	if d.closed || d.runDone != nil {
+		d.runMu.Unlock()
+		return errors.New("daemon: Run after Close, or twice")
+	}
+	d.runStop, d.runDone = cancel, make(chan struct{})
+	defer close(d.runDone)
+	d.runMu.Unlock()
 	done := make(chan struct{})
 	stop := sync.OnceFunc(func() { close(done) })
 	go func() {
@@ -1221,7 +1273,7 @@ func (d *Daemon) publish(a announcement) {
 		d.snapMu.Lock()
 		d.snap.State = *a.State
 		d.snap.Pending = []web.Pending{}
-		d.snap.Profile = profileInfo(mustProfile(a.State.Profile))
+		d.snap.Profile = matchInfo(mustProfile(a.State.Profile), a.State.Format, d.JournalPath())
 		d.snapMu.Unlock()
 		if d.web != nil {
 			if err := d.web.Resync(); err != nil {
@@ -1332,8 +1384,18 @@ func (d *Daemon) buttonLoop(ctx context.Context) {
 	}
 }
 
-// Close releases everything Initialize opened. Run must have returned.
+// Close releases everything Initialize opened. A Run still in flight is
+// stopped first (as by cancelling its context) and awaited: the analysis
+// must not run on a closed analyzer.
 func (d *Daemon) Close() {
+	d.runMu.Lock()
+	d.closed = true
+	stop, running := d.runStop, d.runDone
+	d.runMu.Unlock()
+	if running != nil {
+		stop()
+		<-running
+	}
 	d.closeOnce.Do(func() {
 		if d.web != nil {
 			d.web.Close()
