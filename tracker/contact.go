@@ -374,6 +374,21 @@ func (tk *Tracker) hasContactNear(i int, lo, hi float64) bool {
 // addContact reports a contact between tracks a and b (b < 0: the frame)
 // at time t with the centres at pa and pb.
 func (tk *Tracker) addContact(a, b int, t float64, pa, pb board.Vec) {
+	tk.addContactOf(a, b, t, pa, pb, tk.guessedAt(a, t) || b >= 0 && tk.guessedAt(b, t))
+}
+
+// guessedAt reports whether track i's motion at time t is a guess (a slide
+// traced back, not fitted to sightings).
+func (tk *Tracker) guessedAt(i int, t float64) bool {
+	if sg := tk.segAt(i, t); sg != nil && len(tk.tracks[i].segs) > 0 {
+		return sg.guessed || !sg.known && sg.n <= 1 && sg.v0.Len() > 0
+	}
+	return false
+}
+
+// addContactOf is addContact saying whether the contact was inferred
+// (from paths guessed, not fitted to sightings either side).
+func (tk *Tracker) addContactOf(a, b int, t float64, pa, pb board.Vec, inferred bool) {
 	st := tk.stroke
 	if st == nil {
 		return
@@ -388,7 +403,7 @@ func (tk *Tracker) addContact(a, b int, t float64, pa, pb board.Vec) {
 	if b == idxS {
 		a, b, pa, pb = b, a, pb, pa
 	}
-	e := events.Event{Type: events.Contact, T: t, A: tk.tracks[a].id, AMM: events.MMPtr(pa), BMM: events.MMPtr(pb)}
+	e := events.Event{Type: events.Contact, T: t, A: tk.tracks[a].id, AMM: events.MMPtr(pa), BMM: events.MMPtr(pb), Inferred: inferred}
 	if b < 0 {
 		e.B = events.Frame
 	} else {

@@ -1,6 +1,7 @@
 package tracker
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -26,6 +27,19 @@ type strokeState struct {
 	// striker's detections either side of the crossing.
 	crossSeq         int
 	crossLo, crossHi float64
+	// startInferred and startSigma: how the striker's place at the flick
+	// was established (see markStart).
+	startInferred bool
+	startSigma    float64
+	// unseen: the stroke was not seen to start (it fell in the frames of
+	// unseenGap, not analysed); no stroke_start was emitted.
+	unseen    bool
+	unseenGap frameGap
+	// doubts found during the stroke (see account.go); twoStrikers counts
+	// the frames running with two sure strikers (-1: said), from twoFrom.
+	doubts      []events.Doubt
+	twoStrikers int
+	twoFrom     int
 }
 
 // brk is a collision seen in one track's motion: its path bent between
@@ -215,6 +229,7 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 			start, known = s.pos, true
 		}
 	}
+	seen := known
 	if !known {
 		// Where a hand was over a base line just now: the hand that
 		// flicked stays behind the striker's place for a moment.
@@ -266,13 +281,18 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 	// The speed at the flick that covers the way in that time.
 	v0 := dist/tau + a*tau/2
 	tk.beginStroke(side, start, tf, -1)
+	if seen {
+		tk.markStart(true, startSeenSigma)
+	} else {
+		tk.markStart(false, startTracedSigma)
+	}
 	// The striker's slide, as inferred: from start at tf toward the touch.
 	s.segs = append(s.segs[:1], seg{from: tf, t0: tf, p0: start, v0: u.Scale(v0), known: true, guessed: true})
 	s.segs[0].t0 = tf
 	// The touch that set the first disc moving is the striker's.
 	if tr.onsetPending {
 		tr.onsetPending, tr.onsetKnown, tr.onsetT = false, true, tOn
-		tk.addContact(idxS, i, tOn, c, tr.onsetFrom)
+		tk.addContactOf(idxS, i, tOn, c, tr.onsetFrom, true)
 	}
 	// Did it cross its front line on the way?
 	st := tk.stroke
@@ -387,10 +407,15 @@ func (tk *Tracker) checkFlick() bool {
 		// touch, slower. Trace the flick from the touch instead.
 		if j, tc, ok := tk.struckUnseen(sg, start, first.t); ok {
 			tk.flickBefore(j, tc, sg, side, start, k)
-			return true
+		} else {
+			sg.from = tf
+			tk.beginStroke(side, start, tf, k)
 		}
-		sg.from = tf
-		tk.beginStroke(side, start, tf, k)
+		if anchored {
+			tk.markStart(true, startSeenSigma)
+		} else {
+			tk.markStart(false, startBandSigma)
+		}
 		return true
 	}
 	return false
@@ -507,6 +532,7 @@ func (tk *Tracker) flickIntoHit(sg *seg, first obs) bool {
 	a := tk.cfg.Deceleration
 	tau := tc - tf
 	tk.flickThrough(best, tf, tc, c, u.Scale(l1/tau+a*tau/2), sg, side, start, 0)
+	tk.markStart(true, startSeenSigma)
 	return true
 }
 
@@ -549,7 +575,7 @@ func (tk *Tracker) flickThrough(j int, tf, tc float64, c, v0 board.Vec, sg *seg,
 	copy(s.segs[2:], s.segs[1:])
 	s.segs[1] = pre
 	tk.stroke.startN = 0
-	tk.addContact(idxS, j, tc, c, tk.tracks[j].restPos)
+	tk.addContactOf(idxS, j, tc, c, tk.tracks[j].restPos, true)
 }
 
 // accelerating reports whether the detections of slide sg gather speed:
@@ -659,7 +685,7 @@ func (tk *Tracker) refineStart() {
 		return
 	}
 	sg := &s.segs[1]
-	start, tf, side, _, ok := tk.flickOrigin(sg)
+	start, tf, side, anchored, ok := tk.flickOrigin(sg)
 	if !ok || side != st.side {
 		return
 	}
@@ -673,6 +699,11 @@ func (tk *Tracker) refineStart() {
 	st.startBehind = !tk.g.CrossedFrontLine(side, start, s.r)
 	tk.recross(old)
 	ev.T, ev.StrikerMM = tf, events.MMPtr(start)
+	if anchored {
+		tk.markStart(true, startSeenSigma)
+	} else {
+		tk.markStart(false, startBandSigma)
+	}
 	for k := range tk.pending {
 		if tk.pending[k].seq == st.armSeq {
 			tk.pending[k].ev.T = tf
@@ -705,6 +736,7 @@ func (tk *Tracker) beginStroke(side board.Side, start board.Vec, tf float64, k i
 			tr.state = Rest
 		}
 		tr.inStroke = false
+		tr.onAtStart = tr.state.OnBoard()
 		switch {
 		case i == idxS && k < 0:
 			// The striker was not seen leaving: its slide is added by the
@@ -754,6 +786,7 @@ func (tk *Tracker) beginStroke(side board.Side, start board.Vec, tf float64, k i
 
 // inStroke runs the logic of a stroke in progress.
 func (tk *Tracker) inStroke() {
+	tk.noteStrikers()
 	tk.refineStart()
 	tk.resolveLost(false)
 	tk.frontLine()
@@ -925,7 +958,7 @@ func (tk *Tracker) resolveLostMoving(i int, final bool) {
 			tk.occlude(i, tr.pos)
 			return
 		}
-		tk.pocketed(i, path.pocket, tl+path.tp)
+		tk.pocketed(i, path.pocket, tl+path.tp, !tk.fallSeen(tr, path.pocket))
 		return
 	}
 	// A path that grazes a mouth within the error of the prediction: the
@@ -936,12 +969,17 @@ func (tk *Tracker) resolveLostMoving(i int, final bool) {
 			tk.occlude(i, tr.pos)
 			return
 		}
-		tk.pocketed(i, path.near, tl+path.tn)
+		tk.pocketed(i, path.near, tl+path.tn, !tk.fallSeen(tr, path.near))
 		return
 	}
-	if tr.misses >= tk.overFr && tr.beyond {
-		if tc, pe, ok := tk.edgeCrossing(p, v, tr.r, tl, tr.beyond); ok {
-			tk.overboard(i, tc, pe)
+	// Seen over the frame, or so fast toward it that it left the
+	// surface before it could slow down (a disc that bounced off the
+	// cushion would be back in view a frame after) with nothing in its
+	// way: overboard where its way crossed the edge, once it has been
+	// unseen long enough.
+	if tr.misses >= tk.overFr && tr.beyond || tr.misses >= tk.pocketFr && v.Len() > jumpSpeed && tk.measured(tr) {
+		if tc, pe, ok := tk.edgeCrossing(p, v, tr.r, tl, tr.beyond); ok && (tr.beyond || tc <= tk.t-tk.dt && !tk.wayBlocked(i, p, pe)) {
+			tk.overboard(i, tc, pe, !tr.beyond)
 			return
 		}
 	}
@@ -951,23 +989,70 @@ func (tk *Tracker) resolveLostMoving(i int, final bool) {
 	// Long gone: the whole path, then a near miss of a pocket.
 	full := tk.mot.slide(tk.g, p, v, tr.r, 3)
 	if full.pocketed && !tk.pocketHidden(full.pocket) {
-		tk.pocketed(i, full.pocket, tl+math.Min(full.tp, el))
+		tk.pocketed(i, full.pocket, tl+math.Min(full.tp, el), !tk.fallSeen(tr, full.pocket))
 		return
 	}
 	if pk, tc, ok := tk.nearPocket(p, v, tr.r); ok && !tk.pocketHidden(pk) {
-		tk.pocketed(i, pk, tl+math.Min(tc, el))
+		tk.pocketed(i, pk, tl+math.Min(tc, el), true)
 		return
 	}
 	// Over the frame: only a disc fast enough to jump the cushion.
 	if tc, pe, ok := tk.edgeCrossing(p, v, tr.r, tl, tr.beyond); ok && (tr.beyond || v.Len() > 1500) {
-		tk.overboard(i, tc, pe)
+		tk.overboard(i, tc, pe, !tr.beyond)
 		return
 	}
 	tr.state = Missing
 	tr.pos = full.p
 	tr.vel = board.Vec{}
 	tr.onsetPending = false
+	if tk.stroke != nil {
+		why := "was lost from sight moving"
+		if c := compass(v); c != "" {
+			why += " towards " + c
+		}
+		tk.noteUnaccounted(i, why+": it is not on the board, nor seen to leave it")
+	}
 }
+
+// fallSeen reports whether track tr, lost on its way into pocket pk, was
+// seen close enough to the mouth (within two diameters, on a measured
+// slide) that its fall is as good as seen.
+func (tk *Tracker) fallSeen(tr *track, pk board.Pocket) bool {
+	pc := tk.g.Pocket(pk)
+	return tk.measured(tr) && tr.lastObs.p.Dist(pc.C)-pc.R < 4*tr.r
+}
+
+// measured reports whether moving track tr's current slide was measured:
+// fitted to two sightings or more, or the first sighting of a disc struck
+// from rest (its way from its place), not guessed.
+func (tk *Tracker) measured(tr *track) bool {
+	if len(tr.segs) == 0 {
+		return false
+	}
+	s := &tr.segs[len(tr.segs)-1]
+	return !s.guessed && !s.hit && (s.known && s.n >= 2 || s.n == 1 && tr.fromRest && s.first == tr.moveStart)
+}
+
+// wayBlocked reports whether a disc on the board (other than i) lies
+// across the straight way from a to b.
+func (tk *Tracker) wayBlocked(i int, a, b board.Vec) bool {
+	sg := board.Segment{A: a, B: b}
+	for j := range tk.tracks {
+		o := &tk.tracks[j]
+		if j == i || !o.state.OnBoard() {
+			continue
+		}
+		if sg.DistTo(o.pos) < tk.tracks[i].r+o.r {
+			return true
+		}
+	}
+	return false
+}
+
+// jumpSpeed (mm/s) is the speed at which a disc lost on its way to the
+// cushion is taken to have left the board rather than bounced back
+// unseen.
+const jumpSpeed = 3000.0
 
 // occlude marks track i hidden at p.
 func (tk *Tracker) occlude(i int, p board.Vec) {
@@ -1053,31 +1138,44 @@ func (tk *Tracker) resolveVanished(i int) {
 	p := tr.restPos
 	tv := (tr.lastSeenT + tr.unseenSince) / 2
 	j, tc, n, speed := tk.hitterOf(i, p, tr.lastSeenT, tr.unseenSince)
+	if j < 0 && tr.displaced {
+		// Nothing seen coming, but a disc was seen on its place after
+		// it vanished (discs cannot overlap): struck away by it, which
+		// way not seen.
+		j, tc, n, speed = tr.displacedBy, tv, board.Vec{}, 0
+	}
 	if j < 0 {
-		// Nothing came near it: it was not struck. The detector lost it
-		// (or it never was a disc): missing, no event.
+		// Nothing was seen coming near it. By a pocket (the stroke's
+		// flight, or all of it, unseen), it went in; elsewhere the
+		// detector lost it (or it never was a disc): missing, and said.
+		pk, d := tk.g.NearestPocket(p)
+		if pc := tk.g.Pocket(pk); d <= pc.R+2.5*tr.r && !tk.pocketHidden(pk) {
+			tk.pocketed(i, pk, tv, true)
+			return
+		}
 		tr.state, tr.pos = Missing, p
+		tk.noteUnaccounted(i, "is not there now, nor seen to leave")
 		return
 	}
 	tv = tc
-	tk.addContact(j, i, tc, tk.pathAt(j, tc, tr.lastSeenT), p)
+	tk.addContactOf(j, i, tc, tk.pathAt(j, tc, tr.lastSeenT), p, true)
 	speed = math.Max(speed, 3000)
 	at := func(dt float64) float64 { return math.Max(tv+dt, tr.lastSeenT) }
 	if n != (board.Vec{}) {
 		path := tk.mot.slide(tk.g, p, n.Scale(speed), tr.r, 1)
 		if path.pocketed && !tk.pocketHidden(path.pocket) {
-			tk.pocketed(i, path.pocket, at(path.tp))
+			tk.pocketed(i, path.pocket, at(path.tp), true)
 			return
 		}
 		if path.gap < 30 && !tk.pocketHidden(path.near) {
-			tk.pocketed(i, path.near, at(path.tn))
+			tk.pocketed(i, path.near, at(path.tn), true)
 			return
 		}
 	}
 	pk, d := tk.g.NearestPocket(p)
 	pc := tk.g.Pocket(pk)
 	if d <= pc.R+2.5*tr.r && !tk.pocketHidden(pk) {
-		tk.pocketed(i, pk, at(math.Max(0, d-pc.R)/speed))
+		tk.pocketed(i, pk, at(math.Max(0, d-pc.R)/speed), true)
 		return
 	}
 	// Over the frame where its way leaves the surface (the nearest edge
@@ -1091,7 +1189,8 @@ func (tk *Tracker) resolveVanished(i int) {
 		if dy := h - math.Abs(p.Y); dy < lam {
 			lam, q = dy, board.V(p.X, math.Copysign(h, p.Y))
 		}
-		tk.overboard(i, at(math.Min(lam/speed, 2*tk.dt)), q)
+		tk.overboard(i, at(math.Min(lam/speed, 2*tk.dt)), q, true)
+		tk.noteUnaccounted(i, fmt.Sprintf("was struck away unseen (its way not seen): taken to have left the board over the %s edge", compass(q)))
 		return
 	}
 	lam := math.Inf(1)
@@ -1101,25 +1200,32 @@ func (tk *Tracker) resolveVanished(i int) {
 	if n.Y != 0 {
 		lam = math.Min(lam, (math.Copysign(h, n.Y)-p.Y)/n.Y)
 	}
-	tk.overboard(i, at(math.Min(lam/speed, 2*tk.dt)), p.Add(n.Scale(lam)))
+	tk.overboard(i, at(math.Min(lam/speed, 2*tk.dt)), p.Add(n.Scale(lam)), true)
 }
 
-// pocketed takes track i off the board into pocket pk at time t.
-func (tk *Tracker) pocketed(i int, pk board.Pocket, t float64) {
+// pocketed takes track i off the board into pocket pk at time t; inferred:
+// its fall was not seen (it vanished far from the mouth, or its way there
+// was guessed).
+func (tk *Tracker) pocketed(i int, pk board.Pocket, t float64, inferred bool) {
 	tr := &tk.tracks[i]
 	tr.state, tr.pocket, tr.offT, tr.stopT = Pocketed, pk, t, t
 	tr.pos, tr.vel, tr.misses = tk.g.Pocket(pk).C, board.Vec{}, 0
 	tr.onsetPending, tr.hasAnchor, tr.placedFlag = false, false, false
-	tk.emit(events.Event{Type: events.Pocketed, T: t, Piece: events.KindPtr(tr.kind), ID: tr.id, Pocket: events.PocketPtr(pk)})
+	tk.emit(events.Event{Type: events.Pocketed, T: t, Piece: events.KindPtr(tr.kind), ID: tr.id, Pocket: events.PocketPtr(pk), Inferred: inferred})
 }
 
-// overboard takes track i off the board over the frame at time t, at p.
-func (tk *Tracker) overboard(i int, t float64, p board.Vec) {
+// overboard takes track i off the board over the frame at time t, at p;
+// inferred: it was not seen over the frame.
+func (tk *Tracker) overboard(i int, t float64, p board.Vec, inferred bool) {
 	tr := &tk.tracks[i]
 	tr.state, tr.offT, tr.stopT = Overboard, t, t
 	tr.pos, tr.vel, tr.misses = p, board.Vec{}, 0
 	tr.onsetPending, tr.hasAnchor, tr.placedFlag = false, false, false
-	tk.emit(events.Event{Type: events.Overboard, T: t, Piece: events.KindPtr(tr.kind), ID: tr.id, MM: events.MMPtr(p)})
+	e := events.Event{Type: events.Overboard, T: t, Piece: events.KindPtr(tr.kind), ID: tr.id, MM: events.MMPtr(p), Inferred: inferred}
+	if inferred {
+		e.SigmaMM = 50 // where along the edge: the way was not seen to the end
+	}
+	tk.emit(e)
 }
 
 // checkEnd ends the stroke when every disc on the board has rested for
@@ -1170,19 +1276,12 @@ func (tk *Tracker) checkEnd() {
 			end = math.Max(end, tr.offT)
 		}
 	}
-	var pieces []events.PieceAt
 	for i := range tk.tracks {
-		tr := &tk.tracks[i]
-		if !tr.state.OnBoard() {
-			continue
+		if tr := &tk.tracks[i]; tr.state == Occluded && tr.occMoving && tr.inStroke {
+			tk.noteCovered(i, "where it stopped was not seen")
 		}
-		p := tr.pos
-		if tr.state.atRest() {
-			p = tr.restPos
-		}
-		pieces = append(pieces, events.PieceAt{Piece: tr.kind, ID: tr.id, MM: events.FromVec(p)})
 	}
-	tk.emit(events.Event{Type: events.StrokeEnd, T: end, Pieces: pieces})
+	tk.emit(events.Event{Type: events.StrokeEnd, T: end, Pieces: tk.restPieces(), Doubts: tk.strokeDoubts(end)})
 	tk.stroke = nil
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]
