@@ -74,6 +74,11 @@ type Geometry struct {
 	// ManMass and StrikerMass are in grams.
 	ManMass     float64 `yaml:"man_mass"`
 	StrikerMass float64 `yaml:"striker_mass"`
+
+	// Measured are this board's markings as calibration measured them
+	// (nil: the figures above). Not part of the YAML description: they
+	// come with the calibration ([Geometry.WithMarkings]).
+	Measured *Markings `yaml:"-"`
 }
 
 // ICF returns the tournament board of the Laws of Carrom, with the printed
@@ -185,8 +190,10 @@ func (g *Geometry) Validate() error {
 	if g.StrikerDiameter <= g.BaseLineGap {
 		errs = append(errs, fmt.Errorf("a striker of %.1f cannot touch both base lines %.1f apart", g.StrikerDiameter, g.BaseLineGap))
 	}
-	if g.PocketDiameter <= g.ManDiameter || g.PocketDiameter <= g.StrikerDiameter {
-		errs = append(errs, fmt.Errorf("pocket_diameter %.1f must exceed the carromman (%.1f) and striker (%.1f) diameters", g.PocketDiameter, g.ManDiameter, g.StrikerDiameter))
+	// The men must fit the pockets; a home set's striker may not (it is
+	// then never pocketed).
+	if g.PocketDiameter <= g.ManDiameter {
+		errs = append(errs, fmt.Errorf("pocket_diameter %.1f must exceed the carromman's diameter (%.1f)", g.PocketDiameter, g.ManDiameter))
 	}
 	if g.pocketInset() < g.PocketDiameter/2 || g.pocketInset() > g.Surface/4 {
 		errs = append(errs, fmt.Errorf("pocket_inset %.1f must lie between the pocket radius and a quarter of the surface", g.pocketInset()))
@@ -263,47 +270,30 @@ func (g *Geometry) arrowTipDist() float64 {
 
 // Board markings in world coordinates.
 
+// The markings in board coordinates, as the referee judges them: the
+// measured ones when calibration set them, else the nominal ones (see
+// [Geometry.Marks]).
+
 // FrontLine returns the front base line of side s as a segment along its
 // centre line, running between the base circle centres.
-func (g *Geometry) FrontLine(s Side) Segment {
-	y := (g.FrontInner() + g.FrontOuter()) / 2
-	return Segment{FromLocal(s, Vec{-g.BaseCircleX(), y}), FromLocal(s, Vec{g.BaseCircleX(), y})}
-}
+func (g *Geometry) FrontLine(s Side) Segment { return g.Marks().FrontLine(s) }
 
-// RearLine returns the rear base line of side s as a segment along its
-// centre line, running between the base circle centres.
-func (g *Geometry) RearLine(s Side) Segment {
-	y := (g.RearInner() + g.RearOuter()) / 2
-	return Segment{FromLocal(s, Vec{-g.BaseCircleX(), y}), FromLocal(s, Vec{g.BaseCircleX(), y})}
-}
+// RearLine returns the rear base line of side s likewise.
+func (g *Geometry) RearLine(s Side) Segment { return g.Marks().RearLine(s) }
 
 // BaseCircles returns side s's two base circles: first the one on the
 // player's left, then the one on the right.
-func (g *Geometry) BaseCircles(s Side) [2]Circle {
-	r := g.BaseCircleDiameter / 2
-	y := g.BaseCircleY()
-	return [2]Circle{
-		{FromLocal(s, Vec{-g.BaseCircleX(), y}), r},
-		{FromLocal(s, Vec{g.BaseCircleX(), y}), r},
-	}
-}
+func (g *Geometry) BaseCircles(s Side) [2]Circle { return g.Marks().BaseCircles(s) }
 
 // CentreCircle returns the red centre circle.
-func (g *Geometry) CentreCircle() Circle { return Circle{Vec{}, g.CentreCircleDiameter / 2} }
+func (g *Geometry) CentreCircle() Circle { return g.Marks().CentreCircle() }
 
 // OuterCircle returns the outer ("main") circle.
-func (g *Geometry) OuterCircle() Circle { return Circle{Vec{}, g.OuterCircleDiameter / 2} }
+func (g *Geometry) OuterCircle() Circle { return g.Marks().OuterCircle() }
 
 // Arrow returns the arrow pointing at pocket p (zero segment when the board
 // has no arrows). A is the end nearer the centre, B the tip by the pocket.
-func (g *Geometry) Arrow(p Pocket) Segment {
-	if g.ArrowLength <= 0 {
-		return Segment{}
-	}
-	d := p.dir()
-	tip := g.arrowTipDist()
-	return Segment{d.Scale(tip - g.ArrowLength), d.Scale(tip)}
-}
+func (g *Geometry) Arrow(p Pocket) Segment { return g.Marks().Arrow(p) }
 
 // Corners returns the four corners of the playing surface in the order
 // top-left (NW), top-right (NE), bottom-right (SE), bottom-left (SW).

@@ -16,9 +16,11 @@ import (
 	"github.com/boardcam/boardcam/board"
 )
 
-// Version is the format version of the calibration file this build writes
-// and reads.
-const Version = 1
+// Version is the format version of the calibration file this build
+// writes. It reads every version up to it: version 2 added the board's
+// measured markings, the set of pieces and the camera's tilt; a version 1
+// file loads without them.
+const Version = 2
 
 // Method says how the board's corners were found.
 type Method string
@@ -66,6 +68,14 @@ type Calibration struct {
 	Orientation Orientation `json:"orientation"`
 	// Quality says how well the board's markings re-project.
 	Quality Quality `json:"quality"`
+	// Markings are this board's markings as measured in the picture
+	// (where its base lines, base circles, arrows and centre circle are
+	// drawn, and how thick): the referee judges against them. Absent in
+	// version 1 files and when the frame showed too little of them.
+	Markings *board.Markings `json:"markings,omitempty"`
+	// Set is the set of pieces learned from the picture (sizes and
+	// colours), when there were pieces to learn it from.
+	Set *board.Set `json:"set,omitempty"`
 }
 
 // Size is an image size, [width, height] in JSON.
@@ -119,21 +129,25 @@ type Quality struct {
 	Edges [4]string `json:"edges"`
 	// Markings lists every marking looked for and whether it was found.
 	Markings []Marking `json:"markings,omitempty"`
+	// TiltDeg is the angle between the camera's axis and the vertical,
+	// from the perspective of the board (0: looking straight down).
+	TiltDeg float64 `json:"tilt_deg,omitempty"`
 	// Notes are warnings worth showing to the user.
 	Notes []string `json:"notes,omitempty"`
 }
 
 // Marking is one board marking looked for in the image.
 type Marking struct {
-	// Kind is base_line, base_circle, centre_circle or pocket.
+	// Kind is rear_line, front_line, base_circle, arrow, centre_circle or
+	// pocket (base_line in version 1 files: the rear line).
 	Kind string `json:"kind"`
 	// Name says which one: a side for base lines ("S"), a side and end for
 	// base circles ("S left"), a pocket name ("NE").
 	Name  string `json:"name"`
 	Found bool   `json:"found"`
 	// ErrorMM is the distance between where it was found and where the
-	// board geometry puts it (for a base line: the mean distance along
-	// the line).
+	// board geometry puts it (for a line: how far its centre line lies
+	// from the nominal one).
 	ErrorMM float64 `json:"error_mm,omitempty"`
 }
 
@@ -276,12 +290,16 @@ func (c *Calibration) Rotate(k int) error {
 		c.Corners[i] = img[((i-q)%4+4)%4]
 	}
 	c.Orientation.Breaker = board.Side((int(c.Orientation.Breaker) + k) % 4)
+	if c.Markings != nil {
+		c.Markings = c.Markings.Rotated(k)
+	}
 	return c.computeH()
 }
 
 // Save writes the calibration as indented JSON, atomically (a temporary
 // file renamed over path), after validating it.
 func (c *Calibration) Save(path string) error {
+	c.Version = Version
 	if err := c.Validate(); err != nil {
 		return fmt.Errorf("calibrate: not saving %s: %w", path, err)
 	}
@@ -424,8 +442,18 @@ func (c *Calibration) Validate() error {
 	add := func(field, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, a...)))
 	}
-	if c.Version != Version {
-		add("version", "%d (this build reads %d)", c.Version, Version)
+	if c.Version < 1 || c.Version > Version {
+		add("version", "%d (this build reads 1 to %d)", c.Version, Version)
+	}
+	if c.Markings != nil {
+		if err := c.Markings.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("markings: %w", err))
+		}
+	}
+	if c.Set != nil {
+		if err := c.Set.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("set: %w", err))
+		}
 	}
 	if c.Created.IsZero() {
 		add("created", "missing")

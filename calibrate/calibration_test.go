@@ -104,7 +104,7 @@ func TestCalibrationSaveLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
-	if !strings.Contains(string(b), `"version": 1`) || !strings.Contains(string(b), `"corners_px"`) {
+	if !strings.Contains(string(b), `"version": 2`) || !strings.Contains(string(b), `"corners_px"`) {
 		t.Errorf("file lacks version or corners:\n%s", b)
 	}
 	back, err := Load(path)
@@ -141,7 +141,13 @@ func TestCalibrationRejectsBadFiles(t *testing.T) {
 		data []byte
 		want string
 	}{
-		{"future version", edit(func(x map[string]any) { x["version"] = 2 }), "newer boardcam"},
+		{"future version", edit(func(x map[string]any) { x["version"] = Version + 1 }), "newer boardcam"},
+		{"bad markings", edit(func(x map[string]any) {
+			m := board.ICF().NominalMarkings()
+			m.Sides[board.S].Front.Y = 300 // behind the rear line
+			x["markings"] = m
+		}), "markings: side S"},
+		{"bad set", edit(func(x map[string]any) { x["set"] = map[string]any{"source": "config", "striker_mm": 200} }), "set: striker_mm"},
 		{"no version", edit(func(x map[string]any) { delete(x, "version") }), "no \"version\""},
 		{"unknown field", edit(func(x map[string]any) { x["colour"] = "red" }), "unknown field \"colour\""},
 		{"bad corner", edit(func(x map[string]any) { x["corners_px"].([]any)[2] = []any{1.0} }), "want [x, y]"},
@@ -319,5 +325,39 @@ func TestInferBreaker(t *testing.T) {
 	}
 	if _, err := InferBreaker(g, sw[:2], sb[:2], nil, board.S); err == nil {
 		t.Error("four pieces gave a breaker")
+	}
+}
+
+// TestLoadVersion1 reads a calibration file written in format version 1
+// (before the measured markings, the set and the tilt): it loads, without
+// them, and is saved again as the current version.
+func TestLoadVersion1(t *testing.T) {
+	c := testCalibration(t)
+	b, err := c.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x map[string]any
+	if err := json.Unmarshal(b, &x); err != nil {
+		t.Fatal(err)
+	}
+	x["version"] = 1
+	delete(x, "markings")
+	delete(x, "set")
+	v1, _ := json.Marshal(x)
+	back, err := Parse(v1)
+	if err != nil {
+		t.Fatalf("a version 1 file does not load: %v", err)
+	}
+	if back.Version != 1 || back.Markings != nil || back.Set != nil || back.Corners != c.Corners {
+		t.Errorf("version 1 file read as %+v", back)
+	}
+	path := filepath.Join(t.TempDir(), "calibration.json")
+	if err := back.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	again, err := Load(path)
+	if err != nil || again.Version != Version {
+		t.Errorf("saved again: version %v, %v", again.Version, err)
 	}
 }

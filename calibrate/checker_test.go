@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"errors"
 	"math"
 	"strconv"
 	"testing"
@@ -271,7 +272,7 @@ func TestManualCorners(t *testing.T) {
 	if bad.Quality.Score > good.Quality.Score-0.2 {
 		t.Errorf("corners 2%% off score %.2f, true ones %.2f: the score does not see the error", bad.Quality.Score, good.Quality.Score)
 	}
-	if n, of := good.Quality.Found("base_line"); n != 4 || of != 4 {
+	if n, of := good.Quality.Found("rear_line"); n != 4 || of != 4 {
 		t.Errorf("base lines found %d of %d", n, of)
 	}
 	// Re-scoring a calibration against a frame from a moved camera.
@@ -334,9 +335,14 @@ func TestDetectThroughLens(t *testing.T) {
 		}
 	}
 	// Without undistortion the markings do not fit: the score drops.
+	// (The bowed edges may not even be found: then the board is refused
+	// as unsure, and the calibration comes with the error.)
 	raw, _, err := Detect(img, Options{Now: fixedNow})
-	if err != nil {
+	if err != nil && !errors.Is(err, ErrUnsure) {
 		t.Fatal(err)
+	}
+	if err != nil {
+		t.Logf("without undistortion: %v", err)
 	}
 	t.Logf("quality with lens model %.2f (rms %s mm), without %.2f (rms %s mm)", cal.Quality.Score, rmsText(cal.Quality.RMSmm), raw.Quality.Score, rmsText(raw.Quality.RMSmm))
 	if raw.Quality.RMSmm != nil && cal.Quality.RMSmm != nil && *raw.Quality.RMSmm <= *cal.Quality.RMSmm {

@@ -25,9 +25,11 @@ var (
 // DrawDebug draws over a copy of the frame (into dst) what calibration
 // found: the surface edges (green where measured, orange where inferred)
 // and their sample points, the corners with their board names, the
-// markings found (cyan), and the board geometry's markings re-projected
-// through the calibration (magenta): base lines, base circles, centre and
-// outer circles, arrows and pockets. rep may be nil (manual calibration).
+// markings as measured (cyan: both edges of each base line, the base
+// circles and their cores, the arrows, the centre circle, the pockets),
+// and the board geometry's nominal markings re-projected through the
+// calibration (magenta): base lines, base circles, centre and outer
+// circles, arrows and pockets. rep may be nil (manual calibration).
 func DrawDebug(img gocv.Mat, cal *Calibration, g *board.Geometry, rep *Report, dst *gocv.Mat) error {
 	if cal == nil {
 		return errors.New("calibrate: debug: no calibration")
@@ -70,7 +72,8 @@ func DrawDebug(img gocv.Mat, cal *Calibration, g *board.Geometry, rep *Report, d
 		}
 		poly(pts, true, col)
 	}
-	// Geometry re-projected.
+	// Geometry re-projected (its nominal figures).
+	g = g.WithMarkings(nil)
 	for _, s := range board.Sides {
 		for _, seg := range []board.Segment{g.RearLine(s), g.FrontLine(s)} {
 			poly([]Point{mm(seg.A), mm(seg.B)}, false, colPredict)
@@ -100,18 +103,39 @@ func DrawDebug(img gocv.Mat, cal *Calibration, g *board.Geometry, rep *Report, d
 				gocv.Circle(dst, ip(p), 0, colSample, th)
 			}
 		}
-		for _, m := range rep.Markings {
-			if !m.Found {
-				continue
-			}
-			if m.Circle != nil {
-				gocv.Circle(dst, ip(m.Circle.C), int(math.Round(m.Circle.R)), colMeasured, th)
-			}
-			if m.Line != nil && len(m.Predicted) == 2 {
-				poly([]Point{m.Line.Project(m.Predicted[0]), m.Line.Project(m.Predicted[1])}, false, colMeasured)
+		for _, c := range rep.Pockets {
+			if c != nil {
+				gocv.Circle(dst, ip(c.C), int(math.Round(c.R)), colMeasured, th)
 			}
 		}
-	} else {
+	}
+	// The markings as measured: each line's two edges (its thickness),
+	// the base circles and their cores, the arrows, the centre circle.
+	if m := cal.Markings; m != nil {
+		for _, s := range board.Sides {
+			sm := m.Side(s)
+			for _, b := range []board.Band{sm.Front, sm.Rear} {
+				for _, y := range []float64{b.Inner(), b.Outer()} {
+					a := board.FromLocal(s, board.V(sm.Circles[0].X, y))
+					e := board.FromLocal(s, board.V(sm.Circles[1].X, y))
+					poly([]Point{mm(a), mm(e)}, false, colMeasured)
+				}
+			}
+			for i, c := range m.BaseCircles(s) {
+				circleMM(c, colMeasured)
+				if core := sm.Circles[i].Core; core > 0 {
+					circleMM(board.Circle{C: c.C, R: core}, colMeasured)
+				}
+			}
+		}
+		for _, p := range board.Pockets {
+			if a := m.Arrow(p); a != (board.Segment{}) {
+				poly([]Point{mm(a.A), mm(a.B)}, false, colMeasured)
+			}
+		}
+		circleMM(m.CentreCircle(), colMeasured)
+	}
+	if rep == nil {
 		poly(cal.Corners[:], true, colFound)
 	}
 	names := [4]string{"NW", "NE", "SE", "SW"}
@@ -123,7 +147,7 @@ func DrawDebug(img gocv.Mat, cal *Calibration, g *board.Geometry, rep *Report, d
 		lp := mm(board.Vec{X: boardCorners(cal.Board.Surface)[i].X * 0.9, Y: boardCorners(cal.Board.Surface)[i].Y * 0.9})
 		gocv.PutText(dst, names[i], ip(lp), gocv.FontHersheySimplex, 0.5*float64(th), colCorner, th)
 	}
-	txt := fmt.Sprintf("%s  score %.2f", cal.Quality.Method, cal.Quality.Score)
+	txt := fmt.Sprintf("%s  confidence %.2f  tilt %.0f deg", cal.Quality.Method, cal.Quality.Score, cal.Quality.TiltDeg)
 	if cal.Quality.RMSmm != nil {
 		txt += fmt.Sprintf("  markings rms %.1f mm", *cal.Quality.RMSmm)
 	}

@@ -31,7 +31,25 @@ type Options struct {
 	RefineWithMarkings bool
 	// Now gives the time stamped on the result (default time.Now).
 	Now func() time.Time
+	// MinConfidence is the confidence (the quality score) below which
+	// [Detect] refuses the board it found (default
+	// [DefaultMinConfidence]; negative: accept any).
+	MinConfidence float64
+	// MaxTiltDeg is the camera tilt from the vertical above which
+	// [Detect] refuses the view as too oblique to referee (default
+	// [DefaultMaxTiltDeg]; negative: accept any).
+	MaxTiltDeg float64
 }
+
+// Defaults of the refusal thresholds. Correct calibrations of the real
+// photographs score 0.5–0.9; wrong ones (a base line taken for an edge, a
+// picture's border for the frame, the side view) 0.15–0.4; a view with no
+// edge of the surface in it at most half its markings term (its corners
+// come from the pockets and base lines only, to about 1% of the board).
+const (
+	DefaultMinConfidence = 0.5
+	DefaultMaxTiltDeg    = 25.0
+)
 
 // Report is what [Detect] measured, for the debug image and for tests.
 // Image sides are in image order (top, right, bottom, left); corners
@@ -53,8 +71,8 @@ type Report struct {
 	Pockets [4]*Circle
 	// Model is the joint fit of edges and markings, when one was made.
 	Model *ModelFit
-	// Markings are the markings measured for the quality score.
-	Markings []MarkingFound
+	// Measured are the board's markings measured through the calibration.
+	Measured *markingsMeasured
 	// Elapsed is how long detection took.
 	Elapsed time.Duration
 }
@@ -92,6 +110,16 @@ type ModelFit struct {
 // ErrNoBoard is returned (wrapped) when no playing surface is found.
 var ErrNoBoard = errors.New("no carrom board found")
 
+// ErrUnsure is returned (wrapped) by [Detect] when the board it found has
+// a confidence below [Options.MinConfidence]; the calibration is returned
+// with it, for the debug image, but must not be used.
+var ErrUnsure = errors.New("board found but not with enough confidence")
+
+// ErrTooOblique is returned (wrapped) by [Detect] when the camera looks at
+// the board too far from straight down to referee
+// ([Options.MaxTiltDeg]); the calibration is returned with it.
+var ErrTooOblique = errors.New("camera too oblique")
+
 func (o Options) withDefaults() Options {
 	if o.Geometry == nil {
 		o.Geometry = board.ICF()
@@ -104,6 +132,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.MinConfidence == 0 {
+		o.MinConfidence = DefaultMinConfidence
+	}
+	if o.MaxTiltDeg == 0 {
+		o.MaxTiltDeg = DefaultMaxTiltDeg
 	}
 	return o
 }
@@ -148,7 +182,33 @@ func Detect(img gocv.Mat, opt Options) (*Calibration, *Report, error) {
 	if err != nil {
 		return nil, d.rep, err
 	}
-	return cal, d.rep, nil
+	return cal, d.rep, d.judge(cal)
+}
+
+// judge refuses a calibration that is too oblique or not confident
+// enough, saying why and what to do.
+func (d *detector) judge(cal *Calibration) error {
+	q := cal.Quality
+	if t := cal.Tilt(); d.opt.MaxTiltDeg > 0 && t > d.opt.MaxTiltDeg {
+		return fmt.Errorf("calibrate: detect: %w: the camera looks at the board about %.0f° from straight down (at most %.0f° can be refereed): mount it above the board's centre, looking down", ErrTooOblique, t, d.opt.MaxTiltDeg)
+	}
+	if d.opt.MinConfidence > 0 && q.Score < d.opt.MinConfidence {
+		why := "the markings found do not fit a carrom board there"
+		found := 0
+		for _, e := range q.Edges {
+			if e == "found" {
+				found++
+			}
+		}
+		switch {
+		case found == 0:
+			why = "no edge of the playing surface is in the picture, so its corners could only be inferred from the pockets and base lines (to about 1% of the board)"
+		case found < 4 && q.Score > 0.3:
+			why = fmt.Sprintf("only %d of the surface's 4 edges are in the picture and the markings do not pin the others", found)
+		}
+		return fmt.Errorf("calibrate: detect: %w (confidence %.2f, at least %.2f needed): %s; move the camera so that the whole playing surface and its frame are in view, or give the corners by hand (--corners)", ErrUnsure, q.Score, d.opt.MinConfidence, why)
+	}
+	return nil
 }
 
 // newDetector converts the frame to Lab at full resolution and makes the
@@ -240,6 +300,7 @@ type candResult struct {
 	rearPts [4][]Point
 	rearV   [4]float64
 	thr     float64
+	nFound  int
 	err     error
 }
 
@@ -368,8 +429,60 @@ func (d *detector) run() (*Calibration, error) {
 		byRank(cands)
 		try(cands)
 	}
+	if best == nil || best.err != nil || best.rep.Measured == nil || best.rep.Measured.score < 0.4 || best.nFound < 2 {
+		// Framed on the surface, no edge in view (or a marking taken for
+		// an edge: the markings do not fit): the board from its markings
+		// alone, starting from the picture itself and from the best
+		// outline, as it is and as the square of the rear base lines.
+		w, h := float64(d.full.w), float64(d.full.h)
+		quads := [][4]Point{{{-0.5, -0.5}, {w - 0.5, -0.5}, {w - 0.5, h - 0.5}, {-0.5, h - 0.5}}}
+		if best != nil && best.err == nil {
+			q := best.rep.ImageCorners
+			quads = append(quads, q, scaleQuad(q, 1/rearCentre(d.g)))
+		}
+		d.thr = math.Max(12, math.Min(50, otsuT))
+		for _, q := range quads {
+			es := edgeState{corners: q}
+			for j := 0; j < 4; j++ {
+				es.full[j] = LineJoining(q[j], q[(j+1)%4])
+				if es.full[j].Normal().Dot(q[j].Sub(centroid(q))) < 0 {
+					es.full[j] = Line{-es.full[j].A, -es.full[j].B, -es.full[j].C}
+				}
+				es.startL[j], es.endL[j] = es.full[j], es.full[j]
+				es.sides[j] = SideReport{Line: es.full[j]}
+			}
+			r := d.evaluate(es)
+			if r.err == nil && r.cal.Quality.Score > bestScore {
+				best, bestScore = r, r.cal.Quality.Score
+			}
+		}
+	}
 	d.rep, d.notes, d.rearPts, d.rearV, d.thr = best.rep, best.notes, best.rearPts, best.rearV, best.thr
 	return best.cal, best.err
+}
+
+// centroid is the mean of a quadrilateral's corners.
+func centroid(q [4]Point) Point {
+	var c Point
+	for _, p := range q {
+		c = c.Add(p.Scale(0.25))
+	}
+	return c
+}
+
+// scaleQuad scales a quadrilateral about its centre through the
+// homography of the normalised square: the quadrilateral whose square
+// ratio k larger in the board's own coordinates.
+func scaleQuad(q [4]Point, k float64) [4]Point {
+	hn, err := HomographyFrom4(unitSquare(), q)
+	if err != nil {
+		return q
+	}
+	var out [4]Point
+	for i, u := range unitSquare() {
+		out[i] = hn.Apply(u.Scale(k))
+	}
+	return out
 }
 
 // sameOutline tells whether two rough outlines are alike: the same sides
@@ -443,7 +556,7 @@ func (d *detector) evaluate(es edgeState) *candResult {
 	if err == nil {
 		cal, err = d.finish(es)
 	}
-	r := &candResult{cal: cal, rep: d.rep, notes: d.notes, rearPts: d.rearPts, rearV: d.rearV, thr: d.thr, err: err}
+	r := &candResult{cal: cal, rep: d.rep, notes: d.notes, rearPts: d.rearPts, rearV: d.rearV, thr: d.thr, nFound: es.nFound, err: err}
 	d.rep = saved
 	return r
 }
@@ -602,17 +715,96 @@ func (d *detector) finish(es edgeState) (*Calibration, error) {
 			d.notes = append(d.notes, fmt.Sprintf("%s edge not visible: inferred from the %s", sideNames[j], d.inferredFrom()))
 		}
 	}
-	q := d.measureMarkings(cal)
+	var q Quality
 	q.Method = Auto
 	q.Edges = edges
 	if ns > 0 {
 		r := math.Sqrt(ss / float64(ns))
 		q.EdgeRMSpx = &r
 	}
-	q.Score = score(q, ns)
+	if err := d.fillQuality(cal, &q); err != nil {
+		return nil, err
+	}
 	q.Notes = append(q.Notes, d.notes...)
 	cal.Quality = q
 	return cal, nil
+}
+
+// fillQuality measures every marking through cal and fills q's markings,
+// confidence, rms and tilt, and cal's measured markings. q's method,
+// edges and edge fit say how the corners were found.
+func (d *detector) fillQuality(cal *Calibration, q *Quality) error {
+	mm, err := d.measureBoard(cal)
+	if err != nil {
+		return err
+	}
+	d.rep.Measured = mm
+	q.Markings = mm.list
+	var found [4]bool
+	for j, e := range q.Edges {
+		found[j] = e == "found"
+	}
+	q.Score = confidence(mm, *q, found)
+	q.TiltDeg = round2(cal.Tilt())
+	cal.Markings = mm.m
+	var sum2 float64
+	n2 := 0
+	for _, k := range mm.list {
+		if k.Found {
+			sum2 += k.ErrorMM * k.ErrorMM
+			n2++
+		}
+	}
+	q.RMSmm = nil
+	if n2 > 0 {
+		r := round2(math.Sqrt(sum2 / float64(n2)))
+		q.RMSmm = &r
+	}
+	return nil
+}
+
+// confidence combines the markings term M (how well the markings found
+// form one board's pattern where the calibration puts them) with the
+// evidence for the corners: the edges measured in the picture (E: their
+// share, times how straight they are) and, where edges are not in view,
+// the pockets at their corners measured where the geometry puts them (P:
+// the share of those corners with such a pocket). A pocket fixes where
+// the surface ends only to a few millimetres (it is cut about one radius
+// in from both edges, and its net hides part of its outline), so P counts
+// half:
+//
+//	confidence = M · (E + (1 − E) · P / 2)
+//
+// A calibration by hand trusts the corners given: M alone.
+func confidence(mm *markingsMeasured, q Quality, found [4]bool) float64 {
+	if q.Method != Auto {
+		return clamp01(mm.score)
+	}
+	n := 0
+	for _, f := range found {
+		if f {
+			n++
+		}
+	}
+	e := 0.0
+	if q.EdgeRMSpx != nil {
+		e = float64(n) / 4 * math.Exp(-(*q.EdgeRMSpx/1.5)*(*q.EdgeRMSpx/1.5))
+	}
+	var at, good int
+	for k := 0; k < 4; k++ {
+		if found[(k+3)%4] && found[k] {
+			continue
+		}
+		at++
+		if mm.pockets[k] {
+			good++
+		}
+	}
+	p := 0.0
+	if at > 0 {
+		p = float64(good) / float64(at)
+	}
+	return clamp01(mm.score * (e + (1-e)*p/2))
 }
 
 // cutGradient is the colour distance across a work pixel (between its
@@ -1225,33 +1417,6 @@ func samplePoints(s []edgeSample) []Point {
 		p[i] = s[i].P
 	}
 	return p
-}
-
-// score combines the markings and the edges into a 0–1 quality: the mean
-// over the markings looked for of exp(-(error/6 mm)²) (0 for a marking not
-// found), averaged with the share of edges measured in the image times
-// exp(-(edge RMS/1.5 px)²) when the calibration is automatic.
-func score(q Quality, edgesFound int) float64 {
-	var m float64
-	for _, k := range q.Markings {
-		if k.Found {
-			m += math.Exp(-(k.ErrorMM / 6) * (k.ErrorMM / 6))
-		}
-	}
-	if len(q.Markings) > 0 {
-		m /= float64(len(q.Markings))
-	}
-	if q.Method != Auto {
-		return clamp01(m)
-	}
-	e := 0.0
-	if q.EdgeRMSpx != nil {
-		e = float64(edgesFound) / 4 * math.Exp(-(*q.EdgeRMSpx/1.5)*(*q.EdgeRMSpx/1.5))
-	}
-	if len(q.Markings) == 0 {
-		return clamp01(e)
-	}
-	return clamp01((m + e) / 2)
 }
 
 func clamp01(v float64) float64 { return math.Max(0, math.Min(1, v)) }

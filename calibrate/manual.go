@@ -51,10 +51,10 @@ func FromCorners(img gocv.Mat, corners [4]Point, opt Options) (*Calibration, *Re
 	if err != nil {
 		return nil, nil, err
 	}
-	q := d.measureQuality(cal)
-	q.Method = Manual
-	q.Edges = [4]string{"manual", "manual", "manual", "manual"}
-	q.Score = score(q, 0)
+	q := Quality{Method: Manual, Edges: [4]string{"manual", "manual", "manual", "manual"}}
+	if err := d.measureQuality(cal, &q); err != nil {
+		return nil, nil, err
+	}
 	cal.Quality = q
 	d.rep.ImageCorners = corners
 	d.rep.Elapsed = time.Since(start)
@@ -77,25 +77,19 @@ func MeasureQuality(img gocv.Mat, cal *Calibration, opt Options) (Quality, *Repo
 	if img.Cols() != cal.ImageSize.W || img.Rows() != cal.ImageSize.H {
 		return Quality{}, nil, fmt.Errorf("calibrate: measure quality: frame is %dx%d, the calibration is for %dx%d", img.Cols(), img.Rows(), cal.ImageSize.W, cal.ImageSize.H)
 	}
-	q := d.measureQuality(cal)
-	q.Method = cal.Quality.Method
-	q.Edges = cal.Quality.Edges
-	q.EdgeRMSpx = cal.Quality.EdgeRMSpx
-	found := 0
-	for _, e := range q.Edges {
-		if e == "found" {
-			found++
-		}
+	q := Quality{Method: cal.Quality.Method, Edges: cal.Quality.Edges, EdgeRMSpx: cal.Quality.EdgeRMSpx}
+	if err := d.measureQuality(cal, &q); err != nil {
+		return Quality{}, nil, err
 	}
-	q.Score = score(q, found)
 	d.rep.ImageCorners = cal.ImageCorners()
 	return q, d.rep, nil
 }
 
 // measureQuality finds the surface colour, the rear base lines and the
-// pockets near where cal puts them, and compares all markings with the
-// geometry.
-func (d *detector) measureQuality(cal *Calibration) Quality {
+// pockets near where cal puts them, measures every marking through cal
+// and fills q's markings, confidence and tilt (q's method and edges say
+// how the corners were found), and cal's measured markings.
+func (d *detector) measureQuality(cal *Calibration, q *Quality) error {
 	d.surfaceColour()
 	otsuT := d.distanceMap()
 	d.otsu = otsuT
@@ -106,5 +100,5 @@ func (d *detector) measureQuality(cal *Calibration) Quality {
 		d.measureRearLines(hn)
 		d.measurePockets(hn, [4]bool{})
 	}
-	return d.measureMarkings(cal)
+	return d.fillQuality(cal, q)
 }

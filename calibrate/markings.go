@@ -1,7 +1,6 @@
 package calibrate
 
 import (
-	"fmt"
 	"image/color"
 	"math"
 
@@ -9,22 +8,6 @@ import (
 )
 
 var colorWhite = color.RGBA{255, 255, 255, 255}
-
-// MarkingFound is one marking measured in the image (for the debug image).
-type MarkingFound struct {
-	Kind, Name string
-	Found      bool
-	// Circle is the circle found (base circles, centre circle, pockets).
-	Circle *Circle
-	// Line is the line found (base lines).
-	Line *Line
-	// Predicted is where the board geometry puts it, in image pixels:
-	// the centre of a circle, or the two ends of a line.
-	Predicted []Point
-	// Radius is the predicted radius in pixels (circles).
-	Radius  float64
-	ErrorMM float64
-}
 
 // sidePoint returns the point at distance v from the centre toward image
 // side j of the normalised square and t along that side.
@@ -129,11 +112,14 @@ func (d *detector) rearOffset(hn Homography, j int) (float64, bool) {
 		depth[i] = median(nb) - m[i]
 		best = math.Max(best, depth[i])
 	}
-	if best < 15 {
+	// A line's dip: about 15 on a wood of lightness 200, less under a dim
+	// lamp.
+	minDip := math.Max(6, 0.075*d.ref[0])
+	if best < minDip {
 		return 0, false
 	}
 	for i := nv - 2; i >= 1; i-- {
-		if depth[i] >= math.Max(15, 0.4*best) && depth[i] >= depth[i-1] && depth[i] >= depth[i+1] {
+		if depth[i] >= math.Max(minDip, 0.4*best) && depth[i] >= depth[i-1] && depth[i] >= depth[i+1] {
 			return v0 + float64(i)*dv, true
 		}
 	}
@@ -184,7 +170,7 @@ func (d *detector) darkLinePoints(hn Homography, j int, v float64) ([]Point, boo
 				wmax, imin = bg-val, i
 			}
 		}
-		if wmax < 20 {
+		if wmax < math.Max(8, 0.1*d.ref[0]) {
 			continue
 		}
 		lo, hi := imin, imin
@@ -472,78 +458,6 @@ func fitCircle(pts []Point) (Circle, float64, bool) {
 func boardSideOf(j int, o Orientation) board.Side {
 	dir := [4]int{2, 1, 0, 3}[j] // quarter turns of top, right, bottom, left
 	return board.Side(((dir-o.SouthAt.quarterTurns())%4 + 4) % 4)
-}
-
-// measureMarkings compares the markings found in the image with where the
-// board geometry puts them under cal.
-func (d *detector) measureMarkings(cal *Calibration) Quality {
-	g := d.g
-	var q Quality
-	var found []MarkingFound
-	var sum float64
-	var n int
-	add := func(m MarkingFound) {
-		found = append(found, m)
-		q.Markings = append(q.Markings, Marking{Kind: m.Kind, Name: m.Name, Found: m.Found, ErrorMM: round2(m.ErrorMM)})
-		if m.Found {
-			sum += m.ErrorMM * m.ErrorMM
-			n++
-		}
-	}
-	mmToPx := func(v board.Vec) Point { return cal.ToImage(v) }
-	// Base lines.
-	for j := 0; j < 4; j++ {
-		s := boardSideOf(j, cal.Orientation)
-		seg := g.RearLine(s)
-		a, b := mmToPx(seg.A), mmToPx(seg.B)
-		m := MarkingFound{Kind: "base_line", Name: s.String(), Predicted: []Point{a, b}}
-		if l := d.rep.RearLines[j]; l != nil {
-			ea := cal.ToBoard(l.Project(a)).Dist(seg.A)
-			eb := cal.ToBoard(l.Project(b)).Dist(seg.B)
-			m.Found, m.Line, m.ErrorMM = true, l, (ea+eb)/2
-		}
-		add(m)
-	}
-	// Pockets.
-	q4 := cal.Orientation.SouthAt.quarterTurns()
-	for k := 0; k < 4; k++ {
-		bp := [4]board.Pocket{board.NW, board.NE, board.SE, board.SW}[(k+q4)%4]
-		want := g.Pocket(bp)
-		m := MarkingFound{Kind: "pocket", Name: bp.String(), Predicted: []Point{mmToPx(want.C)}, Radius: want.R * cal.PixelsPerMM()}
-		if c := d.rep.Pockets[k]; c != nil {
-			m.Found, m.Circle, m.ErrorMM = true, c, cal.ToBoard(c.C).Dist(want.C)
-		}
-		add(m)
-	}
-	// Centre circle.
-	{
-		cc := g.CentreCircle()
-		pc := mmToPx(cc.C)
-		r0 := cc.R * cal.PixelsPerMM()
-		m := MarkingFound{Kind: "centre_circle", Name: "centre", Predicted: []Point{pc}, Radius: r0}
-		if c, ok := d.scanCircle(pc, r0, 0.2, 1.6, 0.6, 1.35, d.thr); ok && cal.ToBoard(c.C).Dist(cc.C) < 1.5*cc.R {
-			m.Found, m.Circle, m.ErrorMM = true, &c, cal.ToBoard(c.C).Dist(cc.C)
-		}
-		add(m)
-	}
-	// Base circles.
-	for _, s := range board.Sides {
-		for i, bc := range g.BaseCircles(s) {
-			pc := mmToPx(bc.C)
-			r0 := bc.R * cal.PixelsPerMM()
-			m := MarkingFound{Kind: "base_circle", Name: fmt.Sprintf("%v %s", s, [2]string{"left", "right"}[i]), Predicted: []Point{pc}, Radius: r0}
-			if c, ok := d.scanCircle(pc, r0, 0.2, 1.6, 0.6, 1.35, d.thr); ok && cal.ToBoard(c.C).Dist(bc.C) < 1.5*bc.R {
-				m.Found, m.Circle, m.ErrorMM = true, &c, cal.ToBoard(c.C).Dist(bc.C)
-			}
-			add(m)
-		}
-	}
-	if n > 0 {
-		r := round2(math.Sqrt(sum / float64(n)))
-		q.RMSmm = &r
-	}
-	d.rep.Markings = found
-	return q
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }

@@ -137,48 +137,86 @@ func TestAnnotationsAreConsistent(t *testing.T) {
 	}
 }
 
-// TestDetectRealBoards runs the automatic calibration on every in-scope
-// photograph and fails if any corner lies farther from the hand annotation
-// than 0.5% of the board's width. Out-of-scope photos are run and logged.
+// TestDetectRealBoards runs the automatic calibration on every photograph
+// and on transformed copies of the photos in scope standing for other
+// mountings (realboards.Mountings: framed on the surface, turned,
+// downscaled, darkened with a colour cast, compressed; the annotation
+// carried through the same homography). A view showing the whole surface
+// must be found with every corner within 0.5% of the board's width; a view
+// showing less (a corner outside the picture) may be refused, never
+// accepted with a corner further off. The photo taken from the side must be
+// refused as too oblique, and so must its copies, never accepted.
 func TestDetectRealBoards(t *testing.T) {
 	dir := realboardsDir(t)
 	var worst float64
+	var found, refused, views int
+	var refusals []string
 	for _, a := range loadAnnotations(t) {
-		a := a
-		t.Run(a.File, func(t *testing.T) {
-			img := readImage(t, filepath.Join(dir, a.File))
-			defer img.Close()
-			cal, rep, err := Detect(img, Options{})
-			width := annWidth(a)
-			tol := 0.005 * width
-			if err != nil {
-				if a.InScope {
-					t.Fatalf("detect: %v", err)
+		img := readImage(t, filepath.Join(dir, a.File))
+		ms := []realboards.Mounting{{Name: "photo"}}
+		if a.InScope || testing.Verbose() {
+			ms = append(ms, realboards.Mountings()...)
+		}
+		for _, m := range ms {
+			view, b := img, a
+			if m.Name != "photo" {
+				var err error
+				if view, b, err = m.Apply(img, a); err != nil {
+					t.Fatal(err)
 				}
-				t.Logf("out of scope (%s): detect failed: %v", a.File, err)
-				return
 			}
-			writeDebug(t, a.File, img, cal, rep)
-			e := cornerErrors(rep.ImageCorners, annCorners(a))
-			mx := math.Max(math.Max(e[0], e[1]), math.Max(e[2], e[3]))
-			mean := (e[0] + e[1] + e[2] + e[3]) / 4
-			t.Logf("%-36s width %6.1f px  corner errors TL %.2f TR %.2f BR %.2f BL %.2f px  max %.2f px = %.2f%% of width (limit 0.5%%)  edges %v  score %.2f  %v",
-				a.File, width, e[0], e[1], e[2], e[3], mx, 100*mx/width, cal.Quality.Edges, cal.Quality.Score, rep.Elapsed.Round(1e6))
-			if _, rr, err := Detect(img, Options{RefineWithMarkings: true}); err == nil {
-				r := cornerErrors(rr.ImageCorners, annCorners(a))
-				t.Logf("%-36s with RefineWithMarkings: corner errors %.2f %.2f %.2f %.2f px (mean %.2f; without %.2f)", a.File, r[0], r[1], r[2], r[3], (r[0]+r[1]+r[2]+r[3])/4, mean)
+			name := b.File
+			if m.Name == "photo" {
+				name = a.File
 			}
-			if !a.InScope {
-				t.Logf("out of scope, not asserted: %s", a.ScopeNote)
-				return
+			cal, rep, err := Detect(view, Options{})
+			width := b.Width()
+			whole := true
+			for _, o := range b.Outside {
+				whole = whole && !o
 			}
-			if mx > tol {
-				t.Errorf("%s: worst corner %.2f px from the annotation, more than 0.5%% of the %.0f px board (%.2f px)", a.File, mx, width, tol)
+			views++
+			switch {
+			case err != nil && !a.InScope:
+				t.Logf("%-52s refused (out of scope): %v", name, err)
+				if !errors.Is(err, ErrTooOblique) && !errors.Is(err, ErrUnsure) && !errors.Is(err, ErrNoBoard) {
+					t.Errorf("%s: refused with an unexpected error: %v", name, err)
+				}
+				if m.Name == "photo" && !errors.Is(err, ErrTooOblique) {
+					t.Errorf("%s: the side view is not reported as too oblique: %v", name, err)
+				}
+			case err != nil:
+				refused++
+				refusals = append(refusals, name)
+				t.Logf("%-52s refused: %v", name, err)
+				if whole {
+					t.Errorf("%s: a view of the whole surface was refused: %v", name, err)
+				}
+			case !a.InScope:
+				t.Errorf("%s (out of scope): accepted with confidence %.2f, tilt %.0f°", name, cal.Quality.Score, cal.Tilt())
+			default:
+				found++
+				writeDebug(t, safeName(name)+".png", view, cal, rep)
+				e := cornerErrors(rep.ImageCorners, annCorners(b))
+				mx := math.Max(math.Max(e[0], e[1]), math.Max(e[2], e[3]))
+				t.Logf("%-52s width %6.1f px  corners %.2f %.2f %.2f %.2f px, worst %.2f%% of the width  edges %v  confidence %.2f  tilt %.0f°  %v",
+					name, width, e[0], e[1], e[2], e[3], 100*mx/width, cal.Quality.Edges, cal.Quality.Score, cal.Tilt(), rep.Elapsed.Round(1e6))
+				if mx > 0.005*width {
+					what := "a view of the whole surface"
+					if !whole {
+						what = "a view of part of the surface, wrongly accepted"
+					}
+					t.Errorf("%s: %s: worst corner %.2f px from the annotation, more than 0.5%% of the %.0f px board", name, what, mx, width)
+				}
+				worst = math.Max(worst, mx/width)
 			}
-			worst = math.Max(worst, mx/width)
-		})
+			if m.Name != "photo" {
+				view.Close()
+			}
+		}
+		img.Close()
 	}
-	t.Logf("worst in-scope corner error: %.3f%% of the board width", 100*worst)
+	t.Logf("%d views: %d found (worst corner %.3f%% of the board width), %d refused (views of part of the surface: %s)", views, found, 100*worst, refused, strings.Join(refusals, ", "))
 }
 
 // writeDebug writes the debug image to $BOARDCAM_DEBUG_DIR when set.
@@ -193,4 +231,14 @@ func writeDebug(t testing.TB, name string, img gocv.Mat, cal *Calibration, rep *
 		t.Fatal(err)
 	}
 	gocv.IMWrite(filepath.Join(dir, strings.TrimSuffix(name, filepath.Ext(name))+".debug.png"), out)
+}
+
+// safeName turns a transformed copy's name into a file name.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return '_'
+	}, s)
 }

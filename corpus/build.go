@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -405,12 +406,16 @@ func Generate(sp *Spec, dir string, opt Options) (*Truth, error) {
 	at := func(t float64) *scene.Scene { sc := tr.At(t); return &sc }
 	n := tr.NumFrames()
 	hiddenSeen := map[string]bool{}
+	frames := sha256.New()
 	for i := 0; i < n; i++ {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("corpus: %s: %w", sp.Name, err)
 		}
 		sc := tr.Frame(i)
 		if err := rd.RenderSampled(&sc, at, &frame); err != nil {
+			return nil, fmt.Errorf("corpus: %s: frame %d: %w", sp.Name, i, err)
+		}
+		if err := hashFrame(frames, frame); err != nil {
 			return nil, fmt.Errorf("corpus: %s: frame %d: %w", sp.Name, i, err)
 		}
 		if err := enc.Write(frame); err != nil {
@@ -453,7 +458,7 @@ func Generate(sp *Spec, dir string, opt Options) (*Truth, error) {
 		Width: set.Width, Height: set.Height, Frames: n,
 		Board: g.Name, BoardFile: boardFile, Markings: set.Board.Markings,
 		ManRadius: g.Radius(board.White), StrikerRadius: g.Radius(board.Striker), Thickness: set.Pieces.Thickness,
-		TraceSHA256: tr.Hash(),
+		TraceSHA256: tr.Hash(), FramesSHA256: hex.EncodeToString(frames.Sum(nil)),
 	}
 	truth.Clip.Duration = math.Round(tr.Duration*1000) / 1000
 	data, gz, err := truth.Encode()
@@ -538,6 +543,24 @@ func frameTruth(i int, sc scene.Scene, rd *render.Renderer, cam *render.Camera, 
 	return ft
 }
 
+// hashFrame adds an 8-bit BGR frame's pixels, row by row, to h.
+func hashFrame(h io.Writer, m gocv.Mat) error {
+	if m.Type() != gocv.MatTypeCV8UC3 {
+		return fmt.Errorf("frame type %v, want 8-bit BGR", m.Type())
+	}
+	if m.IsContinuous() {
+		b, err := m.DataPtrUint8()
+		if err != nil {
+			return err
+		}
+		h.Write(b[:m.Rows()*m.Cols()*3])
+		return nil
+	}
+	b := m.ToBytes()
+	h.Write(b)
+	return nil
+}
+
 func fileSHA256(path string) (string, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -552,39 +575,93 @@ func fileSHA256(path string) (string, int64, error) {
 	return hex.EncodeToString(h.Sum(nil)), n, nil
 }
 
+// CheckResult is what Check found.
+type CheckResult struct {
+	// Diffs are the ways the committed clip differs from what its spec
+	// and the code make now (none: it regenerates bit for bit).
+	Diffs []string
+	// Notes are differences that are not the clip's: this machine's
+	// encoder wrote other video bytes from the very same frames.
+	Notes []string
+}
+
 // Check regenerates the spec's clip into the scratch directory tmp and
-// compares the video and the truth file byte for byte (by SHA-256) with
-// those committed in dir. It returns the differences (none: identical).
-func Check(sp *Spec, dir, tmp string, opt Options) ([]string, error) {
-	if _, err := Generate(sp, tmp, opt); err != nil {
-		return nil, err
-	}
-	var diffs []string
-	cmp := func(what, committed, fresh string) error {
-		a, _, err := fileSHA256(committed)
-		if err != nil {
-			diffs = append(diffs, fmt.Sprintf("%s: %s is missing", what, filepath.Base(committed)))
-			return nil
-		}
-		b, _, err := fileSHA256(fresh)
-		if err != nil {
-			return err
-		}
-		if a != b {
-			diffs = append(diffs, fmt.Sprintf("%s: %s differs (committed sha256 %s…, regenerated %s…)", what, filepath.Base(committed), a[:12], b[:12]))
-		}
-		return nil
-	}
-	if err := cmp("video", VideoFile(dir, sp.Name), VideoFile(tmp, sp.Name)); err != nil {
-		return nil, err
-	}
-	fresh, err := FindTruth(tmp, sp.Name)
+// compares it with the one committed in dir.
+//
+// The frames are what the spec and the code determine: when the committed
+// truth records their hash (Clip.FramesSHA256), Check compares the frames'
+// hash and the truth file byte for byte (the video's recorded SHA-256 and
+// size aside), and checks that the committed video is the one its truth
+// describes. The video's bytes are the machine's x264's: another CPU
+// writes other bytes from the same frames (x264's macroblock-tree rate
+// control rounds with the CPU's approximate reciprocal, which differs
+// between processors), so a video that differs from identical frames is a
+// note, not a difference. A truth made before frames were hashed is
+// compared as before: video and truth byte for byte.
+func Check(sp *Spec, dir, tmp string, opt Options) (CheckResult, error) {
+	var res CheckResult
+	fresh, err := Generate(sp, tmp, opt)
 	if err != nil {
-		return nil, err
+		return res, err
 	}
-	committed := filepath.Join(dir, filepath.Base(fresh))
-	if err := cmp("truth", committed, fresh); err != nil {
-		return nil, err
+	diff := func(format string, a ...any) { res.Diffs = append(res.Diffs, fmt.Sprintf(format, a...)) }
+	video := filepath.Base(VideoFile(dir, sp.Name))
+	committedPath, err := FindTruth(dir, sp.Name)
+	if err != nil {
+		diff("truth: %s is missing", filepath.Base(TruthFile(dir, sp.Name)))
+		return res, nil
 	}
-	return diffs, nil
+	truthName := filepath.Base(committedPath)
+	committed, err := ReadTruth(committedPath)
+	if err != nil {
+		diff("truth: %v", err)
+		return res, nil
+	}
+	vsum, vsize, err := fileSHA256(VideoFile(dir, sp.Name))
+	if err != nil {
+		diff("video: %s is missing", video)
+		vsum = ""
+	}
+	short := func(s string) string {
+		if len(s) > 12 {
+			return s[:12] + "…"
+		}
+		return s
+	}
+	want := *fresh
+	if committed.Clip.FramesSHA256 == "" {
+		// Only the video's bytes can show that its frames are the same.
+		if vsum != "" && vsum != fresh.Clip.SHA256 {
+			diff("video: %s differs (committed sha256 %s, regenerated %s)", video, short(vsum), short(fresh.Clip.SHA256))
+		}
+	} else {
+		if vsum != "" && (vsum != committed.Clip.SHA256 || vsize != committed.Clip.Bytes) {
+			diff("video: %s differs from the video its truth describes (sha256 %s, the truth records %s)", video, short(vsum), short(committed.Clip.SHA256))
+		}
+		switch {
+		case fresh.Clip.FramesSHA256 != committed.Clip.FramesSHA256:
+			diff("frames: the rendered frames differ (committed frames_sha256 %s, regenerated %s)", short(committed.Clip.FramesSHA256), short(fresh.Clip.FramesSHA256))
+		case fresh.Clip.SHA256 != committed.Clip.SHA256:
+			res.Notes = append(res.Notes, fmt.Sprintf("video: %s is encoded differently on this machine from identical frames (committed sha256 %s, here %s): its ffmpeg/x264 or CPU differs from the one that made it; the committed video stands",
+				video, short(committed.Clip.SHA256), short(fresh.Clip.SHA256)))
+		}
+		want.Clip.SHA256, want.Clip.Bytes = committed.Clip.SHA256, committed.Clip.Bytes
+	}
+	// The frames' hash is compared above (or absent from an older truth).
+	want.Clip.FramesSHA256 = committed.Clip.FramesSHA256
+	data, _, err := want.Encode()
+	if err != nil {
+		return res, err
+	}
+	old, err := os.ReadFile(committedPath)
+	if err != nil {
+		return res, fmt.Errorf("corpus: %w", err)
+	}
+	if freshPath, err := FindTruth(tmp, sp.Name); err == nil && filepath.Base(freshPath) != truthName {
+		diff("truth: committed as %s, regenerated as %s", truthName, filepath.Base(freshPath))
+	} else if !bytes.Equal(data, old) {
+		a, b := sha256.Sum256(old), sha256.Sum256(data)
+		diff("truth: %s differs (committed sha256 %s, regenerated %s)", truthName, short(hex.EncodeToString(a[:])), short(hex.EncodeToString(b[:])))
+	}
+	return res, nil
 }

@@ -72,6 +72,13 @@ type ClipInfo struct {
 	Thickness     float64 `json:"thickness_mm"`
 	// TraceSHA256 is the simulator's trace hash (sim.Trace.Hash).
 	TraceSHA256 string `json:"trace_sha256"`
+	// FramesSHA256 is the SHA-256 of every rendered frame as handed to
+	// the encoder (8-bit BGR, row by row, frame after frame). The frames
+	// are what the code and the spec determine; the video's bytes
+	// (SHA256) also depend on the machine's x264, which writes other
+	// bytes from the same frames on another CPU (docs/corpus.md).
+	// Empty in truth files made before it was recorded.
+	FramesSHA256 string `json:"frames_sha256,omitempty"`
 }
 
 // CameraTruth is the camera over frames From…To (inclusive).

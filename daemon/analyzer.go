@@ -44,6 +44,10 @@ type Analysis struct {
 	Pieces []web.Piece
 	// Calibration is set when the calibration status changed.
 	Calibration *web.Calibration
+	// Unanalysed, when set, says why the frame could not be analysed for
+	// pieces (the board not found yet, lost, or being found again after
+	// the camera moved): the daemon counts it as a frame not analysed.
+	Unanalysed string
 	// Timings are the analyzer's own stages (calibrate, vision, tracker).
 	Timings []StageTiming
 }

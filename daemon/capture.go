@@ -4,11 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"strings"
 	"sync"
 	"time"
 
 	"gocv.io/x/gocv"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -27,6 +30,9 @@ type Frame struct {
 	// Resumed marks the first frame after the picture returned from a
 	// stall or a reconnection: the analyzer recalibrates.
 	Resumed bool
+	// CameraMissed is how many frames just before this one the camera did
+	// not deliver (the numbering skips them).
+	CameraMissed int64
 }
 
 // capture reads a Source into frames for the analysis: the first
@@ -40,7 +46,7 @@ type capture struct {
 	cfg       SourceConfig
 	queue     int // frame_queue
 	log       *slog.Logger
-	clock     Clock
+	clock     clock.Clock
 	src       Source
 	reopen    func() (Source, error) // a new Source after a read was abandoned
 	metrics   *Metrics
@@ -64,6 +70,14 @@ type capture struct {
 	srcWithReader bool
 	// backoffs records each wait before a reconnection (for tests).
 	backoffs []time.Duration
+	// remove drops the frames it names as if no buffer were free
+	// (Daemon.Remove).
+	remove func(index int64) bool
+	// lastTS is the camera's time stamp of the last frame read (0: none);
+	// camMissed the frames the camera did not deliver since the last frame
+	// handed to the analysis.
+	lastTS    time.Duration
+	camMissed int64
 }
 
 // errStopped ends the capture without error (SIGTERM).
@@ -141,7 +155,7 @@ func (c *capture) run(done <-chan struct{}) error {
 			c.setStatus(web.CameraNoSignal, fmt.Sprintf("%v; next attempt in %s", err, backoff))
 			c.log.Warn("source unavailable; retrying", "source", c.src.Info().Name, "err", err, "attempt", attempts, "retry_in", backoff)
 			c.backoffs = append(c.backoffs, backoff)
-			if !sleep(c.clock, backoff, done) {
+			if !clock.Sleep(c.clock, backoff, done) {
 				return nil
 			}
 			backoff = min(2*backoff, c.cfg.ReconnectMax.D())
@@ -155,8 +169,18 @@ func (c *capture) run(done <-chan struct{}) error {
 		} else {
 			c.log.Info("source opened", "source", info.Name, "kind", info.Kind, "width", info.Width, "height", info.Height, "fps", info.FPS, "frames", info.Frames)
 		}
+		if len(info.Applied) > 0 {
+			c.log.Info("camera settings applied", "source", info.Name, "settings", strings.Join(info.Applied, ", "))
+		}
+		if info.Pipeline != "" {
+			c.log.Info("GStreamer pipeline", "source", info.Name, "pipeline", info.Pipeline)
+		}
+		for _, r := range info.Refused {
+			c.log.Warn("camera setting not applied", "source", info.Name, "setting", r)
+		}
 		c.setStatus(web.CameraOK, "")
 		c.frames = 0
+		c.lastTS = 0
 		if live {
 			err = c.readLive(done)
 		} else {
@@ -189,7 +213,7 @@ func (c *capture) run(done <-chan struct{}) error {
 		c.setStatus(web.CameraNoSignal, fmt.Sprintf("%v; reconnecting in %s", err, backoff))
 		c.log.Warn("source lost; reconnecting", "source", info.Name, "err", err, "retry_in", backoff)
 		c.backoffs = append(c.backoffs, backoff)
-		if !sleep(c.clock, backoff, done) {
+		if !clock.Sleep(c.clock, backoff, done) {
 			return nil
 		}
 		backoff = min(2*backoff, c.cfg.ReconnectMax.D())
@@ -222,6 +246,14 @@ func (c *capture) deliver(f *Frame, pooled bool) {
 	f.Index = c.next
 	c.next++
 	c.frames++
+	if pooled && c.remove != nil && c.remove(f.Index) {
+		// Dropped as if no buffer were free: it becomes the spare, so
+		// that a video's last frame still reaches the analysis.
+		f.Mat.CopyTo(&c.spare.Mat)
+		c.spare.Index, c.spare.PTS = f.Index, f.PTS
+		c.pool <- f
+		pooled = false
+	}
 	if !pooled {
 		c.metrics.drop("analyze")
 		c.lastDropped = true
@@ -230,6 +262,7 @@ func (c *capture) deliver(f *Frame, pooled bool) {
 	c.lastDropped = false
 	f.Captured = now
 	f.Resumed, c.resumed = c.resumed, false
+	f.CameraMissed, c.camMissed = c.camMissed, 0
 	select {
 	case c.out <- f:
 	default: // cannot happen: the channel holds every buffer of the pool
@@ -250,7 +283,7 @@ func (c *capture) deliverLast(done <-chan struct{}) {
 		return
 	}
 	c.spare.Mat.CopyTo(&f.Mat)
-	f.Index, f.PTS, f.Captured, f.Resumed = c.spare.Index, c.spare.PTS, c.clock.Now(), false
+	f.Index, f.PTS, f.Captured, f.Resumed, f.CameraMissed = c.spare.Index, c.spare.PTS, c.clock.Now(), false, c.camMissed
 	c.lastDropped = false
 	c.out <- f
 }
@@ -285,7 +318,7 @@ func (c *capture) readFile(done <-chan struct{}) error {
 			}
 			due := c.paceStart.Add(time.Duration(float64(pts-c.paceBase) / c.cfg.Speed))
 			if d := due.Sub(c.clock.Now()); d > 0 {
-				if !sleep(c.clock, d, done) {
+				if !clock.Sleep(c.clock, d, done) {
 					if pooled {
 						c.pool <- f
 					}
@@ -367,8 +400,32 @@ func (c *capture) readLive(done <-chan struct{}) error {
 			c.setStatus(web.CameraOK, "frames again")
 			c.log.Info("source resumed", "source", c.src.Info().Name)
 		}
+		c.cameraGap(res.pts)
 		f.PTS = c.clock.Now().Sub(start)
 		c.deliver(f, pooled)
+	}
+}
+
+// cameraGap numbers past the frames a live camera did not deliver: when
+// its time stamps (ts, 0: none) jump by more than one frame interval, the
+// frame numbers jump too, so the analysis reports the frames nobody saw
+// (counted as dropped by the camera).
+func (c *capture) cameraGap(ts time.Duration) {
+	last := c.lastTS
+	c.lastTS = ts
+	fps := c.src.Info().FPS
+	if ts <= 0 || last <= 0 || ts <= last || fps <= 0 || c.frames == 0 {
+		return
+	}
+	interval := time.Duration(float64(time.Second) / fps)
+	n := int64(math.Round(float64(ts-last)/float64(interval))) - 1
+	if n <= 0 {
+		return
+	}
+	c.next += n
+	c.camMissed += n
+	for i := int64(0); i < n; i++ {
+		c.metrics.drop("camera")
 	}
 }
 

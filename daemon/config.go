@@ -69,11 +69,22 @@ type SourceConfig struct {
 	// Kind forces the kind: auto (default, from the URI), file, v4l2,
 	// gstreamer, rtsp, events.
 	Kind string `yaml:"kind"`
-	// Width, Height and FPS are asked of a V4L2 device (0: the device's
-	// default).
+	// Width, Height and FPS are asked of a camera (V4L2, libcamera; 0:
+	// the camera's default). 15 to 120 fps are supported; faster is
+	// better for the referee as long as the analysis keeps up (see
+	// pipeline.frame_queue).
 	Width  int     `yaml:"width"`
 	Height int     `yaml:"height"`
 	FPS    float64 `yaml:"fps"`
+	// Format is the V4L2 pixel format asked of a USB camera: mjpg (what
+	// most of them need for 60 fps and more at 720p), yuyv; empty: the
+	// camera's own.
+	Format string `yaml:"format"`
+	// Exposure is the exposure time asked of a camera (V4L2,
+	// libcamera): default 4ms (1/250 s: a striker at 5 m/s blurs by half
+	// its width); auto leaves it to the camera (which lengthens it in a
+	// dim room: fast strokes then blur). It must be shorter than a frame.
+	Exposure Exposure `yaml:"exposure"`
 	// Pace plays files at their own frame rate (default true); false reads
 	// them as fast as the pipeline takes frames, dropping none.
 	Pace *bool `yaml:"pace"`
@@ -156,7 +167,12 @@ type WebConfig struct {
 // PipelineConfig sizes the queues between the components.
 type PipelineConfig struct {
 	// FrameQueue is the number of frames waiting for analysis (default
-	// 4); when it is full a live frame is dropped and counted.
+	// 30, about a second at 30 fps: 83 MB of 720p frames). A stroke's
+	// frames queue up while the analysis is slower than the camera, and
+	// the queue drains while the board is at rest (frames checked
+	// unchanged are left out). Half full, the analysis leaves out every
+	// other frame while pieces move; full, a live frame is dropped. Either
+	// way the decisions those frames concern wait for the umpire.
 	FrameQueue int `yaml:"frame_queue"`
 	// EventQueue is the number of analysed frames waiting for the referee
 	// (default 256). Frames with events are never dropped: the analysis
@@ -216,6 +232,7 @@ const (
 	KindGStreamer = "gstreamer"
 	KindRTSP      = "rtsp"
 	KindEvents    = "events"
+	KindLibcamera = "libcamera"
 )
 
 // DemoClip is the bundled demo clip played when no source is given,
@@ -271,7 +288,7 @@ func (c *Config) applyDefaults() {
 	}
 	p := &c.Pipeline
 	if p.FrameQueue == 0 {
-		p.FrameQueue = 4
+		p.FrameQueue = 30
 	}
 	if p.EventQueue == 0 {
 		p.EventQueue = 256
@@ -468,9 +485,19 @@ func (c *Config) Validate() error {
 	}
 	s := c.Source
 	switch s.Kind {
-	case KindAuto, KindFile, KindV4L2, KindGStreamer, KindRTSP, KindEvents:
+	case KindAuto, KindFile, KindV4L2, KindGStreamer, KindRTSP, KindEvents, KindLibcamera:
 	default:
-		bad("source.kind", "unknown kind %q (want auto, file, v4l2, gstreamer, rtsp or events)", s.Kind)
+		bad("source.kind", "unknown kind %q (want auto, file, v4l2, libcamera, gstreamer, rtsp or events)", s.Kind)
+	}
+	if e := s.Exposure; !e.Auto && (e.D < 0 || e.D > time.Second) {
+		bad("source.exposure", "%v: want auto, or a time up to 1s (e.g. 4ms)", e.D)
+	} else if s.FPS > 0 && e.Time() > time.Duration(float64(time.Second)/s.FPS) {
+		bad("source.exposure", "%v is longer than a frame at %g fps", e.Time(), s.FPS)
+	}
+	switch strings.ToLower(s.Format) {
+	case "", "mjpg", "yuyv", "h264":
+	default:
+		bad("source.format", "%q: want mjpg, yuyv or h264 (V4L2 pixel formats), or leave it out", s.Format)
 	}
 	if s.Width < 0 || s.Height < 0 || s.Width > 8192 || s.Height > 8192 {
 		bad("source.width", "%d×%d is not a frame size", s.Width, s.Height)

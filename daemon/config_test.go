@@ -16,7 +16,7 @@ func TestConfigDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.Source.StallTimeout.D() != 3*time.Second || c.Match.Profile != "icf" || *c.Web.Listen != "localhost:8080" ||
-		c.Match.Decisions != DecideAuto || c.Pipeline.FrameQueue != 4 || !c.Source.pace() || !c.Source.exitAtEnd() {
+		c.Match.Decisions != DecideAuto || c.Pipeline.FrameQueue != 30 || !c.Source.pace() || !c.Source.exitAtEnd() {
 		t.Errorf("defaults %+v", c)
 	}
 	h, err := c.Header()

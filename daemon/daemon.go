@@ -19,9 +19,12 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/hardware/buttons"
+	"github.com/boardcam/boardcam/internal/sdnotify"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
@@ -49,7 +52,7 @@ type Daemon struct {
 	Config Config
 	Logger *slog.Logger
 	// Clock is the time source (default the wall clock).
-	Clock Clock
+	Clock clock.Clock
 	// Out receives the terminal scoreboard (display: term); default
 	// standard output.
 	Out io.Writer
@@ -72,6 +75,10 @@ type Daemon struct {
 	Reopen func() (Source, error)
 	// Analyzer replaces the default analyzer.
 	Analyzer Analyzer
+	// Remove, when set, drops the frames it names as the capture reads
+	// them, exactly as if the analysis had been too busy to take them: a
+	// slow computer's drops made repeatable (boardcam eval --remove).
+	Remove func(index int64) bool
 	// Publishers and Sinks are added to the web server and to the
 	// terminal and hardware sinks.
 	Publishers []Publisher
@@ -79,10 +86,13 @@ type Daemon struct {
 	// Hardware are the hardware openers (tests use fakes).
 	Hardware hardware.Options
 	// WebClock is the web server's clock (default the system clock).
-	WebClock web.Clock
+	WebClock clock.Clock
 	// WebTuning, when set, adjusts the web server's configuration before
 	// it starts (tests shrink the per-client queues).
 	WebTuning func(*web.Config)
+	// Notifier tells systemd that the daemon is ready and healthy
+	// (watchdog.go); nil when not run by systemd.
+	Notifier *sdnotify.Notifier
 
 	geom     *board.Geometry
 	metrics  *Metrics
@@ -98,6 +108,7 @@ type Daemon struct {
 	catchUp  int64
 
 	cmds      chan command
+	probes    chan chan struct{}
 	lostC     chan struct{}
 	ann       chan announcement
 	wake      chan struct{}
@@ -106,6 +117,7 @@ type Daemon struct {
 	slotMu    sync.Mutex
 	camSlot   *web.Camera
 	pieceSlot *web.Pieces
+	anaSlot   *web.Analysis
 
 	snapMu sync.Mutex
 	snap   web.Snapshot
@@ -139,7 +151,7 @@ func (d *Daemon) Initialize() error {
 
 func (d *Daemon) initialize() error {
 	if d.Clock == nil {
-		d.Clock = RealClock{}
+		d.Clock = clock.Real{}
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
@@ -163,6 +175,7 @@ func (d *Daemon) initialize() error {
 		d.geom = g
 	}
 	d.cmds = make(chan command)
+	d.probes = make(chan chan struct{})
 	d.lostC = make(chan struct{}, 1)
 	d.ann = make(chan announcement, cfg.Pipeline.PublishQueue)
 	d.wake = make(chan struct{}, 1)
@@ -233,7 +246,7 @@ func (d *Daemon) initialize() error {
 	if *cfg.Web.Listen != "" {
 		wc := d.WebClock
 		if wc == nil {
-			wc = web.SystemClock{}
+			wc = clock.Real{}
 		}
 		d.web = &web.Server{
 			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins, Board: d.geom, Clock: wc},
@@ -286,7 +299,8 @@ func (d *Daemon) openSource() error {
 			d.srcInfo = SourceInfo{Name: spec.Target, Kind: KindEvents, Identity: f.identity}
 			return nil
 		}
-		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS}
+		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS, Format: strings.ToLower(cfg.Source.Format),
+			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto}
 		s, err := NewCaptureSource(spec, opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
@@ -314,6 +328,7 @@ func (d *Daemon) openSource() error {
 		c.reopen = func() (Source, error) { return src, nil }
 	}
 	c.lossless = !d.srcInfo.Live && !cfg.Source.pace()
+	c.remove = d.Remove
 	d.cap = c
 	return nil
 }
@@ -607,6 +622,7 @@ func (d *Daemon) initSnapshot() {
 		Profile:     profileInfo(k.m.Profile()),
 		Calibration: web.Calibration{Status: web.CalibrationNone},
 		Camera:      web.Camera{Status: web.CameraStarting, Source: d.srcInfo.Name},
+		Analysis:    web.Analysis{Status: web.AnalysisOK},
 		Pending:     []web.Pending{},
 	}
 	for _, p := range k.pend {
@@ -636,6 +652,7 @@ func (d *Daemon) Snapshot() web.Snapshot {
 	s := d.snap
 	s.Pending = append([]web.Pending{}, d.snap.Pending...)
 	s.Pieces.Pieces = append([]web.Piece(nil), d.snap.Pieces.Pieces...)
+	s.Analysis.Missed = append([]web.Missed(nil), d.snap.Analysis.Missed...)
 	return s
 }
 
@@ -722,6 +739,14 @@ func (d *Daemon) signal() {
 func (d *Daemon) cameraStatus(c web.Camera) {
 	d.slotMu.Lock()
 	d.camSlot = &c
+	d.slotMu.Unlock()
+	d.signal()
+}
+
+// putAnalysis hands the analysis status to the publishers (latest wins).
+func (d *Daemon) putAnalysis(a web.Analysis) {
+	d.slotMu.Lock()
+	d.anaSlot = &a
 	d.slotMu.Unlock()
 	d.signal()
 }
@@ -837,11 +862,20 @@ func (d *Daemon) Run(ctx context.Context) error {
 			}
 		}()
 	}
+	wdDone := make(chan struct{})
+	go func() {
+		defer close(wdDone)
+		w := watchdog{n: d.Notifier, clock: d.Clock, log: d.Logger, probe: d.probeKeeper,
+			frames: func() (int64, int64) { return d.metrics.nIn.Load(), d.metrics.nOut.Load() },
+			status: d.healthLine}
+		w.run(done)
+	}()
 	d.keep(ctx, obs)
 	close(d.keeperEnd)
 	stop()
 	wg.Wait()
 	<-pubDone
+	<-wdDone
 	err := d.getSrcErr()
 	if errors.Is(err, ErrEOF) {
 		err = nil
@@ -849,14 +883,32 @@ func (d *Daemon) Run(ctx context.Context) error {
 	return err
 }
 
-// analyze is the analysis component: frames in, observations out.
+// analyze is the analysis component: frames in, observations out. When
+// it falls behind the capture it sees less, in a planned way: while
+// everything is at rest it leaves out frames that a cheap check finds
+// unchanged; while pieces move it leaves out every other frame. Every
+// frame it does not analyse (left out while moving, dropped by the
+// capture, unusable) is accounted for and reported to the referee with the
+// next frame analysed (observation.Gap), so that no decision rests on
+// frames nobody saw without the umpire being asked.
 func (d *Daemon) analyze(out chan<- observation) {
 	defer close(out)
 	a := d.analyzer
 	var lastErr string
 	lossless := d.cap.lossless
 	last := int64(-1)
+	acc := newAccount()
+	det := newChangeDetector()
+	defer det.Close()
+	st := newAnalysisStatus(d)
+	atRest, inStroke, decimatedLast := false, false, false
+	queue := d.Config.Pipeline.FrameQueue
+	// The analysis's cost per frame and the interval between frames
+	// arriving (running means): a backlog drains while cost < interval.
+	var cost, interval float64
+	var lastArrival time.Time
 	defer func() {
+		st.publish(d.Clock.Now(), 0, true)
 		fl, ok := a.(Flusher)
 		if !ok || !errors.Is(d.getSrcErr(), ErrEOF) {
 			return
@@ -865,23 +917,76 @@ func (d *Daemon) analyze(out chan<- observation) {
 		if err != nil {
 			d.Logger.Warn("analysis: flushing at the end of the video", "err", err)
 		}
-		if len(res.Events) > 0 || res.Pieces != nil {
-			out <- observation{Frame: last + 1, Captured: d.Clock.Now(), Events: res.Events, Pieces: res.Pieces}
+		o := observation{Frame: last + 1, Captured: d.Clock.Now(), Events: res.Events, Pieces: res.Pieces, Gap: acc.tail(last)}
+		if len(o.Events) > 0 || o.Pieces != nil || o.Gap != nil {
+			out <- o
 		}
 	}()
 	for f := range d.cap.out {
 		last = f.Index
+		backlog := len(d.cap.out)
+		d.metrics.setBacklog(backlog)
+		if !lastArrival.IsZero() && f.Captured.After(lastArrival) {
+			interval = ewma(interval, f.Captured.Sub(lastArrival).Seconds())
+		}
+		lastArrival = f.Captured
 		if f.Resumed {
 			a.Reset()
+			acc.lost()
+			det.Forget()
 		}
+		if f.CameraMissed > 0 {
+			acc.cameraMissed(f.CameraMissed)
+		}
+		// Seeing less to keep up (never while catching up with a journal,
+		// nor reading a file losslessly: then the capture waits).
+		if !lossless && f.Index > d.catchUp && !f.Resumed && acc.last >= 0 {
+			skip := ""
+			switch {
+			case atRest && backlog >= 2:
+				t0 := time.Now()
+				if !det.Changed(f.Mat) {
+					skip = "rest"
+				}
+				d.metrics.stage("rest_check", time.Since(t0))
+			case !atRest && !decimatedLast && (backlog >= max(2, queue-2) || (backlog >= max(2, queue/2) && cost >= interval)):
+				// About to drop, or half full and not draining: every
+				// other frame, rather than the capture dropping bursts.
+				skip = "motion"
+			}
+			if skip != "" {
+				d.keepLatest(f)
+				captured := f.Captured
+				d.cap.pool <- f
+				if skip == "rest" {
+					acc.skippedAtRest()
+					d.metrics.degraded(DegradedAtRest)
+				} else {
+					acc.missed(causeDecimated, "")
+					d.metrics.degraded(DegradedInMotion)
+				}
+				decimatedLast = skip == "motion"
+				st.left(skip, captured)
+				st.publish(d.Clock.Now(), backlog, false)
+				continue
+			}
+		}
+		decimatedLast = false
 		start := time.Now()
 		res, err := a.Analyze(f.Mat, f.Index, f.PTS)
-		d.metrics.stage("analyze", time.Since(start))
+		took := time.Since(start)
+		cost = ewma(cost, took.Seconds())
+		d.metrics.stage("analyze", took)
 		for _, t := range res.Timings {
 			d.metrics.stage(t.Stage, t.D)
 		}
 		d.keepLatest(f)
-		captured, index := f.Captured, f.Index
+		if err == nil && res.Unanalysed == "" && backlog >= 1 {
+			det.Reference(f.Mat) // what the next frames are checked against
+		} else {
+			det.Forget()
+		}
+		captured, index, pts := f.Captured, f.Index, f.PTS
 		d.cap.pool <- f
 		d.metrics.frameOut(d.Clock.Now())
 		if err != nil {
@@ -889,10 +994,35 @@ func (d *Daemon) analyze(out chan<- observation) {
 				lastErr = err.Error()
 				d.Logger.Warn("analysis failed on a frame", "frame", index, "err", err)
 			}
+			acc.missed(causeFailed, "")
+			d.metrics.unanalysable(causeFailed)
+			atRest = false
 			continue
 		}
 		o := observation{Frame: index, Captured: captured, Events: res.Events, Pieces: res.Pieces, Calibration: res.Calibration}
-		if len(o.Events) > 0 || o.Calibration != nil || lossless || index <= d.catchUp {
+		for _, e := range res.Events {
+			switch e.Type {
+			case events.StrokeStart:
+				inStroke = true
+			case events.StrokeEnd:
+				inStroke = false
+			}
+		}
+		if res.Unanalysed != "" {
+			acc.missed(causeBoardLost, res.Unanalysed)
+			if acc.last >= 0 {
+				d.metrics.unanalysable(causeBoardLost)
+			}
+			atRest = false
+		} else {
+			o.Gap = acc.analysed(index, pts, res.Pieces)
+			if o.Gap != nil {
+				st.gap(*o.Gap, inStroke, captured)
+			}
+			atRest = !inStroke && allAtRest(res.Pieces)
+		}
+		st.publish(d.Clock.Now(), backlog, o.Gap != nil)
+		if len(o.Events) > 0 || o.Calibration != nil || o.Gap != nil || lossless || index <= d.catchUp {
 			out <- o
 			continue
 		}
@@ -904,13 +1034,36 @@ func (d *Daemon) analyze(out chan<- observation) {
 	}
 }
 
+// ewma is a running mean over about ten values.
+func ewma(mean, v float64) float64 {
+	if mean == 0 {
+		return v
+	}
+	return 0.9*mean + 0.1*v
+}
+
+// allAtRest reports whether the tracker has pieces and all of them lie
+// still (at rest, or off the board).
+func allAtRest(ps []web.Piece) bool {
+	if len(ps) == 0 {
+		return false
+	}
+	for _, p := range ps {
+		if p.State == web.PieceMoving || p.State == web.PieceHeld {
+			return false
+		}
+	}
+	return true
+}
+
 // keep runs the match component until the observations end (or ctx is
 // cancelled and they are drained).
 func (d *Daemon) keep(ctx context.Context, obs <-chan observation) {
 	defer close(d.ann)
 	k := d.keeper
+	k.applyQueued() // settled before a restart, not yet applied
 	exitAtEnd := d.Config.Source.exitAtEnd()
-	var timer Timer
+	var timer clock.Timer
 	var timerAt time.Time
 	for {
 		var timerC <-chan time.Time
@@ -939,6 +1092,8 @@ func (d *Daemon) keep(ctx context.Context, obs <-chan observation) {
 		case c := <-d.cmds:
 			msg, err := k.do(c)
 			c.reply <- cmdResult{msg, err}
+		case p := <-d.probes:
+			close(p)
 		case <-d.lostC:
 			k.pictureLost()
 		case <-timerC:
@@ -963,6 +1118,7 @@ func (d *Daemon) ended(k *keeper) bool {
 	switch {
 	case errors.Is(err, ErrEOF):
 		k.finishCatchUp(fmt.Sprintf("the source ended before frame %d", k.last.F))
+		k.flush()
 		k.closeAtEnd("the video ended")
 		k.announce(announcement{Msgs: []web.Message{web.Notice{Text: "the video ended", Level: "info"}}})
 		st := k.m.State()
@@ -993,9 +1149,15 @@ func (d *Daemon) publishLoop() {
 
 func (d *Daemon) publishSlots() {
 	d.slotMu.Lock()
-	cam, pcs := d.camSlot, d.pieceSlot
-	d.camSlot, d.pieceSlot = nil, nil
+	cam, pcs, ana := d.camSlot, d.pieceSlot, d.anaSlot
+	d.camSlot, d.pieceSlot, d.anaSlot = nil, nil, nil
 	d.slotMu.Unlock()
+	if ana != nil {
+		d.snapMu.Lock()
+		d.snap.Analysis = *ana
+		d.snapMu.Unlock()
+		d.send(*ana)
+	}
 	if cam != nil {
 		d.snapMu.Lock()
 		d.snap.Camera = *cam

@@ -19,7 +19,20 @@
 // announcement, so a slow publisher costs frames, never decisions. Live
 // sources ([Source]) are read by a reader goroutine under a stall watchdog
 // and reopened with exponential backoff; every wait uses the injected
-// [Clock].
+// [clock.Clock].
+//
+// # Never silently wrong
+//
+// The analysis accounts for every frame it did not analyse (dropped by the
+// capture, not delivered by the camera, left out to keep up, unusable)
+// and reports each run of them to the referee with the next frame it
+// analyses (referee.Gap, with what moved across it). When it falls
+// behind it sees less in a planned way: frames a cheap check finds
+// unchanged are left out while everything is at rest, every other frame
+// while pieces move. A decision the camera could not establish
+// (referee.Decision.Doubts) waits for the umpire in every decisions mode,
+// the sure ones after it queued behind it; the umpire confirms its best
+// guess or corrects it.
 //
 // # The journal
 //
@@ -36,7 +49,7 @@
 //
 // Automatic decisions are applied at once or held (MatchConfig.Decisions),
 // and listed for the umpire, who confirms, overrules, undoes, declares
-// fouls, concedes, replays the board or starts a new match through one
+// fouls, corrects a decision, concedes, replays the board or starts a new match through one
 // command interface ([Daemon.Do], the web.CommandSink; the GPIO buttons use
 // it too). Every command that changes the match is journaled.
 //

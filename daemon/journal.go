@@ -70,8 +70,12 @@ type Meta struct {
 	// Held marks one that is not applied until decided (delay and confirm
 	// modes); Due is when a delayed one applies itself; Hist is, for one
 	// already applied, the length of the match history right after it.
-	Pending  string            `json:"pending,omitempty"`
-	Held     bool              `json:"held,omitempty"`
+	Pending string `json:"pending,omitempty"`
+	Held    bool   `json:"held,omitempty"`
+	// Queued marks a held decision the camera is sure of that waits only
+	// behind an uncertain one (decisions: auto): it applies itself once
+	// the decisions before it are settled.
+	Queued   bool              `json:"queued,omitempty"`
 	Due      *time.Time        `json:"due,omitempty"`
 	Hist     int               `json:"hist,omitempty"`
 	Decision *referee.Decision `json:"decision,omitempty"`
@@ -80,6 +84,13 @@ type Meta struct {
 	Confirmed string `json:"confirmed,omitempty"`
 	Overruled string `json:"overruled,omitempty"`
 	Withdrawn string `json:"withdrawn,omitempty"`
+	// Corrected settles a pending decision the umpire replaced by nothing
+	// (its replacement events, when there are some, carry P instead).
+	Corrected string `json:"corrected,omitempty"`
+	// Wait lists held decisions that no longer apply themselves (queued,
+	// or delayed): they were decided on an earlier decision's best guess,
+	// which the umpire changed.
+	Wait []string `json:"wait,omitempty"`
 	// Rejected is a decision the rules engine refused, with the reason.
 	Rejected string `json:"rejected,omitempty"`
 	// UmpireFoul is a foul the umpire declared against the striker during
@@ -292,6 +303,36 @@ func (jf *JournalFile) Replay() (*rules.Match, error) {
 		}
 	}
 	return m, nil
+}
+
+// OpenDecision is a decision still pending at the end of a journal:
+// Held ones were not applied (their Decision is the referee's best guess
+// when it has Doubts); the others were applied and await review.
+type OpenDecision struct {
+	ID       string
+	Decision referee.Decision
+	Held     bool
+	Queued   bool
+}
+
+// Open replays the journal and returns the decisions still pending at its
+// end, oldest first.
+func (jf *JournalFile) Open() ([]OpenDecision, error) {
+	m, err := rules.NewMatch(jf.Header)
+	if err != nil {
+		return nil, fmt.Errorf("journal %s: header: %w", jf.Path, err)
+	}
+	var pend []*pending
+	for _, r := range jf.Records {
+		if err := applyRecord(m, &pend, r); err != nil {
+			return nil, fmt.Errorf("journal %s:%d: %w", jf.Path, r.Line, err)
+		}
+	}
+	out := make([]OpenDecision, len(pend))
+	for i, p := range pend {
+		out[i] = OpenDecision{ID: p.ID, Decision: p.D, Held: p.Held, Queued: p.Queued}
+	}
+	return out, nil
 }
 
 // ReadJournal reads a journal. When repair is true, a torn end (a line

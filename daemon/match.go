@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
@@ -25,6 +26,9 @@ type observation struct {
 	Pieces []web.Piece
 	// Calibration is set when the calibration status changed.
 	Calibration *web.Calibration
+	// Gap, when set, are frames before this one that were not analysed
+	// (see referee.Gap): the referee learns them before the frame's events.
+	Gap *referee.Gap
 }
 
 // announcement is what the keeper hands the publishers, after the journal
@@ -66,6 +70,10 @@ type pending struct {
 	Hist  int
 	Due   time.Time
 	Frame int64
+	// Queued (decisions: auto): a decision the camera is sure of, held
+	// only because an uncertain one before it waits for the umpire; it
+	// applies itself once everything before it is settled as decided.
+	Queued bool
 }
 
 // command is an umpire command on its way to the keeper.
@@ -87,7 +95,7 @@ type cmdResult struct {
 type keeper struct {
 	cfg     *Config
 	log     *slog.Logger
-	clock   Clock
+	clock   clock.Clock
 	metrics *Metrics
 	geom    *board.Geometry
 	dir     string
@@ -114,6 +122,8 @@ type keeper struct {
 	calibrate func([4][2]float64) error
 	// warned limits repeated notices.
 	failed bool
+	// gapNoticed: frames missed since the last decision were announced.
+	gapNoticed bool
 }
 
 // catchUp re-derives the referee's state after a restart on a replayable
@@ -188,7 +198,7 @@ func applyRecord(m *rules.Match, pend *[]*pending, r Record) error {
 		}
 	}
 	if mt.Pending != "" && mt.Decision != nil {
-		p := &pending{ID: mt.Pending, D: *mt.Decision, Held: mt.Held, Hist: mt.Hist}
+		p := &pending{ID: mt.Pending, D: *mt.Decision, Held: mt.Held, Hist: mt.Hist, Queued: mt.Queued}
 		if mt.Due != nil {
 			p.Due = *mt.Due
 		}
@@ -197,9 +207,16 @@ func applyRecord(m *rules.Match, pend *[]*pending, r Record) error {
 		}
 		*pend = append(*pend, p)
 	}
-	for _, id := range []string{mt.Confirmed, mt.Overruled, mt.Withdrawn} {
+	for _, id := range []string{mt.Confirmed, mt.Overruled, mt.Withdrawn, mt.Corrected} {
 		if id != "" {
 			removePending(pend, id)
+		}
+	}
+	for _, id := range mt.Wait {
+		for _, p := range *pend {
+			if p.ID == id {
+				p.Queued, p.Due = false, time.Time{}
+			}
 		}
 	}
 	return nil
@@ -292,6 +309,9 @@ func (k *keeper) observe(o observation) {
 			k.log.Debug("looking for the board", "frame", o.Frame, "why", c.Message)
 		}
 		k.announce(announcement{Msgs: []web.Message{*c}})
+	}
+	if g := o.Gap; g != nil && k.from.less(pos{o.Frame, 0}) {
+		k.unseen(*g, o.Frame)
 	}
 	if len(o.Events) == 0 {
 		if k.last.less(pos{o.Frame, 0}) {
@@ -403,20 +423,38 @@ func pieceName(e events.Event) string {
 // journal lines and the announcements.
 func (k *keeper) decide(d referee.Decision, frame int64) (int, []Line, []announcement) {
 	kind := string(d.Kind)
+	if d.Kind != referee.KindInfo {
+		k.gapNoticed = false
+	}
 	if d.Kind == referee.KindInfo {
 		k.metrics.decision(kind, "info")
 		return 0, nil, []announcement{{Msgs: []web.Message{notice("info", "%s", strings.Join(d.Notes, "; "))}}}
 	}
 	var msgs []web.Message
 	ev := d.Event()
-	if k.mode != DecideAuto {
+	// An uncertain decision waits for the umpire in every mode; in auto
+	// mode the sure ones after it wait behind it (the match is played in
+	// order), and apply themselves once it is settled.
+	uncertain := d.Uncertain()
+	queued := k.mode == DecideAuto && !uncertain && k.firstHeld() != nil
+	if k.mode != DecideAuto || uncertain || queued {
 		p := k.newPending(d, frame, true)
-		if k.mode == DecideDelay {
+		p.Queued = queued
+		if k.mode == DecideDelay && !uncertain {
 			p.Due = k.clock.Now().Add(k.delay)
 		}
 		k.pend = append(k.pend, p)
-		k.metrics.decision(kind, "pending")
-		meta := Meta{Pending: p.ID, Held: true, Decision: &p.D, By: "auto"}
+		outcome := "pending"
+		switch {
+		case uncertain:
+			outcome = "uncertain"
+			k.log.Warn("uncertain decision held for the umpire", "pending", p.ID, "kind", kind, "seat", d.Seat.String(),
+				"best_guess", orDash(d.Log), "why", strings.Join(d.Reasons(), "; "))
+		case queued:
+			outcome = "queued"
+		}
+		k.metrics.decision(kind, outcome)
+		meta := Meta{Pending: p.ID, Held: true, Queued: queued, Decision: &p.D, By: "auto"}
 		if !p.Due.IsZero() {
 			due := p.Due.UTC()
 			meta.Due = &due
@@ -542,14 +580,112 @@ func (k *keeper) finishCatchUp(why string) {
 	k.log.Info("caught up with the journal", "frame", k.last.F)
 }
 
-// resumeLost handles the picture coming back after a loss: a stroke in
-// progress is abandoned (its outcome was not seen).
+// pictureLost is told when the camera stalls or disconnects. A stroke in
+// progress is not abandoned: when the picture returns the analysis
+// reports the gap (see analyze), and the stroke is held for the umpire.
 func (k *keeper) pictureLost() {
 	if k.ref != nil && k.ref.InStroke() {
 		st := k.m.State()
-		k.log.Warn("the picture was lost during a stroke: its outcome is unknown", "turn", st.Turn.String())
-		k.announce(announcement{Msgs: []web.Message{notice("warning", "the camera was lost during %s's stroke: its outcome was not seen — enter it by hand if it changed the score", st.Turn)}})
-		_ = k.newReferee()
+		k.log.Warn("the picture was lost during a stroke: it will be held for the umpire", "turn", st.Turn.String())
+		k.announce(announcement{Msgs: []web.Message{notice("warning", "the camera was lost during %s's stroke: its outcome will wait for the umpire", st.Turn)}})
+	}
+}
+
+// unseen hands the referee frames that were not analysed.
+func (k *keeper) unseen(g referee.Gap, frame int64) {
+	k.ref.Unseen(g)
+	k.metrics.gap(g.Moved)
+	if k.cu != nil {
+		return
+	}
+	switch {
+	case (g.Moved || k.ref.InStroke()) && !k.gapNoticed:
+		// The first run of frames missed before a decision is told at
+		// once; the decision, held, carries them all.
+		k.gapNoticed = true
+		k.log.Warn("frames not analysed", "after", g.After, "before", g.Before, "moved", strings.Join(g.IDs, " "), "why", g.Reason)
+		k.announce(announcement{Msgs: []web.Message{notice("warning", "%s: the decision it concerns will wait for the umpire", g.Reason)}})
+	default:
+		k.log.Debug("frames not analysed", "after", g.After, "before", g.Before, "moved", strings.Join(g.IDs, " "), "why", g.Reason)
+	}
+}
+
+// flush ends the referee's stream at the end of a video: a stroke in
+// progress, or pieces moved in frames not analysed with no decision
+// after, go to the umpire.
+func (k *keeper) flush() {
+	if k.ref == nil {
+		return
+	}
+	prev := k.m.State()
+	var lines []Line
+	var after []announcement
+	applied := 0
+	for _, d := range k.ref.Flush(projected(k.m, k.pend)) {
+		n, ls, as := k.decide(d, k.last.F)
+		applied += n
+		lines = append(lines, ls...)
+		after = append(after, as...)
+	}
+	if len(lines) == 0 {
+		return
+	}
+	if err := k.commit(lines); err != nil {
+		for ; applied > 0; applied-- {
+			_ = k.m.Undo()
+		}
+		k.pend = k.pend[:len(k.pend)-countNewPending(lines)]
+		return
+	}
+	for _, a := range after {
+		k.announce(a)
+	}
+	if applied > 0 {
+		k.stateChange(prev, nil, time.Time{}, nil)
+	}
+}
+
+// applyQueued applies the sure decisions queued behind uncertain ones
+// once everything before them is settled (decisions: auto).
+func (k *keeper) applyQueued() {
+	for {
+		p := k.firstHeld()
+		if p == nil || !p.Queued {
+			return
+		}
+		if _, err := k.resolve(p, asDecided, "auto", "applied once the decisions before it were settled"); err != nil {
+			k.log.Warn("queued decision", "pending", p.ID, "err", err)
+			if q, _ := k.find(p.ID); q != nil {
+				q.Queued = false // left to the umpire
+				return
+			}
+		}
+	}
+}
+
+// holdQueued stops the queued decisions from applying themselves: the
+// umpire settled the one before them otherwise than the referee guessed,
+// and they were decided on that guess.
+func (k *keeper) holdQueued(after string) {
+	var ids []string
+	for _, p := range k.pend {
+		if p.Held && (p.Queued || !p.Due.IsZero()) {
+			p.Queued, p.Due = false, time.Time{}
+			ids = append(ids, p.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	why := fmt.Sprintf("decided on %s as the referee guessed it, which the umpire changed: confirm or correct", after)
+	if err := k.commit([]Line{{Meta: Meta{Wait: ids, By: "auto", Note: why}}}); err != nil {
+		k.log.Warn("journal: cannot record the queued decisions waiting", "err", err)
+	}
+	k.announce(announcement{Msgs: []web.Message{notice("warning", "%s %s: %s", strings.Join(ids, ", "), map[bool]string{true: "wait", false: "waits"}[len(ids) > 1], why)}})
+	for _, id := range ids {
+		if p, _ := k.find(id); p != nil {
+			k.announce(announcement{Msgs: []web.Message{k.pendingMsg(p)}})
+		}
 	}
 }
 
@@ -702,7 +838,100 @@ func (k *keeper) resolve(p *pending, how int, by, note string) (string, error) {
 	} else {
 		k.announce(announcement{Msgs: msgs})
 	}
+	if p.Held && d.Log != p.D.Log {
+		k.holdQueued(p.ID)
+	}
 	return msg, nil
+}
+
+// correct settles pending decision id with the events the umpire enters
+// instead of the referee's (stroke-log lines, separated by newlines or
+// ";"; none: nothing happened). A held decision must be the first held;
+// one applied already must be the match's last event (it is undone).
+func (k *keeper) correct(id, notation, by, note string) (string, error) {
+	p, _ := k.find(id)
+	if p == nil {
+		return "", fmt.Errorf("no pending decision %s", id)
+	}
+	var evs []rules.Event
+	var texts []string
+	for _, l := range strings.FieldsFunc(notation, func(r rune) bool { return r == '\n' || r == ';' }) {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		ev, err := rules.ParseEvent(l)
+		if err != nil {
+			return "", fmt.Errorf("%q: %v", strings.TrimSpace(l), err)
+		}
+		if _, ok := ev.(rules.Undo); ok {
+			return "", errors.New("undo is a command of its own, not a correction")
+		}
+		evs = append(evs, ev)
+		texts = append(texts, rules.FormatEvent(ev))
+	}
+	prev := k.m.State()
+	var lines []Line
+	applied := 0
+	fail := func(err error) (string, error) {
+		for ; applied > 0; applied-- {
+			_ = k.m.Undo()
+		}
+		return "", err
+	}
+	if p.Held {
+		if first := k.firstHeld(); first != p {
+			return "", fmt.Errorf("%s is still pending before %s: decide it first", first.ID, p.ID)
+		}
+	} else {
+		if p.Hist == 0 {
+			return "", fmt.Errorf("%s applied nothing: settle it with confirm or overrule, or enter the events with a correction of a held decision", p.ID)
+		}
+		if h := len(k.m.History()); h != p.Hist {
+			return "", fmt.Errorf("%s (%s) is not the last event any more (%d applied since): undo them first", p.ID, p.D.Log, h-p.Hist)
+		}
+		undone := k.m.History()[p.Hist-1]
+		if err := k.m.Undo(); err != nil {
+			return "", err
+		}
+		lines = append(lines, Line{Event: rules.Undo{}, Meta: Meta{P: p.ID, By: by, Note: "correcting " + p.D.Log}})
+		fail = func(err error) (string, error) {
+			for ; applied > 0; applied-- {
+				_ = k.m.Undo()
+			}
+			_ = k.m.Apply(undone)
+			return "", err
+		}
+	}
+	for _, ev := range evs {
+		if err := k.m.Apply(ev); err != nil {
+			var ie *rules.IllegalEventError
+			if errors.As(err, &ie) {
+				err = fmt.Errorf("%s: %s", ie.Event, ie.Reason)
+			}
+			return fail(err)
+		}
+		applied++
+		lines = append(lines, Line{Event: ev, Meta: Meta{P: p.ID, By: by, Note: "corrected: " + note}})
+	}
+	if len(evs) == 0 {
+		lines = append(lines, Line{Meta: Meta{Corrected: p.ID, By: by, Note: note}})
+	}
+	if err := k.commit(lines); err != nil {
+		return fail(err)
+	}
+	removePending(&k.pend, p.ID)
+	what := strings.Join(texts, "; ")
+	k.log.Info("pending decision corrected", "pending", p.ID, "by", by, "guess", orDash(p.D.Log), "events", orDash(what))
+	msgs := []web.Message{web.Decided{ID: p.ID, Decision: web.DecisionCorrected, By: by, Note: strings.TrimSpace("entered: " + orDash(what) + "; " + note)}}
+	if applied > 0 || !p.Held {
+		k.stateChange(prev, msgs, time.Time{}, nil)
+	} else {
+		k.announce(announcement{Msgs: msgs})
+	}
+	if p.Held && what != p.D.Log {
+		k.holdQueued(p.ID)
+	}
+	return fmt.Sprintf("corrected %s: %s instead of %s", p.ID, orDash(what), orDash(p.D.Log)), nil
 }
 
 // rollback reverts in memory the events of lines that could not be
@@ -766,7 +995,17 @@ func (k *keeper) do(c command) (string, error) {
 		if c.Name == web.CmdConfirm {
 			how = confirm
 		}
-		return k.resolve(p, how, by, note)
+		msg, err := k.resolve(p, how, by, note)
+		if err == nil {
+			k.applyQueued()
+		}
+		return msg, err
+	case web.CmdCorrect:
+		msg, err := k.correct(c.Pending, c.Notation, by, note)
+		if err == nil {
+			k.applyQueued()
+		}
+		return msg, err
 	case web.CmdUndo:
 		return k.undo(by, note)
 	case web.CmdFoul:
@@ -1054,7 +1293,16 @@ func (k *keeper) pendingMsg(p *pending) web.Pending {
 		}
 	}
 	what := orDash(d.Log)
+	for _, x := range d.Doubts {
+		wp.Doubts = append(wp.Doubts, web.Doubt{Kind: string(x.Kind), Reason: x.Reason, Frames: x.Frames, IDs: x.IDs})
+	}
+	wp.Queued = p.Queued
 	switch {
+	case d.Uncertain():
+		wp.Guess = d.Log
+		wp.Summary = fmt.Sprintf("%s %s: not sure — best guess %s; waiting for the umpire: %s", d.Kind, d.Seat, what, strings.Join(d.Reasons(), "; "))
+	case p.Queued:
+		wp.Summary = fmt.Sprintf("%s %s: %s — applies itself once the decisions before it are settled", d.Kind, d.Seat, what)
 	case p.Held:
 		wp.Summary = fmt.Sprintf("%s %s: %s — waiting for the umpire", d.Kind, d.Seat, what)
 	default:

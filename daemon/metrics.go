@@ -57,6 +57,10 @@ type Metrics struct {
 	decisions           *prometheus.CounterVec
 	reconnects          prometheus.Counter
 	journalSync         prometheus.Histogram
+	gaps                *prometheus.CounterVec
+	degradedC           *prometheus.CounterVec
+	unanalysableC       *prometheus.CounterVec
+	backlog             prometheus.Gauge
 
 	nIn, nOut, nReconnects atomic.Int64
 	mu                     sync.Mutex
@@ -65,7 +69,54 @@ type Metrics struct {
 	stages                 map[string]*samples
 	rateIn, rateOut        rate
 	started                time.Time
+	uncertain              int64
+	degr, unan             map[string]int64
+	gapsMoved, gapsStill   int64
 }
+
+// How frames are left out to keep up (boardcam_degraded_frames_total).
+const (
+	DegradedAtRest   = "at_rest"
+	DegradedInMotion = "in_motion"
+)
+
+func (m *Metrics) degraded(how string) {
+	m.degradedC.WithLabelValues(how).Inc()
+	m.mu.Lock()
+	m.degr[how]++
+	m.mu.Unlock()
+}
+
+func (m *Metrics) degradedCount(how string) int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.degr[how]
+}
+
+func (m *Metrics) unanalysable(why string) {
+	m.unanalysableC.WithLabelValues(why).Inc()
+	m.mu.Lock()
+	m.unan[why]++
+	m.mu.Unlock()
+}
+
+func (m *Metrics) unanalysableCount() int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := int64(0)
+	for _, v := range m.unan {
+		n += v
+	}
+	return n
+}
+
+func (m *Metrics) droppedCount(stage string) int64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.drops[stage]
+}
+
+func (m *Metrics) setBacklog(n int) { m.backlog.Set(float64(n)) }
 
 // NewMetrics makes the metrics and registers them in w's registry (w may
 // be nil: then they live in a registry of their own).
@@ -79,7 +130,7 @@ func NewMetrics(w *web.Metrics, now time.Time) *Metrics {
 			Name: "boardcam_analysed_frames_total", Help: "Frames analysed (calibrate, vision, tracker).",
 		}),
 		dropped: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "boardcam_dropped_total", Help: "Frames (or piece updates) dropped because the next stage was busy, by stage that could not take them: analyze (frames), referee (piece updates without events), publish (piece updates replaced by newer ones).",
+			Name: "boardcam_dropped_total", Help: "Frames (or piece updates) dropped, by stage: analyze (frames the capture dropped because the analysis was busy), camera (frames a live camera did not deliver, seen from its time stamps), referee (piece updates without events), publish (piece updates replaced by newer ones).",
 		}, []string{"stage"}),
 		fpsIn: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "boardcam_capture_fps", Help: "Frames per second read from the source.",
@@ -98,11 +149,25 @@ func NewMetrics(w *web.Metrics, now time.Time) *Metrics {
 		reconnects: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "boardcam_source_reconnects_total", Help: "Times the source was lost and reopened.",
 		}),
+		gaps: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boardcam_unseen_gaps_total", Help: "Runs of frames not analysed reported to the referee, by whether pieces moved across them (moved=true: the decision they concern waits for the umpire).",
+		}, []string{"moved"}),
+		degradedC: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boardcam_degraded_frames_total", Help: "Frames the analysis left out to keep up with the camera: how=at_rest (everything at rest, each checked unchanged first: nothing is missed), how=in_motion (every other frame while pieces moved: the strokes concerned wait for the umpire).",
+		}, []string{"how"}),
+		unanalysableC: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "boardcam_unanalysed_frames_total", Help: "Frames that reached the analysis but could not be analysed: why=board_lost (the board not found in them after it had been), why=failed (the analysis failed).",
+		}, []string{"why"}),
+		backlog: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "boardcam_analysis_backlog_frames", Help: "Frames waiting for the analysis.",
+		}),
 		journalSync: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "boardcam_journal_commit_seconds", Help: "Time to write and fsync one journal commit.",
 			Buckets: []float64{.0001, .0005, .001, .002, .005, .01, .02, .05, .1, .5},
 		}),
 		drops:   map[string]int64{},
+		degr:    map[string]int64{},
+		unan:    map[string]int64{},
 		lat:     map[string]*samples{},
 		stages:  map[string]*samples{},
 		started: now,
@@ -111,7 +176,7 @@ func NewMetrics(w *web.Metrics, now time.Time) *Metrics {
 	if w != nil {
 		reg = w.Registry()
 	}
-	reg.MustRegister(m.framesIn, m.framesOut, m.dropped, m.fpsIn, m.fpsOut, m.latency, m.decisions, m.reconnects, m.journalSync)
+	reg.MustRegister(m.framesIn, m.framesOut, m.dropped, m.fpsIn, m.fpsOut, m.latency, m.decisions, m.reconnects, m.journalSync, m.gaps, m.degradedC, m.unanalysableC, m.backlog)
 	return m
 }
 
@@ -181,7 +246,25 @@ func (m *Metrics) observe(path, from string, d time.Duration) {
 	m.mu.Unlock()
 }
 
-func (m *Metrics) decision(kind, outcome string) { m.decisions.WithLabelValues(kind, outcome).Inc() }
+func (m *Metrics) decision(kind, outcome string) {
+	m.decisions.WithLabelValues(kind, outcome).Inc()
+	if outcome == "uncertain" {
+		m.mu.Lock()
+		m.uncertain++
+		m.mu.Unlock()
+	}
+}
+
+func (m *Metrics) gap(moved bool) {
+	m.gaps.WithLabelValues(fmt.Sprint(moved)).Inc()
+	m.mu.Lock()
+	if moved {
+		m.gapsMoved++
+	} else {
+		m.gapsStill++
+	}
+	m.mu.Unlock()
+}
 
 func (m *Metrics) reconnect() {
 	m.reconnects.Inc()
@@ -193,6 +276,16 @@ type Summary struct {
 	FramesIn, FramesOut int64
 	Dropped             map[string]int64
 	Reconnects          int64
+	// Degraded counts frames left out to keep up, by how
+	// (DegradedAtRest, DegradedInMotion); Unanalysable frames the board
+	// was not found in or the analysis failed on; GapsMoved and GapsStill
+	// the runs of frames not analysed reported to the referee, with and
+	// without pieces moving across them; Uncertain the decisions held for
+	// the umpire because the camera could not establish them.
+	Degraded             map[string]int64
+	Unanalysable         int64
+	GapsMoved, GapsStill int64
+	Uncertain            int64
 	// Latency is keyed "path/from" (PathSink+"/"+FromFrame …); Stages by
 	// stage name.
 	Latency map[string]LatencyStats
@@ -211,7 +304,14 @@ func (m *Metrics) Summary(now time.Time) Summary {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := Summary{FramesIn: m.nIn.Load(), FramesOut: m.nOut.Load(), Reconnects: m.nReconnects.Load(),
-		Dropped: map[string]int64{}, Latency: map[string]LatencyStats{}, Stages: map[string]LatencyStats{}, Elapsed: now.Sub(m.started)}
+		Dropped: map[string]int64{}, Latency: map[string]LatencyStats{}, Stages: map[string]LatencyStats{}, Elapsed: now.Sub(m.started),
+		Degraded: map[string]int64{}, GapsMoved: m.gapsMoved, GapsStill: m.gapsStill, Uncertain: m.uncertain}
+	for k, v := range m.degr {
+		s.Degraded[k] = v
+	}
+	for _, v := range m.unan {
+		s.Unanalysable += v
+	}
 	for k, v := range m.drops {
 		s.Dropped[k] = v
 	}
@@ -236,7 +336,7 @@ func (s Summary) Print(w io.Writer) {
 	}
 	sort.Strings(dk)
 	what := map[string]string{"analyze": "frames before the analysis", "referee": "piece updates before the referee",
-		"publish": "piece updates replaced by newer ones"}
+		"publish": "piece updates replaced by newer ones", "camera": "frames the camera did not deliver"}
 	var ds []string
 	for _, k := range dk {
 		if w, ok := what[k]; ok {
@@ -249,6 +349,10 @@ func (s Summary) Print(w io.Writer) {
 		ds = []string{"none"}
 	}
 	fmt.Fprintf(w, "; dropped: %s; reconnects: %d\n", strings.Join(ds, ", "), s.Reconnects)
+	if n := s.Degraded[DegradedAtRest] + s.Degraded[DegradedInMotion] + s.Unanalysable + s.GapsMoved + s.GapsStill + s.Uncertain; n > 0 {
+		fmt.Fprintf(w, "  seeing less: %d frames left out at rest (checked unchanged), %d left out in motion, %d unanalysable; %d runs of frames not analysed (%d with pieces moving); %d decisions held for the umpire as uncertain\n",
+			s.Degraded[DegradedAtRest], s.Degraded[DegradedInMotion], s.Unanalysable, s.GapsMoved+s.GapsStill, s.GapsMoved, s.Uncertain)
+	}
 	row := func(name string, l LatencyStats) {
 		fmt.Fprintf(w, "  %-22s %6d  %9s %9s %9s %9s\n", name, l.N, ms(l.Mean), ms(l.P50), ms(l.P95), ms(l.Max))
 	}

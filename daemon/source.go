@@ -47,11 +47,17 @@ type SourceInfo struct {
 	Width, Height int
 	// Frames is a file's frame count (0: unknown).
 	Frames int
+	// Applied and Refused say, after Open, which of the settings asked of
+	// a camera (size, frame rate, exposure …) it took and which it did
+	// not; Pipeline is the GStreamer pipeline that opened (libcamera).
+	Applied, Refused []string
+	Pipeline         string
 }
 
 // Source delivers frames. Open connects (again); Read blocks until the
 // next frame and fills dst (8-bit BGR), returning its position in the
-// stream; Close releases the device. Read and Open are called from one
+// stream (a live source: the camera's own time stamp, or 0 when it has
+// none); Close releases the device. Read and Open are called from one
 // goroutine at a time; Close may not be called while a Read is blocked.
 type Source interface {
 	Open() error
@@ -85,6 +91,8 @@ func ParseSource(uri, kind string) (SourceSpec, error) {
 			return SourceSpec{Kind: KindRTSP, Target: uri}, nil
 		case strings.HasPrefix(uri, "/dev/video"):
 			return SourceSpec{Kind: KindV4L2, Target: uri}, nil
+		case uri == "libcamera" || strings.HasPrefix(uri, "libcamera:"):
+			return SourceSpec{Kind: KindLibcamera, Target: strings.TrimPrefix(strings.TrimPrefix(uri, "libcamera"), ":")}, nil
 		case strings.Contains(uri, " ! "):
 			return SourceSpec{Kind: KindGStreamer, Target: uri}, nil
 		case strings.HasSuffix(uri, ".jsonl") || strings.HasSuffix(uri, ".ndjson"):
@@ -93,6 +101,8 @@ func ParseSource(uri, kind string) (SourceSpec, error) {
 		return SourceSpec{Kind: KindFile, Target: uri}, nil
 	}
 	switch kind {
+	case KindLibcamera:
+		return SourceSpec{Kind: kind, Target: strings.TrimPrefix(strings.TrimPrefix(uri, "libcamera"), ":")}, nil
 	case KindFile, KindV4L2, KindGStreamer, KindRTSP:
 		return SourceSpec{Kind: kind, Target: strings.TrimPrefix(strings.TrimPrefix(uri, "gst:"), "events:")}, nil
 	case KindEvents:
@@ -105,6 +115,12 @@ func ParseSource(uri, kind string) (SourceSpec, error) {
 type CaptureOptions struct {
 	Width, Height int
 	FPS           float64
+	// Format is a V4L2 pixel format ("mjpg", "yuyv"; "" the camera's).
+	Format string
+	// Exposure is the exposure time asked of a camera (0: none asked);
+	// ExposureAuto asks for the camera's automatic exposure instead.
+	Exposure     time.Duration
+	ExposureAuto bool
 }
 
 // NewCaptureSource returns a Source read with OpenCV's VideoCapture: a file
@@ -135,6 +151,17 @@ func NewCaptureSource(spec SourceSpec, o CaptureOptions) (Source, error) {
 		if !strings.Contains(spec.Target, "appsink") {
 			return nil, fmt.Errorf("GStreamer pipeline %q must end in appsink (e.g. \"libcamerasrc ! video/x-raw,width=1280,height=720 ! videoconvert ! appsink\")", spec.Target)
 		}
+		c.pipelines = []string{spec.Target}
+		if o.Exposure > 0 && strings.Contains(spec.Target, "libcamerasrc") && !strings.Contains(spec.Target, "exposure") {
+			c.notes = append(c.notes, fmt.Sprintf("exposure %s: the pipeline is used as given and sets none on libcamerasrc (add exposure-time=%d, or use source libcamera)", o.Exposure, o.Exposure.Microseconds()))
+		}
+	case KindLibcamera:
+		c.api = gocv.VideoCaptureGstreamer
+		c.pipelines = libcameraPipelines(spec.Target, o)
+		c.info.Name = "libcamera"
+		if spec.Target != "" {
+			c.info.Name += ":" + spec.Target
+		}
 	case KindRTSP:
 		c.api = gocv.VideoCaptureFFmpeg
 		c.info.Name = redactURL(spec.Target)
@@ -163,6 +190,12 @@ type captureSource struct {
 	info SourceInfo
 	vc   *gocv.VideoCapture
 	read int // frames read since Open
+	// pipelines are the GStreamer pipelines to try, best first.
+	pipelines []string
+	// open opens a capture (default: OpenCV's); tests replace it.
+	open func(target string, api gocv.VideoCaptureAPI) (*gocv.VideoCapture, error)
+	// notes are said at every Open (settings the source cannot apply).
+	notes []string
 }
 
 func (c *captureSource) Info() SourceInfo { return c.info }
@@ -184,23 +217,38 @@ func (c *captureSource) Open() error {
 			}
 		})
 	}
-	vc, err := gocv.VideoCaptureFileWithAPI(c.spec.Target, c.api)
-	if err != nil || vc == nil || !vc.IsOpened() {
-		if vc != nil {
-			vc.Close()
+	c.info.Applied, c.info.Refused = nil, append([]string(nil), c.notes...)
+	targets := c.pipelines
+	if len(targets) == 0 {
+		targets = []string{c.spec.Target}
+	}
+	open := c.open
+	if open == nil {
+		open = gocv.VideoCaptureFileWithAPI
+	}
+	var vc *gocv.VideoCapture
+	for i, t := range targets {
+		v, err := open(t, c.api)
+		if err == nil && v != nil && v.IsOpened() {
+			vc = v
+			if len(c.pipelines) > 0 {
+				c.info.Pipeline = t
+			}
+			if c.spec.Kind == KindLibcamera && c.opt.Exposure > 0 && i == len(targets)-1 {
+				c.info.Refused = append(c.info.Refused, fmt.Sprintf("exposure %s: this libcamera has no exposure-time property on libcamerasrc (libcamera 0.3 or later has); the camera keeps its automatic exposure and fast strokes may blur", c.opt.Exposure))
+			}
+			break
 		}
+		if v != nil {
+			v.Close()
+		}
+	}
+	if vc == nil {
 		return c.openError()
 	}
 	if c.spec.Kind == KindV4L2 {
-		if c.opt.Width > 0 {
-			vc.Set(gocv.VideoCaptureFrameWidth, float64(c.opt.Width))
-		}
-		if c.opt.Height > 0 {
-			vc.Set(gocv.VideoCaptureFrameHeight, float64(c.opt.Height))
-		}
-		if c.opt.FPS > 0 {
-			vc.Set(gocv.VideoCaptureFPS, c.opt.FPS)
-		}
+		a, r := configureV4L2(vc, c.opt)
+		c.info.Applied, c.info.Refused = a, append(c.info.Refused, r...)
 	}
 	c.vc = vc
 	c.info.FPS = vc.Get(gocv.VideoCaptureFPS)
@@ -231,9 +279,12 @@ func (c *captureSource) openError() error {
 			f.Close()
 		}
 		return fmt.Errorf("camera %s: %w: OpenCV's V4L2 backend cannot open it (busy, or not a capture device? v4l2-ctl --list-devices)", c.spec.Target, ErrDisconnected)
-	case KindGStreamer:
+	case KindGStreamer, KindLibcamera:
 		if !GStreamerAvailable() {
 			return fmt.Errorf("GStreamer pipeline: %w: OpenCV cannot run even the test pipeline \"videotestsrc num-buffers=1 ! videoconvert ! appsink\": this OpenCV was built without GStreamer, or the GStreamer base plugins are missing (apt install gstreamer1.0-plugins-base gstreamer1.0-plugins-good)", ErrUnsupported)
+		}
+		if c.spec.Kind == KindLibcamera {
+			return fmt.Errorf("libcamera: %w: no camera module answers through libcamerasrc (is it connected and enabled? libcamera-hello --list-cameras; apt install gstreamer1.0-libcamera)", ErrDisconnected)
 		}
 		return fmt.Errorf("GStreamer pipeline %q: %w: it does not start (check it with gst-launch-1.0, replacing appsink by fakesink; for a Pi camera module: apt install gstreamer1.0-libcamera)", c.spec.Target, ErrDisconnected)
 	case KindRTSP:
@@ -294,6 +345,11 @@ func (c *captureSource) Read(dst *gocv.Mat) (time.Duration, error) {
 		} else {
 			pts = time.Duration(c.vc.Get(gocv.VideoCapturePosMsec) * float64(time.Millisecond))
 		}
+	} else if ms := c.vc.Get(gocv.VideoCapturePosMsec); ms > 0 {
+		// A camera's own time stamp of the frame (V4L2 buffer time,
+		// GStreamer PTS), when the backend gives one: the capture sees
+		// from it the frames the camera did not deliver.
+		pts = time.Duration(ms * float64(time.Millisecond))
 	}
 	if c.info.Width == 0 {
 		c.info.Width, c.info.Height = dst.Cols(), dst.Rows()

@@ -6,7 +6,8 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/clock"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
@@ -29,13 +30,13 @@ func byFrame(evs []events.Event) []observation {
 }
 
 // keeperOn initializes a daemon (not run) whose source is the events file.
-func keeperOn(t *testing.T, cfg Config, path string, clock Clock) *Daemon {
+func keeperOn(t *testing.T, cfg Config, path string, clk clock.Clock) *Daemon {
 	t.Helper()
 	cfg.Source.URI = "events:" + path
 	cfg.Pipeline.PublishQueue = 1 << 16
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clock}
-	if clock == nil {
-		d.Clock = RealClock{}
+	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clk}
+	if clk == nil {
+		d.Clock = clock.Real{}
 	}
 	if err := d.Initialize(); err != nil {
 		t.Fatal(err)
@@ -171,7 +172,7 @@ func TestUmpireOverruleAndUndo(t *testing.T) {
 func TestDelayedDecisions(t *testing.T) {
 	tmp := t.TempDir()
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
-	clock := displaytest.NewClock()
+	clock := clocktest.New()
 	cfg := testConfig(t)
 	cfg.Match.Decisions = DecideDelay
 	cfg.Match.Delay = Duration(10 * time.Second)
@@ -191,7 +192,7 @@ func TestDelayedDecisions(t *testing.T) {
 		t.Errorf("the projected state does not include the held decisions: %+v", st)
 	}
 	due, ok := k.nextDue()
-	if !ok || !due.Equal(displaytest.Epoch.Add(10*time.Second)) {
+	if !ok || !due.Equal(clocktest.Epoch.Add(10*time.Second)) {
 		t.Fatalf("next due %v %v", due, ok)
 	}
 	clock.Advance(10 * time.Second)

@@ -95,6 +95,12 @@ func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration)
 		out.Calibration = &web.Calibration{Status: web.CalibrationLost, Message: r.Note, Frame: index}
 	}
 	a.note = r.Note
+	if !r.Calibrated {
+		out.Unanalysed = r.Note
+		if out.Unanalysed == "" {
+			out.Unanalysed = "the board is not calibrated"
+		}
+	}
 	if len(r.Pieces) > 0 {
 		out.Pieces = make([]web.Piece, 0, len(r.Pieces))
 		for _, p := range r.Pieces {

@@ -45,7 +45,7 @@
 // (3 s by default); once the match is won the winner's fields blink for
 // [Options.WinBlink] (10 s). A blink starts lit and alternates every half
 // [PanelOptions.BlinkPeriod] (250 ms lit, 250 ms dark by default), timed by
-// an injected [Clock]; a new state restarts it.
+// an injected [clock.Clock]; a new state restarts it.
 //
 // # Turn LEDs
 //

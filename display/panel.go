@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -34,7 +35,7 @@ type PanelOptions struct {
 	// DefaultBlinkPeriod.
 	BlinkPeriod time.Duration
 	// Clock drives blinking; nil means the real clock.
-	Clock Clock
+	Clock clock.Clock
 	// Report receives a report for every state shown, every blink phase
 	// (Unchanged when it needed no write) and the final halt.
 	Report Reporter
@@ -57,7 +58,7 @@ type PanelSink struct {
 	panel  Panel
 	layout Layout
 	o      PanelOptions
-	clock  Clock
+	clock  clock.Clock
 	mb     *Mailbox
 	stop   chan struct{}
 	done   chan struct{}
@@ -76,7 +77,7 @@ func NewPanelSink(p Panel, o PanelOptions) (*PanelSink, error) {
 		o.BlinkPeriod = DefaultBlinkPeriod
 	}
 	s := &PanelSink{
-		panel: p, layout: l, o: o, clock: clockOr(o.Clock),
+		panel: p, layout: l, o: o, clock: clock.Or(o.Clock),
 		mb: NewMailbox(0), stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go s.run()
@@ -144,7 +145,7 @@ func (s *PanelSink) run() {
 		have       bool
 		blinkStart time.Time
 		last       []Segments
-		timer      Timer
+		timer      clock.Timer
 	)
 	for {
 		var tc <-chan time.Time

@@ -39,10 +39,13 @@ const (
 	// DoubtInferredPosition: a position a foul depends on was inferred,
 	// not seen.
 	DoubtInferredPosition DoubtKind = "inferred_position"
+	// DoubtEndUnseen: the pieces were not seen coming to rest (the video
+	// ended, or the next stroke began, during the stroke).
+	DoubtEndUnseen DoubtKind = "end_unseen"
 )
 
 // DoubtKinds lists every kind of doubt.
-var DoubtKinds = []DoubtKind{DoubtFramesMissing, DoubtStartUnseen, DoubtUnaccounted, DoubtStrikerAmbiguous, DoubtViewCovered, DoubtInferredPosition}
+var DoubtKinds = []DoubtKind{DoubtFramesMissing, DoubtStartUnseen, DoubtUnaccounted, DoubtStrikerAmbiguous, DoubtViewCovered, DoubtInferredPosition, DoubtEndUnseen}
 
 // Doubt is one thing the camera could not establish about a stroke. A
 // stroke_end with doubts is never decided by the camera alone: the referee

@@ -93,6 +93,11 @@ type Event struct {
 	T     float64 `json:"t"`
 
 	CornersPx [][2]float64 `json:"corners_px,omitempty"`
+	// Markings and Set, on calibrated and recalibrated events: this
+	// board's markings as calibration measured them (the referee judges
+	// against them) and the set of pieces (their sizes), when known.
+	Markings *board.Markings `json:"markings,omitempty"`
+	Set      *board.Set      `json:"set,omitempty"`
 
 	Side      *board.Side `json:"side,omitempty"`
 	StrikerMM *MM         `json:"striker_mm,omitempty"`
@@ -141,6 +146,16 @@ func (e Event) Validate() error {
 	}
 	switch e.Type {
 	case Calibrated, Recalibrated:
+		if e.Markings != nil {
+			if err := e.Markings.Validate(); err != nil {
+				return fmt.Errorf("events: %s event at frame %d: markings: %w", e.Type, e.Frame, err)
+			}
+		}
+		if e.Set != nil {
+			if err := e.Set.Validate(); err != nil {
+				return fmt.Errorf("events: %s event at frame %d: set: %w", e.Type, e.Frame, err)
+			}
+		}
 		return need(len(e.CornersPx) == 4, "corners_px (4 corners)")
 	case StrokeStart:
 		if err := need(e.Side != nil, "side"); err != nil {

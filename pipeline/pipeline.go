@@ -575,7 +575,7 @@ func (a *Analyzer) use(cal *calibrate.Calibration, ref *gocv.Mat, index int, t f
 	}
 	a.cal, a.suspect = cal, false
 	a.rep = turned(cal, a.turn)
-	a.tk.Emit(events.Event{Type: typ, Frame: index, T: t, CornersPx: a.rep.CornersPx()})
+	a.tk.Emit(events.Event{Type: typ, Frame: index, T: t, CornersPx: a.rep.CornersPx(), Markings: a.rep.Markings, Set: a.rep.Set})
 	return nil
 }
 

@@ -216,6 +216,10 @@ type Decision struct {
 	// Log is the event in stroke-log notation ("" for none), as built when
 	// the decision was made or last changed.
 	Log string `json:"log,omitempty"`
+	// Doubts say what the camera could not establish (see doubt.go): a
+	// decision with doubts is the referee's best guess, for the umpire to
+	// confirm or correct; it is never applied by the camera alone.
+	Doubts []events.Doubt `json:"doubts,omitempty"`
 }
 
 // fouls lists the fouls written in the event.

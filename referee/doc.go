@@ -50,6 +50,17 @@
 // overboard, pieces overboard) are reported as derived calls: the counts
 // in the stroke carry them.
 //
+// # Doubts
+//
+// A decision with [Decision.Doubts] is the referee's best guess about
+// something the camera could not establish; it is never applied without
+// the umpire. Doubts come from the tracker (a stroke_end's Doubts), from
+// the referee (no foul is called or cleared on a position the tracker
+// inferred; a stroke whose start or rest was not seen) and from the frames
+// the daemon did not analyse, reported with [Referee.Unseen] ([Gap]). At
+// the end of a stream [Referee.Flush] decides a stroke still in progress.
+// docs/referee.md has the rules.
+//
 // # Readings
 //
 // Where the laws are ambiguous the referee reads them as docs/referee.md

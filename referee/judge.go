@@ -18,6 +18,11 @@ func (r *Referee) judge(s *stroke, o *Outcome, end events.Event) []Call {
 			calls = append(calls, c)
 		}
 	}
+	if s.noStart {
+		// Nothing is known of the strike: no check on its place or its
+		// contacts (the outcome's derived fouls still follow).
+		return append(calls, r.derived(s, o)...)
+	}
 	pcalls, otherSide := r.placement(s)
 	calls = append(calls, pcalls...)
 	if otherSide {
@@ -94,7 +99,7 @@ func (r *Referee) placement(s *stroke) (calls []Call, otherSide bool) {
 	case board.BaseCircle: // touching the arrow
 		f = r.fallback(rules.FoulArrow)
 		ev.Marking = "arrow " + pl.Arrow.String()
-		m = R + g.ArrowThickness/2 - g.Arrow(pl.Arrow).DistTo(c)
+		m = R + g.Marks().ArrowWidth(pl.Arrow)/2 - g.Arrow(pl.Arrow).DistTo(c)
 		reason = fmt.Sprintf("the striker at %s covered the %s but touched the arrow toward %s by %.1f mm", fmtMM(c), circle(pl.Circle), pl.Arrow, m)
 	default: // one line, or off the base line
 		f = rules.FoulPlacement
@@ -116,10 +121,11 @@ func (r *Referee) placement(s *stroke) (calls []Call, otherSide bool) {
 // front line's inner edge to the rear line's outer edge, base circles
 // included) the disc lies.
 func (r *Referee) bandMargin(s board.Side, c board.Vec, rad float64) float64 {
-	g := r.g
+	sm := r.g.Marks().Side(s)
 	l := board.ToLocal(s, c)
-	return math.Min(g.BaseCircleX()+g.BaseCircleDiameter/2+rad-math.Abs(l.X),
-		math.Min(l.Y+rad-g.FrontInner(), g.RearOuter()-(l.Y-rad)))
+	lo, hi := sm.Circles[0].X-sm.Circles[0].R, sm.Circles[1].X+sm.Circles[1].R
+	return math.Min(math.Min(l.X-(lo-rad), hi+rad-l.X),
+		math.Min(l.Y+rad-sm.Front.Inner(), sm.Rear.Outer()-(l.Y-rad)))
 }
 
 // properDistance estimates how far a striker touching at most one base
@@ -137,8 +143,9 @@ func (r *Referee) properDistance(s board.Side, c board.Vec, rad float64) float64
 		}
 		return 0
 	}
-	d := math.Max(gap(g.FrontInner(), g.FrontOuter()), gap(g.RearInner(), g.RearOuter()))
-	if over := math.Abs(l.X) - g.BaseCircleX(); over > 0 {
+	sm := g.Marks().Side(s)
+	d := math.Max(gap(sm.Front.Inner(), sm.Front.Outer()), gap(sm.Rear.Inner(), sm.Rear.Outer()))
+	if over := math.Max(sm.Circles[0].X-l.X, l.X-sm.Circles[1].X); over > 0 {
 		d = math.Hypot(d, over)
 	}
 	for _, k := range g.BaseCircles(s) {
@@ -176,10 +183,11 @@ func (r *Referee) backwardFlick(s *stroke, end events.Event) (Call, bool) {
 	if s.crossed != nil {
 		return Call{}, false
 	}
+	s.flickJudged = true
 	m := math.Inf(1)
 	for _, p := range s.strikerPositions(end) {
 		// Distance still to go before the whole disc is past the line.
-		d := localY(s.seat, p) + R - g.FrontInner()
+		d := localY(s.seat, p) + R - g.Marks().FrontInner(s.seat)
 		if d < 0 {
 			return Call{}, false // seen past the line: the crossing event was missed
 		}
@@ -210,7 +218,7 @@ func (r *Referee) backwardFlick(s *stroke, end events.Event) (Call, bool) {
 // front line, in s's quarter" a disc lies (negative outside).
 func (r *Referee) behindLineMargin(s board.Side, c board.Vec, rad float64) float64 {
 	l := board.ToLocal(s, c)
-	return math.Min(l.Y+rad-r.g.FrontInner(), (l.Y+rad-math.Abs(l.X))/math.Sqrt2)
+	return math.Min(l.Y+rad-r.g.Marks().FrontInner(s), (l.Y+rad-math.Abs(l.X))/math.Sqrt2)
 }
 
 // behindLineFirst: a piece on or behind the front line must not be struck
@@ -240,7 +248,7 @@ func (r *Referee) behindLineFirst(s *stroke) (Call, bool) {
 		if err != nil {
 			continue
 		}
-		p, ok := r.piecePos(c)
+		p, ok := r.piecePos(s, c)
 		if !ok {
 			continue
 		}
@@ -257,7 +265,7 @@ func (r *Referee) behindLineFirst(s *stroke) (Call, bool) {
 			Contacts: seen, Frames: []int{s.start.Frame, c.ev.Frame}}
 		if c.amm != nil {
 			ev.StrikerAtContact = mmPtr(*c.amm)
-			m = math.Min(m, localY(s.seat, *c.amm)+R-g.FrontInner())
+			m = math.Min(m, localY(s.seat, *c.amm)+R-g.Marks().FrontInner(s.seat))
 		}
 		return r.newCall(rules.FoulBehindLineFirst, s.seat, c.ev,
 			fmt.Sprintf("the striker hit %s, lying on or behind %s's front line at %s, before crossing that line", c.b, s.seat, fmtMM(p)), ev, &m, false)
@@ -266,12 +274,19 @@ func (r *Referee) behindLineFirst(s *stroke) (Call, bool) {
 }
 
 // piecePos is where the piece B of a contact was: the contact's position,
-// else its last known resting position.
-func (r *Referee) piecePos(c contact) (board.Vec, bool) {
+// else its last known resting position. A check that decides on it passes
+// its stroke (nil otherwise) to have an inferred resting place recorded.
+func (r *Referee) piecePos(s *stroke, c contact) (board.Vec, bool) {
 	if c.bmm != nil {
 		return *c.bmm, true
 	}
 	p, ok := r.pos[c.b]
+	if ok && s != nil && r.inferredPos[c.b] {
+		if s.usedInferred == nil {
+			s.usedInferred = map[string]bool{}
+		}
+		s.usedInferred[c.b] = true
+	}
 	return p, ok
 }
 
@@ -301,8 +316,8 @@ func (r *Referee) armFouls(s *stroke) []Call {
 			// Over the drawn arrow, or over its imaginary extension?
 			sign := math.Copysign(1, l.X)
 			t := (sign*l.X + l.Y) / math.Sqrt2
-			tip := g.Arrow(board.SW).B.Len()
-			onArrow := g.ArrowLength > 0 && t >= tip-g.ArrowLength && t <= tip
+			am := g.Marks().Arrows[pocketToward(board.FromLocal(s.seat, board.V(sign, 1)))]
+			onArrow := am != (board.ArrowMarking{}) && t >= am.From && t <= am.To
 			if onArrow {
 				ev.Marking = "arrow"
 			} else {
@@ -368,7 +383,7 @@ func (r *Referee) markedCoin(s *stroke, f rules.Foul) (Call, bool) {
 		if err != nil || (k != board.White && k != board.Black) {
 			continue
 		}
-		p, ok := r.piecePos(c)
+		p, ok := r.piecePos(s, c)
 		if !ok {
 			continue
 		}
@@ -376,11 +391,11 @@ func (r *Referee) markedCoin(s *stroke, f rules.Foul) (Call, bool) {
 		m := math.Inf(-1)
 		var marking string
 		if f == rules.FoulAdjacentArrowCoin {
-			if g.ArrowLength <= 0 {
+			if !g.Marks().HasArrows() {
 				return Call{}, false
 			}
 			for _, pk := range r.adjacentPockets(s.seat) {
-				if d := rad + g.ArrowThickness/2 - g.Arrow(pk).DistTo(p); d > m {
+				if d := rad + g.Marks().ArrowWidth(pk)/2 - g.Arrow(pk).DistTo(p); d > m {
 					m, marking = d, "arrow "+pk.String()
 				}
 			}
@@ -463,7 +478,7 @@ func (r *Referee) opponentCoinOnly(s *stroke) (Call, bool) {
 		}
 	}
 	ev := Evidence{Striker: mmPtr(s.striker), Piece: first.b, Contacts: []string{first.b}, Frames: []int{s.start.Frame, first.ev.Frame}}
-	if p, ok := r.piecePos(first); ok {
+	if p, ok := r.piecePos(nil, first); ok {
 		ev.PieceMM = mmPtr(p)
 	}
 	return r.newCall(rules.FoulOpponentCoinOnly, s.seat, first.ev,
@@ -511,7 +526,7 @@ func (r *Referee) lastTwoDirectHit(s *stroke) []Call {
 		whose = "the opponents'"
 	}
 	ev := Evidence{Striker: mmPtr(s.striker), Piece: first.b, Contacts: []string{first.b}, Frames: []int{s.start.Frame, first.ev.Frame}}
-	if p, ok := r.piecePos(first); ok {
+	if p, ok := r.piecePos(nil, first); ok {
 		ev.PieceMM = mmPtr(p)
 	}
 	c, ok := r.newCall(rules.FoulLastTwoDirectHit, s.seat, first.ev,
@@ -596,4 +611,17 @@ func idOr(id string, k board.Kind) string {
 		return id
 	}
 	return k.String()
+}
+
+// pocketToward is the pocket in the direction d from the centre.
+func pocketToward(d board.Vec) board.Pocket {
+	switch {
+	case d.X < 0 && d.Y > 0:
+		return board.SW
+	case d.X > 0 && d.Y > 0:
+		return board.SE
+	case d.X > 0:
+		return board.NE
+	}
+	return board.NW
 }

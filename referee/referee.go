@@ -16,9 +16,11 @@ import (
 // the umpire). It is not safe for concurrent use.
 type Referee struct {
 	cfg Config
-	g   *board.Geometry
-	p   *rules.Profile
-	tol float64
+	// g is the board judged on: base, with the markings and the set's
+	// sizes of the last calibrated event.
+	g, base *board.Geometry
+	p       *rules.Profile
+	tol     float64
 
 	// pos is where each disc on the board was last seen at rest.
 	pos map[string]board.Vec
@@ -37,6 +39,16 @@ type Referee struct {
 	lastDue    float64
 	lastPlacer board.Side
 	hasDue     bool
+
+	// gaps are the frames not analysed that no decision has taken up yet
+	// (see Unseen); loose the pieces reported pocketed or off the board
+	// outside a stroke since the last one (the outcome of a stroke whose
+	// start was not seen); inferredPos the resting places the tracker
+	// inferred; lastFrame the latest frame heard of.
+	gaps        []Gap
+	loose       []events.Event
+	inferredPos map[string]bool
+	lastFrame   int
 }
 
 // New returns a referee for a match under cfg.Profile on cfg.Geometry.
@@ -49,13 +61,15 @@ func New(cfg Config) (*Referee, error) {
 		g = board.ICF()
 	}
 	return &Referee{
-		cfg:    cfg,
-		g:      g,
-		p:      cfg.Profile,
-		tol:    cfg.Tolerance,
-		pos:    map[string]board.Vec{},
-		jumped: map[string]bool{},
-		dues:   map[string]board.Side{},
+		cfg:         cfg,
+		g:           g,
+		base:        g,
+		p:           cfg.Profile,
+		tol:         cfg.Tolerance,
+		pos:         map[string]board.Vec{},
+		jumped:      map[string]bool{},
+		dues:        map[string]board.Side{},
+		inferredPos: map[string]bool{},
 	}, nil
 }
 
@@ -92,6 +106,15 @@ type stroke struct {
 	moved    []events.Event
 	umpire   []Call
 	notes    []string
+	// doubts are what the camera could not establish about the stroke;
+	// noStart marks a stroke whose start was not seen (its stroke_end came
+	// without a stroke_start); usedInferred the inferred resting places a
+	// check used; flickJudged that the backward flick was judged on the
+	// striker's places.
+	doubts       []events.Doubt
+	noStart      bool
+	usedInferred map[string]bool
+	flickJudged  bool
 }
 
 // contact is one contact event, normalised so that the striker, when
@@ -115,8 +138,17 @@ func (r *Referee) Observe(e events.Event, st rules.State) ([]Decision, error) {
 	if err := e.Validate(); err != nil {
 		return nil, fmt.Errorf("referee: %w", err)
 	}
+	r.seen(e.Frame)
 	switch e.Type {
 	case events.Calibrated, events.Recalibrated:
+		// This board's own lines (and its set's sizes) from now on.
+		if e.Markings != nil || e.Set != nil {
+			g := r.base.WithMarkings(e.Markings)
+			if e.Set != nil {
+				g = g.WithSet(e.Set)
+			}
+			r.g = g
+		}
 		if r.cur != nil {
 			r.cur.notes = append(r.cur.notes, fmt.Sprintf("the board was %s during the stroke (frame %d): positions before and after may differ", e.Type, e.Frame))
 		}
@@ -125,26 +157,35 @@ func (r *Referee) Observe(e events.Event, st rules.State) ([]Decision, error) {
 		var out []Decision
 		if r.cur != nil {
 			r.cur.notes = append(r.cur.notes, fmt.Sprintf("no stroke_end: the stroke was ended by the next stroke_start (frame %d)", e.Frame))
+			r.cur.doubt(events.Doubt{Kind: events.DoubtEndUnseen, Frames: [2]int{r.cur.start.Frame, e.Frame},
+				Reason: fmt.Sprintf("the pieces of %s's stroke (from frame %d) were not seen coming to rest before the next stroke began (frame %d)", r.cur.seat, r.cur.start.Frame, e.Frame)})
 			out = r.finish(events.Event{Type: events.StrokeEnd, Frame: e.Frame, T: e.T})
 		}
 		r.begin(e, st)
 		return out, nil
 	case events.StrokeEnd:
 		if r.cur == nil {
+			if len(e.Doubts) > 0 || r.movedGaps() {
+				return r.unseenStroke(e, st), nil
+			}
 			r.restAt(e.Pieces, nil)
+			r.loose = nil
 			return []Decision{r.info(st, e, st.Turn, fmt.Sprintf("stroke_end at frame %d without a stroke_start: positions updated, no stroke recorded", e.Frame))}, nil
 		}
 		return r.finish(e), nil
 	case events.Placed:
-		return r.placed(e, st), nil
+		return r.between(e, r.placed(e, st)), nil
 	case events.Moved:
-		return r.moved(e, st), nil
+		return r.between(e, r.moved(e, st)), nil
 	}
 	// Events that belong to a stroke.
 	if r.cur == nil {
 		if e.Type == events.ArmOverFoulLine {
 			r.arms = append(r.arms, e)
 			return nil, nil
+		}
+		if e.Type == events.Pocketed || e.Type == events.Overboard {
+			r.loose = append(r.loose, e)
 		}
 		return []Decision{r.info(st, e, st.Turn, fmt.Sprintf("%s at frame %d outside a stroke: ignored (%s)", e.Type, e.Frame, describe(e)))}, nil
 	}
@@ -221,6 +262,7 @@ func (r *Referee) begin(e events.Event, st rules.State) {
 		}
 	}
 	r.arms = nil
+	r.loose = nil
 	r.cur = s
 	r.dues = map[string]board.Side{}
 	r.hasDue = false
@@ -256,8 +298,69 @@ func (r *Referee) finish(e events.Event) []Decision {
 		others = append(others, fd)
 	}
 	d.Notes = append(d.Notes, s.notes...)
+	r.inferredChecks(s, d.Calls, e)
+	for _, x := range s.doubts {
+		if x.Kind == events.DoubtEndUnseen {
+			offerInferred(d.Calls, foulSet(rules.FoulBackwardFlick, rules.FoulNoContact), "the stroke's end was not seen")
+		}
+	}
+	start := s.start.Frame
+	if s.noStart {
+		start = -1
+	}
+	d.Doubts = mergeDoubts(append([]events.Doubt(nil), e.Doubts...), s.doubts...)
+	d.Doubts = mergeDoubts(d.Doubts, r.takeGaps(start, s.seat == s.ctx.Turn && !s.ctx.MatchOver)...)
 	d.refresh()
 	return append(others, d)
+}
+
+// between adds to the decisions of an event between strokes (placed,
+// moved) what the camera could not establish: the event's own position
+// inferred, pieces moved in frames not analysed before it.
+func (r *Referee) between(e events.Event, ds []Decision) []Decision {
+	for i := range ds {
+		d := &ds[i]
+		if d.Kind == KindInfo {
+			continue
+		}
+		if e.Inferred {
+			what := fmt.Sprintf("where %s was put", pieceName(e))
+			if e.Type == events.Moved {
+				what = fmt.Sprintf("where %s was moved by hand", pieceName(e))
+			}
+			d.Doubts = mergeDoubts(d.Doubts, inferred(what, e, e.ID))
+			offerInferred(d.Calls, foulSet(rules.FoulDueOutsideOuterCircle, rules.FoulDueOnCentreCircle, rules.FoulTouchedPiece, rules.FoulPlacementDisturbed, rules.FoulWrongManPlaced), "its place was inferred")
+		}
+		if r.cur == nil { // during a stroke, its gaps wait for its end
+			d.Doubts = mergeDoubts(d.Doubts, r.takeGaps(-1, false)...)
+		}
+		d.refresh()
+	}
+	return ds
+}
+
+// unseenStroke is the decision of a stroke whose start was not seen: a
+// stroke_end with doubts (the tracker saw the board change with no stroke
+// in between) or after a gap in which pieces moved. The seat is the one
+// whose turn it is; the outcome is what was reported pocketed or off the
+// board since the last stroke.
+func (r *Referee) unseenStroke(e events.Event, st rules.State) []Decision {
+	s := &stroke{start: events.Event{Type: events.StrokeStart, Frame: e.Frame, T: e.T}, seat: st.Turn, ctx: st, noStart: true}
+	for _, p := range r.loose {
+		if p.Type == events.Pocketed {
+			s.pocketed = append(s.pocketed, p)
+		} else {
+			s.jumped = append(s.jumped, p)
+		}
+	}
+	r.loose = nil
+	s.notes = append(s.notes, fmt.Sprintf("the stroke's start was not seen: taken as %s's stroke, whose turn it is", st.Turn))
+	if len(e.Doubts) == 0 {
+		s.doubt(events.Doubt{Kind: events.DoubtStartUnseen, Frames: [2]int{e.Frame, e.Frame},
+			Reason: fmt.Sprintf("the pieces came to rest at frame %d with no stroke seen before: the stroke fell in frames that were not analysed", e.Frame)})
+	}
+	r.cur = s
+	return r.finish(e)
 }
 
 // count tallies the stroke's outcome and updates the positions.
@@ -267,6 +370,9 @@ func (r *Referee) count(s *stroke, e events.Event) *Outcome {
 	pl := g.StrikerPlacement(s.seat, s.striker, R)
 	o := &Outcome{StrikerMM: events.FromVec(s.striker), Placement: pl.Kind.String(), Contacts: len(s.contacts),
 		CrossedFrontLine: s.crossed != nil}
+	if s.noStart {
+		o.Placement = "unseen"
+	}
 	for _, c := range s.contacts {
 		if c.striker() {
 			o.FirstContact = c.b
@@ -360,11 +466,17 @@ func (r *Referee) count(s *stroke, e events.Event) *Outcome {
 func (r *Referee) restAt(pieces []events.PieceAt, gone map[string]bool) {
 	for id := range gone {
 		delete(r.pos, id)
+		delete(r.inferredPos, id)
 	}
 	delete(r.pos, "S")
 	for _, p := range pieces {
 		if p.ID != "" {
 			r.pos[p.ID] = p.MM.Vec()
+			if p.Inferred {
+				r.inferredPos[p.ID] = true
+			} else {
+				delete(r.inferredPos, p.ID)
+			}
 		}
 	}
 }

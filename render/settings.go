@@ -114,6 +114,9 @@ type BoardStyle struct {
 	Net string `yaml:"net"`
 	// Text prints a maker's name and "MADE IN INDIA" on the board.
 	Text bool `yaml:"text"`
+	// Lines draws the markings away from the geometry's figures (see
+	// LineStyle and DrawnMarkings).
+	Lines LineStyle `yaml:"lines"`
 }
 
 // PieceStyle is how the carrommen, the queen and the striker look.
@@ -359,6 +362,7 @@ func (s Settings) validate() []fieldError {
 	if b.Markings != "icf" && b.Markings != "home" {
 		bad("board.markings", "%q is not icf or home", b.Markings)
 	}
+	b.Lines.validate(bad)
 	if _, err := parseColour(b.Wood, woodColours); err != nil {
 		bad("board.wood", "%v", err)
 	}

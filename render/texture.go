@@ -88,10 +88,11 @@ func boardTexture(s Settings, g *board.Geometry, ppm float64, seed uint64) *canv
 	}
 
 	// Markings.
+	drawn := g.WithMarkings(DrawnMarkings(st, g))
 	if st.Markings == "icf" {
-		icfMarkings(c, g, &inkOp)
+		icfMarkings(c, drawn, &inkOp)
 	} else {
-		homeMarkings(c, g, &inkOp)
+		homeMarkings(c, drawn, &inkOp)
 	}
 	if st.Text {
 		boardText(c, g, r, st.Markings == "icf", &inkOp)
@@ -144,41 +145,41 @@ func boardTexture(s Settings, g *board.Geometry, ppm float64, seed uint64) *canv
 
 func icfMarkings(c *canvas, g *board.Geometry, op *field) {
 	ink, red := inkBlack, inkRed
-	bx := g.BaseCircleX()
+	m := g.Marks()
 	for _, sd := range board.Sides {
+		sm := m.Side(sd)
+		x0, x1 := sm.Circles[0].X, sm.Circles[1].X
 		// Rear (thick) and front (thin) base lines between the circle centres.
-		for _, ln := range []struct{ y0, y1 float64 }{{g.RearInner(), g.RearOuter()}, {g.FrontInner(), g.FrontOuter()}} {
-			y := (ln.y0 + ln.y1) / 2
-			hw := (ln.y1 - ln.y0) / 2
-			a, b := board.FromLocal(sd, board.Vec{X: -bx, Y: y}), board.FromLocal(sd, board.Vec{X: bx, Y: y})
+		for _, ln := range []board.Band{sm.Rear, sm.Front} {
+			y, hw := ln.Y, ln.Width/2
+			a, b := board.FromLocal(sd, board.Vec{X: x0, Y: y}), board.FromLocal(sd, board.Vec{X: x1, Y: y})
 			c.shape(grow(boxOf(a, b), hw+1), func(p board.Vec) float64 {
 				l := board.ToLocal(sd, p)
-				return math.Max(math.Abs(l.Y-y)-hw, math.Abs(l.X)-bx)
+				return math.Max(math.Abs(l.Y-y)-hw, math.Max(x0-l.X, l.X-x1))
 			}, ink, 0.92, op)
 		}
 		// Base circles: a wood-coloured disc with a red core and a thin ring.
-		for _, k := range g.BaseCircles(sd) {
+		for i, k := range m.BaseCircles(sd) {
 			k := k
-			if g.BaseCircleCoreDiameter > 0 {
-				rc := g.BaseCircleCoreDiameter / 2
+			if rc := sm.Circles[i].Core; rc > 0 {
 				c.shape(circleBox(k.C, rc), func(p board.Vec) float64 { return sdDisc(p, k.C, rc) }, red, 0.95, op)
 			}
 			c.shape(circleBox(k.C, k.R+1), func(p board.Vec) float64 { return sdRing(p, k.C, k.R-0.45, 0.45) }, ink, 0.9, op)
 		}
 		// The small ring in the gap between this side's right circle and the
 		// next side's left circle, where the arrow passes.
-		a := g.BaseCircles(sd)[1].C
-		b := g.BaseCircles(sd.Right())[0].C
-		m := a.Add(b).Scale(0.5)
+		a := m.BaseCircles(sd)[1].C
+		b := m.BaseCircles(sd.Right())[0].C
+		mid := a.Add(b).Scale(0.5)
 		rr := math.Max(2, a.Dist(b)/2-g.BaseCircleDiameter/2-0.8)
-		c.shape(circleBox(m, rr+1), func(p board.Vec) float64 { return sdRing(p, m, rr, 0.35) }, ink, 0.85, op)
+		c.shape(circleBox(mid, rr+1), func(p board.Vec) float64 { return sdRing(p, mid, rr, 0.35) }, ink, 0.85, op)
 	}
 	// Arrows with arrowheads at the pocket end and the decorative arc at
 	// the inner end.
-	if g.ArrowLength > 0 {
-		hw := math.Max(g.ArrowThickness, 0.9) / 2
+	if m.HasArrows() {
 		for _, pk := range board.Pockets {
-			ar := g.Arrow(pk)
+			hw := math.Max(m.ArrowWidth(pk), 0.9) / 2
+			ar := m.Arrow(pk)
 			dir := ar.B.Sub(ar.A).Unit()
 			c.shape(grow(boxOf(ar.A, ar.B), hw+1), func(p board.Vec) float64 { return sdSegment(p, ar.A, ar.B, hw) }, ink, 0.9, op)
 			arrowHead(c, ar.B, dir, 7, 2.6, ink, op)
@@ -199,9 +200,9 @@ func icfMarkings(c *canvas, g *board.Geometry, op *field) {
 		}
 	}
 	// Centre: outer circle, star, red centre circle.
-	oc := g.OuterCircle()
+	oc := m.OuterCircle()
 	c.shape(circleBox(oc.C, oc.R+1), func(p board.Vec) float64 { return sdRing(p, oc.C, oc.R, 0.6) }, ink, 0.9, op)
-	cc := g.CentreCircle()
+	cc := m.CentreCircle()
 	for i := 0; i < 8; i++ {
 		ang := float64(i)*math.Pi/4 - math.Pi/2
 		long := i%2 == 0
@@ -231,28 +232,31 @@ func icfMarkings(c *canvas, g *board.Geometry, op *field) {
 // homeMarkings: plain double lines, plain circles, plain arrows, no red.
 func homeMarkings(c *canvas, g *board.Geometry, op *field) {
 	ink := inkBlack
-	bx := g.BaseCircleX()
+	m := g.Marks()
 	for _, sd := range board.Sides {
-		for _, y := range []float64{(g.RearInner() + g.RearOuter()) / 2, (g.FrontInner() + g.FrontOuter()) / 2} {
-			y := y
-			a, b := board.FromLocal(sd, board.Vec{X: -bx, Y: y}), board.FromLocal(sd, board.Vec{X: bx, Y: y})
-			c.shape(grow(boxOf(a, b), 2), func(p board.Vec) float64 {
+		sm := m.Side(sd)
+		x0, x1 := sm.Circles[0].X, sm.Circles[1].X
+		for _, ln := range []board.Band{sm.Rear, sm.Front} {
+			y, hw := ln.Y, ln.Width/2
+			a, b := board.FromLocal(sd, board.Vec{X: x0, Y: y}), board.FromLocal(sd, board.Vec{X: x1, Y: y})
+			c.shape(grow(boxOf(a, b), hw+1), func(p board.Vec) float64 {
 				l := board.ToLocal(sd, p)
-				return math.Max(math.Abs(l.Y-y)-0.7, math.Abs(l.X)-bx)
+				return math.Max(math.Abs(l.Y-y)-hw, math.Max(x0-l.X, l.X-x1))
 			}, ink, 0.85, op)
 		}
-		for _, k := range g.BaseCircles(sd) {
+		for _, k := range m.BaseCircles(sd) {
 			k := k
 			c.shape(circleBox(k.C, k.R+1), func(p board.Vec) float64 { return sdRing(p, k.C, k.R-0.4, 0.4) }, ink, 0.85, op)
 		}
 	}
-	if g.ArrowLength > 0 {
+	if m.HasArrows() {
 		for _, pk := range board.Pockets {
-			ar := g.Arrow(pk)
-			c.shape(grow(boxOf(ar.A, ar.B), 2), func(p board.Vec) float64 { return sdSegment(p, ar.A, ar.B, 0.6) }, ink, 0.85, op)
+			ar := m.Arrow(pk)
+			hw := m.ArrowWidth(pk) / 2
+			c.shape(grow(boxOf(ar.A, ar.B), hw+1), func(p board.Vec) float64 { return sdSegment(p, ar.A, ar.B, hw) }, ink, 0.85, op)
 		}
 	}
-	oc, cc := g.OuterCircle(), g.CentreCircle()
+	oc, cc := m.OuterCircle(), m.CentreCircle()
 	c.shape(circleBox(oc.C, oc.R+1), func(p board.Vec) float64 { return sdRing(p, oc.C, oc.R, 0.6) }, ink, 0.85, op)
 	c.shape(circleBox(cc.C, cc.R+1), func(p board.Vec) float64 { return sdRing(p, cc.C, cc.R, 0.6) }, ink, 0.85, op)
 }

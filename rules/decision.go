@@ -39,12 +39,22 @@ func (m *Match) concede(c *core, cd Concede) error {
 	}
 	t := m.teamOf[cd.Seat]
 	if cd.Match {
-		c.Over, c.Forced, c.Winner = true, true, 1-t
-		c.Result = fmt.Sprintf("%s conceded the match (%s)", m.seatName(cd.Seat), m.prof.Ref("concede"))
+		m.endMatch(c, MatchEnd{Seat: cd.Seat})
 		return nil
 	}
 	m.loseBoard(c, t, fmt.Sprintf("%s conceded the board", m.seatName(cd.Seat)), m.prof.Ref("concede"))
 	return nil
+}
+
+// endMatch ends the match by a concession or a disqualification: the side
+// of the seat loses it.
+func (m *Match) endMatch(c *core, e MatchEnd) {
+	c.Over, c.Forced, c.Winner, c.End = true, true, 1-m.teamOf[e.Seat], e
+	if e.Reason == "" {
+		c.Result = fmt.Sprintf("%s conceded the match (%s)", m.seatName(e.Seat), m.prof.Ref("concede"))
+		return
+	}
+	c.Result = fmt.Sprintf("%s loses the entire match: %s (%s %d)", m.seatName(e.Seat), e.Reason, m.prof.Ref("disqualify"), e.Reason.Rule())
 }
 
 // disqualify: the player loses the entire match (ICF Loss of Entire Match
@@ -56,9 +66,7 @@ func (m *Match) disqualify(c *core, d Disqualify) error {
 	if d.Reason.Rule() == 0 {
 		return fmt.Errorf("unknown reason %q for losing the match", d.Reason)
 	}
-	t := m.teamOf[d.Seat]
-	c.Over, c.Forced, c.Winner = true, true, 1-t
-	c.Result = fmt.Sprintf("%s loses the entire match: %s (%s %d)", m.seatName(d.Seat), d.Reason, m.prof.Ref("disqualify"), d.Reason.Rule())
+	m.endMatch(c, MatchEnd{Seat: d.Seat, Reason: d.Reason})
 	return nil
 }
 
@@ -94,5 +102,16 @@ func (m *Match) coverQueen(c *core) error {
 		return fmt.Errorf("cover: the queen is not a queen left uncovered and awaiting placement (%s)", queenWords(q, m))
 	}
 	c.Queen = queenCore{Status: QueenCovered, Team: q.Team}
+	return nil
+}
+
+// noticed ends the turn of a player playing on after an unnoticed
+// opponent's man (ICF General Rules 22: "the turn of the player shall be
+// lost as and when noticed").
+func (m *Match) noticed(c *core) error {
+	if !c.PlayingOn {
+		return errors.New("noticed: nobody is playing on after an unnoticed opponent's man (write \"unnoticed\" on the stroke that pocketed it; ICF General Rules 22)")
+	}
+	m.endTurn(c)
 	return nil
 }

@@ -23,7 +23,8 @@
 // seat, men pocketed by colour, queen, striker, pieces overboard, fouls, a
 // failed break attempt), a [Place] or [Forfeit] or [Defer] of men awaiting
 // placement, a [Pass], or a decision ([FoulCall], [DemandPoints],
-// [Concede], [Disqualify], [Replay], [CallTime], [CoverQueen], [Undo]). An
+// [Concede], [Disqualify], [Replay], [CallTime], [CoverQueen], [Noticed],
+// [Undo]). An
 // event that is illegal in the current state (wrong player, more men than
 // are on the board, …) returns an [*IllegalEventError] and changes nothing.
 // [Match.Undo] reverts the last event. [Match.State] returns a deep copy.
@@ -42,6 +43,9 @@
 // [*LineError]; [Log.Play] replays it. [FormatHeader] and [FormatEvent]
 // write the notation back: parsing what they write gives the same header
 // and events, so a journal of FormatEvent lines replays a match exactly.
+// A log may start from a [Position] (a header line); [PositionOf] writes
+// any state a match reaches as one, and a match started from it is in the
+// same state.
 //
 // A Match is not safe for concurrent use. The package does no I/O beyond
 // reading a log and never logs.

@@ -78,6 +78,7 @@ func (m *Match) endTurn(c *core) {
 	c.Queen.Held = false
 	c.Turn = m.next(c.Turn)
 	c.Attempts = 0
+	c.PlayingOn = false
 }
 
 // checkCleared ends the board when a side has no man left on the board and
@@ -96,6 +97,9 @@ func (m *Match) checkCleared(c *core, first int) {
 func (m *Match) place(c *core, pl Place) error {
 	if pl.White < 0 || pl.Black < 0 {
 		return errors.New("negative count")
+	}
+	if pl.Unnoticed {
+		return m.placeWrongMen(c, pl)
 	}
 	if pl.White+pl.Black == 0 && !pl.Queen {
 		return errors.New("nothing to place")
@@ -222,4 +226,41 @@ func (m *Match) penalise(c *core, seat board.Side, fouls []Foul, endsTurn bool) 
 	if endsTurn && seat == c.Turn {
 		m.endTurn(c)
 	}
+}
+
+// placeWrongMen applies a placement of the placer's own men instead of the
+// men awaiting placement, unnoticed before the next stroke (ICF Dues and
+// Penalties 18: "the C/m so placed shall be regarded as valid"): the men
+// placed come out of the pockets onto the board, and as many of the men
+// awaiting placement stay in the pockets, their placement done.
+func (m *Match) placeWrongMen(c *core, pl Place) error {
+	if pl.Queen || len(pl.Fouls) > 0 || (pl.White > 0) == (pl.Black > 0) {
+		return errors.New("place … unnoticed: write the wrong men alone, of one colour (place b unnoticed)")
+	}
+	k, n := board.White, pl.White
+	if pl.Black > 0 {
+		k, n = board.Black, pl.Black
+	}
+	o := board.Black
+	if k == board.Black {
+		o = board.White
+	}
+	due, own := &c.Men[o], &c.Men[k]
+	switch {
+	case due.Awaiting < n:
+		return fmt.Errorf("%d %s men placed instead of %s men awaiting placement, but %d await", n, k, o, due.Awaiting)
+	case c.teamOfColour(k) != m.teamOf[due.Placer]:
+		return fmt.Errorf("the %s men awaiting placement are placed by %s, whose men are not %s: not a wrong man (ICF Dues and Penalties 17, 18)", o, m.seatName(due.Placer), k)
+	case own.InPocket < n:
+		return fmt.Errorf("%d %s men placed, but %d are in the pockets", n, k, own.InPocket)
+	}
+	own.InPocket -= n
+	own.OnBoard += n
+	due.Awaiting -= n
+	due.InPocket += n
+	if due.Awaiting == 0 {
+		due.Deferred = false
+	}
+	m.checkCleared(c, m.teamOf[c.Turn])
+	return nil
 }

@@ -27,6 +27,11 @@ type Stroke struct {
 	// NoBreak marks a failed break attempt: the striker did not break the
 	// men (it left no base line, or touched no man).
 	NoBreak bool
+	// Unnoticed: the stroke pocketed an opponent's man and nobody noticed
+	// before the player struck again (ICF General Rules 22). The man counts
+	// as properly pocketed (where pocketing it is a foul, the foul is not
+	// called) and the player plays on until a [Noticed] line ends his turn.
+	Unnoticed bool
 }
 
 // Pocketed returns how many pieces of kind k the stroke pocketed.
@@ -56,6 +61,12 @@ type Place struct {
 	White, Black int
 	Queen        bool
 	Fouls        []Foul
+	// Unnoticed: the men placed (White or Black) are the placer's own,
+	// put down by mistake instead of the other colour's men awaiting
+	// placement, and nobody noticed before the next stroke (ICF Dues and
+	// Penalties 18): they stay on the board and as many of the men
+	// awaiting placement stay in the pockets.
+	Unnoticed bool
 }
 
 // Forfeit: the men awaiting placement are not placed and stay pocketed
@@ -103,6 +114,11 @@ type CallTime struct{}
 // the Queen 8).
 type CoverQueen struct{}
 
+// Noticed: the player playing on after an unnoticed opponent's man
+// ([Stroke.Unnoticed]) is stopped: his turn is lost (ICF General Rules 22,
+// "as and when noticed").
+type Noticed struct{}
+
 // Undo reverts the last event applied (an "undo" line; [Match.Undo]).
 type Undo struct{}
 
@@ -118,6 +134,7 @@ func (Disqualify) isEvent()   {}
 func (Replay) isEvent()       {}
 func (CallTime) isEvent()     {}
 func (CoverQueen) isEvent()   {}
+func (Noticed) isEvent()      {}
 func (Undo) isEvent()         {}
 
 func b2i(b bool) int {

@@ -25,7 +25,7 @@ var fixtureResults = map[string]string{
 	"demo.log":              "Asha 29-6 boards 3-1",
 	"icf-doubles.log":       "Red Fort 29-26 boards 5-3",
 	"team-3board.log":       "Hostel 4 13-11 boards 2-1",
-	"team-3board-final.log": "Hostel 4 36-27 boards 4-4",
+	"team-3board-final.log": "Hostel 4 41-27 boards 4-4", // 36-27 before Points 3 kept its 5 points at the cut-off
 	"nit-delhi.log":         "Tanvi 12-12 boards 1-2",
 	"jamshedpur.log":        "Priya 29-14 boards 4-1",
 	"four-break.log":        "Ram and Shyam 11-8 boards 2-2",

@@ -115,5 +115,7 @@ var fourBreak = &Profile{
 		"Due pieces are placed by the next player (Dues 1-3), as ICF Dues and Penalties 11; the queen by the umpire (Queen 2).",
 		"The example scores 8 (5 men + 3 for the queen) and 3 (3 men; the queen covered by the losers earns nothing); this is the plain finish of ICF Game 3 with a queen worth 3.",
 		"Failed breaks, fouls, overboard pieces, turn order and everything else not in the document follow the ICF profile.",
+		"Queen 1 and 5 are read as ICF Covering the Queen 1 and 6: a man pocketed and taken back as a due still gives the right to pocket and cover the queen (\"if after recovery of Due, all the nine C/m are on the C/B, a player shall have the right to pocket the Queen and to cover it\"); with all nine on the board, Queen 6 and 8 apply as written.",
+		"Unnoticed mistakes follow ICF: an opponent's man pocketed unnoticed (General Rules 22: \"unnoticed\" on the stroke, \"noticed\" when the turn is stopped), the wrong man placed unnoticed (Dues and Penalties 18: \"place b unnoticed\"), a queen left uncovered unnoticed (Covering the Queen 8: \"cover\").",
 	},
 }

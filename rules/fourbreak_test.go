@@ -27,6 +27,10 @@ var fourBreakCases = []ruleCase{
 	{"four-break/Queen/4", "", "S q", "q=out turn=N"},
 	{"four-break/Queen/5", "w.owed=1", "S wq", "q=out turn=N"},
 	{"four-break/Queen/5/after-recovery", "w.owed=1", "S w; S wq; S w", "q=covered:0"},
+	{"four-break/Queen/5/recovered-due", "", "S w; S s; N -; S q", "q=cover:0 turn=S w=9"},
+	{"four-break/Queen/5/recovered-due-covered", "", "S w; S s; N -; S q; S w", "q=covered:0 turn=S w=8"},
+	{"four-break/Queen/5/recovered-penalty", "", "S w; S - !push; N -; S q", "q=cover:0 turn=S"},
+	{"four-break/Queen/5/not-while-a-due-is-owed", "", "S w; S s; N -; S s; N -; S q", "q=out turn=N"},
 	{"four-break/Queen/6", "", "S qs", "q=out w.owed=1 turn=N"},
 	{"four-break/Queen/7", "w=8", "S q; S -", "q=out turn=N"},
 	{"four-break/Queen/8", "w=8", "S wq", "q=covered:0"},
@@ -64,4 +68,6 @@ var fourBreakCases = []ruleCase{
 	{"four-break/Queen/25", "w=7", "S s; place w !due_used_for_queen", "b.owed=1"},
 	{"four-break/fallback/turn-order", "doubles", "S -", "turn=E"},
 	{"four-break/fallback/improper", "w=7", "S w !push", "w=6 w.await=2 turn=N"},
+	{"four-break/fallback/unnoticed-opponent-man", "", "S b unnoticed; S w", "turn=S b=8 w=8"},
+	{"four-break/fallback/wrong-man-unnoticed", "w=7 b=7", "S s; place b unnoticed", "w=7 w.await=0 b=8"},
 }

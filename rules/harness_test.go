@@ -22,6 +22,8 @@ import (
 //	attempts=N         failed break attempts so far
 //	w=N b=N            men of each colour on the board (the rest pocketed)
 //	w.owed=N           men owed by white (not taken out); w.await=N taken out
+//	recovered=w|b|wb   a man of that colour was pocketed earlier in the board
+//	                   and came back as a due (ICF Covering the Queen 6)
 //	q=on|out|cover:T|covered:T   the queen (T = 0 for team A, 1 for B)
 //	score=A-B          match score; boards=A-B boards won (and decided)
 //	format=NAME        match format
@@ -93,6 +95,7 @@ func setupMatch(t *testing.T, profile, pos string) *Match {
 		cm.Awaiting = atoi(t, kv, p+".await", 0)
 		cm.InPocket = 9 - cm.OnBoard - cm.Awaiting
 		cm.Owed = atoi(t, kv, p+".owed", 0)
+		cm.Opened = cm.InPocket+cm.Awaiting > 0 || strings.Contains(kv["recovered"], p)
 		if cm.InPocket < 0 {
 			t.Fatalf("pos: too many %s men", k)
 		}

@@ -72,9 +72,13 @@ func checkInvariants(prev, st State) error {
 		if q.Team != 0 && q.Team != 1 {
 			return fmt.Errorf("queen %s by team %d", q.Status, q.Team)
 		}
-	case QueenOnBoard, QueenAwaitingPlacement:
-		if q.Team != -1 {
-			return fmt.Errorf("queen %s with team %d", q.Status, q.Team)
+	case QueenAwaitingPlacement:
+		if (q.Team != -1) != q.Uncovered || (q.Uncovered && q.Team != 0 && q.Team != 1) || (q.Held && q.Uncovered) {
+			return fmt.Errorf("queen %s with team %d (held %v, uncovered %v)", q.Status, q.Team, q.Held, q.Uncovered)
+		}
+	case QueenOnBoard:
+		if q.Team != -1 || q.Held || q.Uncovered {
+			return fmt.Errorf("queen %s with team %d (held %v, uncovered %v)", q.Status, q.Team, q.Held, q.Uncovered)
 		}
 	default:
 		return fmt.Errorf("queen status %q", q.Status)
@@ -122,10 +126,36 @@ func (g *gen) count(n int, own bool) int {
 	return 0
 }
 
+// legal reports whether the match accepts ev now (applied, then undone).
+func (g *gen) legal(ev Event) bool {
+	if err := g.m.Apply(ev); err != nil {
+		return false
+	}
+	if err := g.m.Undo(); err != nil {
+		panic(err)
+	}
+	return true
+}
+
 func (g *gen) event() Event {
 	r, st, p := g.r, g.m.State(), g.m.Profile()
 	if st.Demand != nil && r.Intn(2) == 0 {
 		return DemandPoints{Points: r.Intn(st.Demand.Points + 1)}
+	}
+	// The unnoticed and umpire's lines: General Rules 22, Dues and
+	// Penalties 18, Covering the Queen 8, the end of a match by concession
+	// or disqualification.
+	if st.PlayingOn && r.Intn(4) == 0 {
+		return Noticed{}
+	}
+	if st.Queen.Uncovered && r.Intn(3) == 0 {
+		return CoverQueen{}
+	}
+	if r.Intn(1500) == 0 {
+		return Concede{Seat: g.seat(), Match: true}
+	}
+	if r.Intn(1500) == 0 {
+		return Disqualify{Seat: g.seat(), Reason: MatchLosses[r.Intn(len(MatchLosses))]}
 	}
 	var await [2]int
 	deferred := false
@@ -145,6 +175,13 @@ func (g *gen) event() Event {
 		k := r.Intn(2)
 		if await[k] == 0 {
 			k = 1 - k
+		}
+		if r.Intn(6) == 0 {
+			// The placer's own man instead, unnoticed.
+			wrong := Place{White: k, Black: 1 - k, Unnoticed: true}
+			if g.legal(wrong) {
+				return wrong
+			}
 		}
 		pl := Place{}
 		n := 1 + r.Intn(await[k])
@@ -223,6 +260,14 @@ func (g *gen) stroke(st State) Stroke {
 	}
 	if !s.Striker && r.Intn(40) == 0 {
 		s.Overboard[board.Striker] = 1
+	}
+	if counts[1-own] > 0 && r.Intn(4) == 0 {
+		// The opponent's man pocketed unnoticed, when the rules allow it.
+		u := s
+		u.Unnoticed = true
+		if g.legal(u) {
+			return u
+		}
 	}
 	return s
 }

@@ -71,5 +71,7 @@ var jamshedpur = &Profile{
 		"The queen is returned by the umpire (Covering the Queen 4 does not say by whom; ICF Covering the Queen 2).",
 		"Penalties are taken out at the end of the turn (Fouls, owed), or at once when the side has no piece left on the board; \"forfeit\" records that the opponent forgot to place them (they are lost).",
 		"Doubles turns go anticlockwise (ICF Objective, fallback). The document is silent on failed breaks: three attempts, then the next player breaks, without a foul.",
+		"Covering the Queen 1 (\"has already pocketed at least one piece\") counts a piece pocketed and since returned as a penalty, as ICF Covering the Queen 6 reads the same words of its Covering the Queen 1; while the penalties owed would take back every piece pocketed, the player may not pocket the queen yet (as ICF Covering the Queen 5).",
+		"An opponent's piece pocketed unnoticed (the stroke written \"unnoticed\", ICF General Rules 22, fallback: the document is silent) counts as properly pocketed: no foul, no penalty, and the player plays on until \"noticed\" ends his turn.",
 	},
 }

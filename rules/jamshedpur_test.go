@@ -18,6 +18,8 @@ var jamshedpurCases = []ruleCase{
 	{"jamshedpur/Striking/cut-moon-fallback", "w=5", "S - !cut_moon", "w.await=1 turn=N"},
 
 	{"jamshedpur/CoveringTheQueen/1", "", "S q", "q=held turn=S"},
+	{"jamshedpur/CoveringTheQueen/1/recovered-penalty", "", "S w; S - !push; N -; S q", "q=cover:0 turn=S w=9"},
+	{"jamshedpur/CoveringTheQueen/1/recovered-penalty-covered", "", "S w; S - !push; N -; S q; S w", "q=covered:0 turn=S w=8"},
 	{"jamshedpur/CoveringTheQueen/2", "", "S q; S -", "q=out turn=N"},
 	{"jamshedpur/CoveringTheQueen/3", "w=8", "S wq", "q=covered:0 turn=S"},
 	{"jamshedpur/CoveringTheQueen/3/next-stroke", "w=8", "S q; S w", "q=covered:0"},
@@ -29,6 +31,7 @@ var jamshedpurCases = []ruleCase{
 	{"jamshedpur/Fouls/2/piece", "w=5", "S off:q", "q=on w.await=1 turn=N fouls=piece_overboard"},
 	{"jamshedpur/Fouls/3", "w=5 b=5", "S b", "b=4 w.await=1 turn=N"},
 	{"jamshedpur/Fouls/3/with-own", "w=5 b=5", "S wb", "b=4 w=4 w.await=1 turn=N"},
+	{"jamshedpur/Fouls/3/unnoticed", "w=5 b=5", "S wb unnoticed; S w", "b=4 w=3 w.await=0 turn=S"},
 	{"jamshedpur/Fouls/4", "w=5", "S - !push", "w.await=1 turn=N"},
 	{"jamshedpur/Fouls/5", "w=5", "S - !touched_piece", "w.await=1 turn=N"},
 	{"jamshedpur/Fouls/owed", "", "S s", "w.owed=1 turn=N"},

@@ -23,6 +23,11 @@ type colourMen struct {
 	// OwnerPlaces marks men owed because the opponent pocketed the side's
 	// final piece (nit-delhi Fouls 4): the owners place them.
 	OwnerPlaces bool
+	// Opened is true once a man of this colour has been pocketed in the
+	// board, even if every man pocketed has come back since as a due or
+	// penalty: the side keeps the right to pocket and cover the queen
+	// (ICF Covering the Queen 1, 6; four-break Queen 1, 5).
+	Opened bool
 }
 
 // queenCore is the queen's internal state.
@@ -50,6 +55,9 @@ type core struct {
 	Attempts int
 	Strokes  int
 	Passes   [4]int // consecutive passes per seat
+	// PlayingOn: the player to strike goes on after pocketing an
+	// opponent's man unnoticed (ICF General Rules 22), until noticed.
+	PlayingOn bool
 
 	Scores, BoardsWon [2]int
 	Results           []BoardResult
@@ -57,8 +65,9 @@ type core struct {
 	Demand            *Demand
 	Over              bool
 	Winner            int
-	Forced            bool   // conceded or disqualified
-	Result            string // how a forced match ended
+	Forced            bool     // conceded or disqualified
+	End               MatchEnd // who conceded or was disqualified
+	Result            string   // how a forced match ended
 	TimeCalled        bool
 
 	Last  string
@@ -73,6 +82,30 @@ func (c core) clone() core {
 		c.Demand = &d
 	}
 	return c
+}
+
+// normalize clears what no longer means anything, so that one state has
+// one form (a position line gives it back exactly): the placer and the
+// deferral of men no longer awaiting placement, the owners' placing once
+// nothing is owed, the team of a queen on the board or awaiting placement
+// (unless left uncovered).
+func (c *core) normalize() {
+	for k := range c.Men {
+		cm := &c.Men[k]
+		if cm.Awaiting == 0 {
+			cm.Placer, cm.Deferred = 0, false
+		}
+		if cm.Owed == 0 {
+			cm.OwnerPlaces = false
+		}
+	}
+	q := &c.Queen
+	if q.Status == QueenOnBoard || (q.Status == QueenAwaitingPlacement && !q.Uncovered) {
+		q.Team = -1
+	}
+	if q.Status != QueenAwaitingPlacement {
+		q.Held, q.Uncovered = false, false
+	}
 }
 
 // Match is a match being played: apply events to advance it.
@@ -166,6 +199,7 @@ func (m *Match) Apply(e Event) error {
 	if err := m.apply(&next, e); err != nil {
 		return &IllegalEventError{Event: FormatEvent(e), Reason: err.Error()}
 	}
+	next.normalize()
 	next.Last = FormatEvent(e)
 	m.hist = append(m.hist, record{ev: e, before: m.st})
 	m.st = next
@@ -217,6 +251,8 @@ func (m *Match) apply(c *core, e Event) error {
 		return m.callTime(c)
 	case CoverQueen:
 		return m.coverQueen(c)
+	case Noticed:
+		return m.noticed(c)
 	}
 	return fmt.Errorf("unknown event type %T", e)
 }
@@ -232,7 +268,8 @@ func (m *Match) State() State {
 		Turn:          c.Turn,
 		Breaking:      c.Breaking,
 		BreakAttempts: c.Attempts,
-		Queen:         Queen{Status: c.Queen.Status, Team: c.Queen.Team, Held: c.Queen.Held},
+		Queen:         Queen{Status: c.Queen.Status, Team: c.Queen.Team, Held: c.Queen.Held, Uncovered: c.Queen.Uncovered},
+		PlayingOn:     c.PlayingOn,
 		Strokes:       c.Strokes,
 		Boards:        append([]BoardResult{}, c.Results...),
 		MatchOver:     c.Over,
@@ -244,12 +281,24 @@ func (m *Match) State() State {
 		TimeCalled:    c.TimeCalled,
 		MatchResult:   c.Result,
 	}
-	if st.Queen.Status == QueenOnBoard || st.Queen.Status == QueenAwaitingPlacement {
+	if st.Queen.Status == QueenOnBoard || (st.Queen.Status == QueenAwaitingPlacement && !st.Queen.Uncovered) {
 		st.Queen.Team = -1
 	}
 	if c.Demand != nil {
 		d := *c.Demand
 		st.Demand = &d
+	}
+	if c.Forced {
+		e := c.End
+		st.Ended = &e
+	}
+	for seat, n := range c.Passes {
+		if n > 0 {
+			if st.Passes == nil {
+				st.Passes = map[board.Side]int{}
+			}
+			st.Passes[board.Side(seat)] = n
+		}
 	}
 	for t := 0; t < 2; t++ {
 		cm := c.Men[c.Colour[t]]
@@ -263,6 +312,10 @@ func (m *Match) State() State {
 			Owed:              cm.Owed,
 			AwaitingPlacement: cm.Awaiting,
 			Deferred:          cm.Deferred,
+			Recovered:         cm.Opened && cm.InPocket+cm.Awaiting == 0,
+		}
+		if cm.Awaiting > 0 {
+			ts.Placer = cm.Placer.String()
 		}
 		for _, p := range m.header.Players {
 			if p.Team == t {
@@ -315,4 +368,5 @@ func (m *Match) newBoard(c *core, breaker board.Side) {
 	c.Queen = queenCore{Status: QueenOnBoard, Team: -1}
 	c.Breaking, c.Attempts, c.Strokes = true, 0, 0
 	c.Passes = [4]int{}
+	c.PlayingOn = false
 }

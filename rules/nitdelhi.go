@@ -79,5 +79,7 @@ var nitDelhi = &Profile{
 		"Doubles turns go clockwise (Doubles); the break passes to the next player clockwise at every board (the document is silent; ICF's rotation to the next player is followed).",
 		"A failed break attempt (three allowed, Basic Rules 1) is a stroke marked nobreak; after the third the turn passes with a foul (Fouls 8), whose penalty is owed as no piece is pocketed yet.",
 		"The queen is returned by the opponent (Covering the Queen 4); due pieces anywhere in the main circle, by the opponent (Fouls).",
+		"Covering the Queen 1 (\"has already pocketed at least one piece\") counts a piece pocketed and since returned as a penalty, as ICF Covering the Queen 6 reads the same words of its Covering the Queen 1; while the penalties owed would take back every piece pocketed, the player may not pocket the queen yet (as ICF Covering the Queen 5).",
+		"An opponent's piece pocketed unnoticed (the stroke written \"unnoticed\", ICF General Rules 22, fallback: the document is silent) counts as properly pocketed: no foul, no penalty, and the player plays on until \"noticed\" ends his turn.",
 	},
 }

@@ -32,6 +32,8 @@ var nitDelhiCases = []ruleCase{
 
 	// Covering the Queen 1-4.
 	{"nit-delhi/CoveringTheQueen/1", "", "S q", "q=held turn=S"},
+	{"nit-delhi/CoveringTheQueen/1/recovered-penalty", "", "S w; S - !push; N -; S q", "q=cover:0 turn=S w=9"},
+	{"nit-delhi/CoveringTheQueen/1/recovered-penalty-covered", "", "S w; S - !push; N -; S q; S w", "q=covered:0 turn=S w=8"},
 	{"nit-delhi/CoveringTheQueen/2", "", "S q; S -", "q=out turn=N"},
 	{"nit-delhi/CoveringTheQueen/2/placed-next-turn", "", "S q; S -; N -", "q=on turn=S"},
 	{"nit-delhi/CoveringTheQueen/2/not-covered-in-turn", "", "S q; S w; S w", "q=held turn=S"},
@@ -51,6 +53,9 @@ var nitDelhiCases = []ruleCase{
 	{"nit-delhi/Fouls/3", "w=5 b=5", "S b", "b=4 w.await=1 turn=N fouls=opponent_pocketed"},
 	{"nit-delhi/Fouls/3/queen-returned", "w=5", "S bq", "q=out b=8 turn=N"},
 	{"nit-delhi/Fouls/3/others-stay-pocketed", "w=5", "S wbq", "q=out w=4 w.await=1 b=8 turn=N"},
+	{"nit-delhi/Fouls/3/unnoticed", "w=8", "S b unnoticed", "turn=S b=8 w=8 w.owed=0 w.await=0 fouls="},
+	{"nit-delhi/Fouls/3/unnoticed-noticed", "w=8", "S b unnoticed; S w; noticed", "turn=N b=8 w=7 w.await=0"},
+	{"nit-delhi/Fouls/3/unnoticed-other-foul", "w=8", "S b off:w unnoticed", "err=the_turn_ends_anyway"},
 	{"nit-delhi/Fouls/4", "w=5 b=1", "S b", "nofinish b=0 b.await=1 w.await=1 placer=N turn=N fouls=opponent_final_piece,opponent_pocketed"},
 	{"nit-delhi/Fouls/4/queen-covered", "w=5 b=1 q=covered:0", "S b", "nofinish b.await=1 w.await=1"},
 	{"nit-delhi/Fouls/5", "w=1 b=5", "S w", "nofinish w=0 w.await=2 turn=N fouls=final_piece_early"},

@@ -482,11 +482,17 @@ func parseEvent(toks []string) (Event, error) {
 		if n[board.Striker] > 0 {
 			return nil, errors.New("place: the striker is not placed")
 		}
-		fs, err := parseFouls(args[1:])
+		pl := Place{White: n[board.White], Black: n[board.Black], Queen: n[board.Queen] > 0}
+		rest := args[1:]
+		if len(rest) > 0 && strings.ToLower(rest[0]) == "unnoticed" {
+			pl.Unnoticed, rest = true, rest[1:]
+		}
+		fs, err := parseFouls(rest)
 		if err != nil {
 			return nil, fmt.Errorf("place: %w", err)
 		}
-		return Place{White: n[board.White], Black: n[board.Black], Queen: n[board.Queen] > 0, Fouls: fs}, nil
+		pl.Fouls = fs
+		return pl, nil
 	case "forfeit":
 		return Forfeit{}, noArgs(kw, args)
 	case "defer":
@@ -495,6 +501,8 @@ func parseEvent(toks []string) (Event, error) {
 		return CallTime{}, noArgs(kw, args)
 	case "cover":
 		return CoverQueen{}, noArgs(kw, args)
+	case "noticed":
+		return Noticed{}, noArgs(kw, args)
 	case "undo":
 		return Undo{}, noArgs(kw, args)
 	case "foul":
@@ -578,7 +586,7 @@ func parseEvent(toks []string) (Event, error) {
 		}
 		return nil, errors.New("replay: at most one reason")
 	}
-	return nil, fmt.Errorf("unknown line %q: an event starts with a seat (S, E, N, W) or place, forfeit, defer, foul, demand, concede, disqualify, replay, time, cover or undo", toks[0])
+	return nil, fmt.Errorf("unknown line %q: an event starts with a seat (S, E, N, W) or place, forfeit, defer, foul, demand, concede, disqualify, replay, time, cover, noticed or undo", toks[0])
 }
 
 func lossList() string {
@@ -612,6 +620,11 @@ func parseStroke(seat board.Side, args []string) (Event, error) {
 			s.NoBreak = true
 		case lt == "pass":
 			return nil, errors.New("pass stands alone: \"S pass\"")
+		case lt == "unnoticed":
+			if s.Unnoticed {
+				return nil, errors.New("unnoticed written twice")
+			}
+			s.Unnoticed = true
 		case strings.HasPrefix(lt, "off:"):
 			if sawOff {
 				return nil, errors.New("write the overboard pieces in one off: group")
@@ -646,7 +659,7 @@ func parseStroke(seat board.Side, args []string) (Event, error) {
 			}
 			sawPocket = true
 		default:
-			return nil, fmt.Errorf("unexpected %q in a stroke (pieces like wwq, -, off:b, !foul, nobreak)", t)
+			return nil, fmt.Errorf("unexpected %q in a stroke (pieces like wwq, -, off:b, !foul, nobreak, unnoticed)", t)
 		}
 	}
 	if pocket[board.White] > board.MenPerColour || pocket[board.Black] > board.MenPerColour {
@@ -704,11 +717,18 @@ func FormatEvent(e Event) string {
 		if ev.NoBreak {
 			s += " nobreak"
 		}
+		if ev.Unnoticed {
+			s += " unnoticed"
+		}
 		return s
 	case Pass:
 		return ev.Seat.String() + " pass"
 	case Place:
-		return "place " + piecesString([4]int{ev.White, ev.Black, b2i(ev.Queen), 0}) + foulWords(ev.Fouls)
+		p := piecesString([4]int{ev.White, ev.Black, b2i(ev.Queen), 0})
+		if ev.Unnoticed {
+			p += " unnoticed"
+		}
+		return "place " + p + foulWords(ev.Fouls)
 	case Forfeit:
 		return "forfeit"
 	case Defer:
@@ -736,6 +756,8 @@ func FormatEvent(e Event) string {
 		return "time"
 	case CoverQueen:
 		return "cover"
+	case Noticed:
+		return "noticed"
 	case Undo:
 		return "undo"
 	}

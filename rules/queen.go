@@ -30,12 +30,18 @@ type queenOutcome struct {
 
 // queenInput is what the queen rules look at.
 type queenInput struct {
-	T, O       int  // the striker's team and the opponents
-	own, opp   int  // men of each side pocketed by the stroke
-	queen      bool // the stroke pocketed the queen
-	striker    bool // the stroke pocketed the striker
-	improper   bool // the stroke is improper (has a turn-ending foul)
-	permitted  int  // the striker's men already pocketed (and not owed back)
+	T, O      int  // the striker's team and the opponents
+	own, opp  int  // men of each side pocketed by the stroke
+	queen     bool // the stroke pocketed the queen
+	striker   bool // the stroke pocketed the striker
+	improper  bool // the stroke is improper (has a turn-ending foul)
+	permitted int  // the striker's men already pocketed (and not owed back)
+	// right: the player may pocket and cover the queen: a man of his side
+	// has been pocketed in this board, still in the pockets or come back
+	// as a due or penalty with none outstanding (ICF Covering the Queen 1,
+	// 6). Without it, or with permitted 0, all nine of his men are on the
+	// board (Covering the Queen 7, 10).
+	right      bool
 	dueAgainst bool
 }
 
@@ -96,34 +102,31 @@ func icfQueen(c *core, in queenInput, team, allNineLoses bool) queenOutcome {
 	case in.striker:
 		// ICF Covering the Queen 13; team-3board Sink 2.
 		return queenOutcome{act: queenReturn, turn: turnContinue}
-	case in.permitted == 0 && team:
+	case !in.right && team:
 		if in.own > 0 {
 			// team-3board Queen 7, 2: claimed with a coin in the same stroke.
 			return queenOutcome{act: queenCover, team: in.T}
 		}
 		// team-3board Queen 7; ICF Covering the Queen 4.
 		return queenOutcome{act: queenReturn, turn: turnLose}
-	case in.permitted == 0:
-		switch in.own {
-		case 0:
-			// ICF Covering the Queen 4.
-			return queenOutcome{act: queenReturn, turn: turnLose}
-		case 1:
-			// ICF Covering the Queen 10: with one man it has to be covered.
-			return queenOutcome{act: queenAwait}
-		default:
-			// ICF Covering the Queen 10: with more than one man, covered.
-			return queenOutcome{act: queenCover, team: in.T}
-		}
+	case !in.right && in.own == 0:
+		// ICF Covering the Queen 4.
+		return queenOutcome{act: queenReturn, turn: turnLose}
+	case in.permitted == 0 && !team && in.own == 1:
+		// ICF Covering the Queen 10 (and 6: after a recovered due all
+		// nine are on the board too): with one man it has to be covered.
+		return queenOutcome{act: queenAwait}
 	case in.own > 0:
-		// ICF Covering the Queen 9; team-3board Queen 2, 4.
+		// ICF Covering the Queen 9, and 10 with more than one man;
+		// team-3board Queen 2, 4.
 		return queenOutcome{act: queenCover, team: in.T}
 	case team && in.opp > 0:
 		// team-3board Queen 3.
 		return queenOutcome{act: queenCover, team: in.O, turn: turnLose}
 	default:
-		// ICF Covering the Queen 1, 8 (cover in the next stroke); General
-		// Rules 18: pocketing the queen keeps the turn.
+		// ICF Covering the Queen 1, 8 (cover in the next stroke), and 6 when
+		// the men pocketed have come back as dues; General Rules 18:
+		// pocketing the queen keeps the turn.
 		return queenOutcome{act: queenAwait, turn: turnContinue}
 	}
 }
@@ -150,9 +153,11 @@ func turnQueen(c *core, in queenInput) queenOutcome {
 	case in.improper:
 		// Fouls 3: the queen is returned with the penalty piece.
 		return queenOutcome{act: queenReturn}
-	case in.permitted == 0:
-		// Covering the Queen 1, 2: not yet permitted; the turn continues,
-		// the queen returns at the end of the turn.
+	case !in.right:
+		// Covering the Queen 1, 2: not yet permitted ("has already
+		// pocketed at least one piece": a piece pocketed and returned as a
+		// penalty counts, as ICF Covering the Queen 6 says); the turn
+		// continues, the queen returns at the end of the turn.
 		return queenOutcome{act: queenHold, turn: turnContinue}
 	case in.own > 0:
 		// Covering the Queen 3.

@@ -35,13 +35,17 @@ const (
 // Queen is the queen's status in the current board.
 type Queen struct {
 	Status QueenStatus `json:"status"`
-	// Team is the team that pocketed (awaiting cover) or covered the queen;
-	// -1 when the queen is on the board.
+	// Team is the team that pocketed (awaiting cover) or covered the queen,
+	// or that failed to cover it (Uncovered); -1 otherwise.
 	Team int `json:"team"`
 	// Held is true while a queen awaiting placement is kept out until the
 	// end of the turn (nit-delhi and jamshedpur: a queen pocketed before
 	// the player may cover it returns to the centre at the end of the turn).
 	Held bool `json:"held,omitempty"`
+	// Uncovered is true while a queen awaiting placement was taken out
+	// because Team did not cover it: until the next stroke the umpire may
+	// still record it as covered (ICF Covering the Queen 8, a "cover" line).
+	Uncovered bool `json:"uncovered,omitempty"`
 }
 
 // TeamState is one side of the match.
@@ -69,6 +73,14 @@ type TeamState struct {
 	// Deferred is true while those men wait for room on the board (ICF
 	// Dues and Penalties 13): they are not placed automatically.
 	Deferred bool `json:"deferred,omitempty"`
+	// Placer is the seat placing those men ("" when none await).
+	Placer string `json:"placer,omitempty"`
+	// Recovered is true when none of the team's men is pocketed (all nine
+	// are on the board) but one was pocketed earlier in this board and came
+	// back as a due or penalty: the team keeps the right to pocket and
+	// cover the queen (ICF Covering the Queen 6), as it has whenever
+	// Pocketed is not 0.
+	Recovered bool `json:"recovered,omitempty"`
 }
 
 // BoardResult is how one finished board ended.
@@ -124,6 +136,14 @@ type State struct {
 	Queen Queen `json:"queen"`
 	// Strokes counts the strokes played in the current board.
 	Strokes int `json:"strokes"`
+	// Passes counts each seat's passes in a row in the current board (ICF
+	// General Rules 38: three each and the board is replayed); nil when
+	// nobody has passed since the last stroke.
+	Passes map[board.Side]int `json:"passes,omitempty"`
+	// PlayingOn is true while the player to strike goes on after pocketing
+	// an opponent's man unnoticed (ICF General Rules 22) until a "noticed"
+	// line ends his turn.
+	PlayingOn bool `json:"playing_on,omitempty"`
 	// Boards lists the finished boards.
 	Boards []BoardResult `json:"boards"`
 	// MatchOver is true once the match has a winner (or was conceded);
@@ -150,8 +170,18 @@ type State struct {
 	// one-hour limit).
 	TimeCalled bool `json:"time_called,omitempty"`
 	// MatchResult says how a match ended by a concession or a
-	// disqualification ("" otherwise: see Boards and Teams).
-	MatchResult string `json:"match_result,omitempty"`
+	// disqualification ("" otherwise: see Boards and Teams); Ended says
+	// who conceded or was disqualified, and why (nil otherwise).
+	MatchResult string    `json:"match_result,omitempty"`
+	Ended       *MatchEnd `json:"ended,omitempty"`
+}
+
+// MatchEnd is a match ended by a concession or a disqualification.
+type MatchEnd struct {
+	// Seat is the player who conceded or was disqualified: his side loses.
+	Seat board.Side `json:"seat"`
+	// Reason is the disqualification's reason; "" for a concession.
+	Reason MatchLoss `json:"reason,omitempty"`
 }
 
 // TeamOf returns the team of the player sitting at seat, or -1 when the

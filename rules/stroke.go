@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/boardcam/boardcam/board"
 )
@@ -105,14 +106,35 @@ func (m *Match) stroke(c *core, s Stroke) error {
 
 	permitted := max(0, mt.InPocket-mt.Owed)
 	dueAgainst := mt.Owed > mt.InPocket
+	// The right to pocket and cover the queen comes with the side's first
+	// man pocketed (ICF Covering the Queen 1) and stays when the men
+	// pocketed have all come back as dues or penalties, once none is
+	// outstanding (Covering the Queen 6; four-break Queen 5).
+	right := permitted > 0 || (mt.Opened && mt.Owed == 0)
 	ownLast := own > 0 && own == mt.OnBoard && mt.Awaiting == 0 && mt.Owed == 0
 	oppLast := opp > 0 && opp == mo.OnBoard && mo.Awaiting == 0 && mo.Owed == 0
 	q0 := c.Queen
+	if s.Unnoticed {
+		// ICF General Rules 22: only a plain stroke whose turn would end on
+		// the opponent's man can go on unnoticed.
+		switch {
+		case opp == 0:
+			return errors.New("unnoticed: the stroke pocketed no opponent's man (ICF General Rules 22)")
+		case oppLast:
+			return errors.New("unnoticed: the opponents' last man is dealt with by the board-ending rules, noticed or not")
+		case len(s.Fouls) > 0:
+			return errors.New("unnoticed: an improper stroke ends the turn anyway")
+		case s.Striker:
+			return errors.New("unnoticed: the pocketed striker ends the turn anyway")
+		}
+	}
 
 	mt.OnBoard -= own
 	mt.InPocket += own
 	mo.OnBoard -= opp
 	mo.InPocket += opp
+	mt.Opened = mt.Opened || own > 0
+	mo.Opened = mo.Opened || opp > 0
 	c.Strokes++
 	c.Passes = [4]int{}
 	if c.Breaking && !s.NoBreak {
@@ -131,7 +153,7 @@ func (m *Match) stroke(c *core, s Stroke) error {
 	if p.PieceJumpFoul && jumped > 0 {
 		derived = append(derived, FoulPieceOverboard)
 	}
-	if p.OpponentManFoul && opp > 0 {
+	if p.OpponentManFoul && opp > 0 && !s.Unnoticed {
 		derived = append(derived, FoulOpponentPocketed)
 	}
 	if p.FinalPieceFouls {
@@ -139,7 +161,7 @@ func (m *Match) stroke(c *core, s Stroke) error {
 			derived = append(derived, FoulOpponentFinalPiece)
 		}
 		clean := len(s.Fouls) == 0 && len(derived) == 0
-		coversNow := clean && own > 0 && (q0.Status == QueenAwaitingCover || (s.Queen && permitted > 0))
+		coversNow := clean && own > 0 && (q0.Status == QueenAwaitingCover || (s.Queen && right))
 		if ownLast && q0.Status != QueenCovered && !coversNow {
 			derived = append(derived, FoulFinalPieceEarly)
 		}
@@ -196,17 +218,31 @@ func (m *Match) stroke(c *core, s Stroke) error {
 
 	// The queen.
 	q := m.resolveQueen(c, queenInput{T: T, O: O, own: own, opp: opp, queen: s.Queen, striker: s.Striker,
-		improper: improper, permitted: permitted, dueAgainst: dueAgainst})
+		improper: improper, permitted: permitted, right: right, dueAgainst: dueAgainst})
 	m.applyQueen(c, q, T)
 
 	// The turn.
 	cont := false
 	switch {
 	case improper, q.turn == turnLose:
-	case p.OpponentManEndsTurn && opp > 0: // team-3board Sink 5
+	case p.OpponentManEndsTurn && opp > 0 && !s.Unnoticed: // team-3board Sink 5
 	case q.turn == turnContinue:
 		cont = true
 	case own > 0:
+		cont = true
+	}
+	if s.Unnoticed {
+		// The turn would have ended on the opponent's man (General Rules
+		// 21; team-3board Sink 5; nit-delhi, jamshedpur Fouls 3): it goes on
+		// until noticed.
+		switch {
+		case improper:
+			return fmt.Errorf("unnoticed: the turn ends anyway (%s)", strings.Join(foulStrings(nil, derived), ", "))
+		case q.turn == turnLose:
+			return fmt.Errorf("unnoticed: the turn ends anyway (the queen: %s)", m.prof.Ref("queen"))
+		case cont && !p.OpponentManFoul && !p.OpponentManEndsTurn:
+			return errors.New("unnoticed: the turn goes on anyway")
+		}
 		cont = true
 	}
 	if s.NoBreak {
@@ -237,6 +273,8 @@ func (m *Match) stroke(c *core, s Stroke) error {
 	setFouls()
 	if !cont {
 		m.endTurn(c)
+	} else if s.Unnoticed {
+		c.PlayingOn = true
 	}
 	m.checkCleared(c, T)
 	return nil

@@ -31,14 +31,19 @@ var team3BoardCases = []ruleCase{
 	{"team-3board/Points/1", "w=1 b=3 q=covered:0", "S w", "result=0:8"},
 	{"team-3board/Points/2", "w=1 b=3 q=covered:1", "S w", "result=0:3"},
 	{"team-3board/Points/3", "w=3 b=1", "S b", "result=1:8 rule=Points_3"},
+	// Points 3, 4 and 7 state no cut-off: 5 points at 23 or more too.
+	{"team-3board/Points/3/no-cutoff", "w=3 b=1 score=0-23 format=points-29", "S b", "result=1:8 rule=Points_3"},
 	{"team-3board/Points/4", "w=1 b=4", "S w", "result=1:5 rule=Points_4"},
 	{"team-3board/Points/4/with-striker", "w=1 b=4", "S ws", "result=1:5 rule=Points_4 demand=0"},
+	{"team-3board/Points/4/no-cutoff", "w=1 b=4 score=0-25 format=points-29", "S w", "result=1:5 rule=Points_4"},
 	{"team-3board/Points/5/opponent-covered", "w=3 b=1 q=covered:1", "S b", "result=1:8 rule=Points_5"},
 	{"team-3board/Points/5/self-covered", "w=3 b=1 q=covered:0", "S b", "result=1:3 rule=Points_5"},
 	{"team-3board/Points/6", "w=1 b=3 q=covered:0", "S w", "result=0:8 rule=Points_2,_6"},
 	{"team-3board/Points/6/opponent-covered", "w=1 b=3 q=covered:1", "S w", "result=0:3"},
 	{"team-3board/Points/7", "w=1 b=1", "S wb", "result=1:5 rule=Points_7"},
 	{"team-3board/Points/7/covered-by-player", "w=1 b=1 q=covered:0", "S wb", "result=1:5 rule=Points_7"},
+	{"team-3board/Points/7/no-cutoff", "w=1 b=1 score=0-24 format=points-29", "S wb", "result=1:5 rule=Points_7"},
+	{"team-3board/Points/5/cutoff-23", "w=3 b=1 q=covered:1 score=0-23 format=points-29", "S b", "result=1:3 rule=Points_5"},
 	{"team-3board/Points/8", "w=1 b=1 q=cover:0", "S wb", "result=0:5 rule=Points_8"},
 	{"team-3board/Points/8/queen-same-stroke", "w=1 b=1", "S wbq", "result=0:5 rule=Points_8"},
 	{"team-3board/Points/8/cutoff-23", "w=1 b=1 q=cover:0 score=23-0 format=points-29", "S wb", "result=0:1"},
@@ -70,6 +75,8 @@ var team3BoardCases = []ruleCase{
 	{"team-3board/Sink/4", "", "S s", "w.owed=1 turn=N"},
 	{"team-3board/Sink/4/placed-by-opponent", "w=7", "S s", "placer=N"},
 	{"team-3board/Sink/5", "w=8", "S wb", "turn=N w=7 b=8"},
+	{"team-3board/Sink/5/unnoticed", "w=8", "S wb unnoticed; S w", "turn=S w=6 b=8"},
+	{"team-3board/Sink/5/noticed", "w=8", "S wb unnoticed; noticed", "turn=N w=7 b=8"},
 
 	// Queen.
 	{"team-3board/Queen/1", "w=1 b=2 q=covered:1", "S w", "result=0:2"},
@@ -81,6 +88,8 @@ var team3BoardCases = []ruleCase{
 	{"team-3board/Queen/6/not-covered", "w=8", "S q; S -", "q=out turn=N"},
 	{"team-3board/Queen/7", "", "S wq", "q=covered:0 turn=S"},
 	{"team-3board/Queen/7/not-claimed", "", "S q", "q=out turn=N"},
+	{"team-3board/Queen/7/recovered-due", "", "S w; S s; N -; S q", "q=cover:0 turn=S w=9"},
+	{"team-3board/Queen/7/recovered-due-covered", "", "S w; S s; N -; S q; S w", "q=covered:0 turn=S w=8"},
 	{"team-3board/Queen/due-against/fallback-icf-5", "w.owed=1", "S wq", "q=out turn=N w.await=1"},
 
 	// Jump.

@@ -23,7 +23,8 @@ fi
 
 pkgs=(build-essential pkg-config libopencv-dev ffmpeg ca-certificates curl git)
 if [ "$want_test" = 1 ]; then
-  pkgs+=(chromium)
+  # systemd: systemd-analyze checks the service unit (deploy/unit_test.go).
+  pkgs+=(chromium systemd)
   # Node.js may come from Debian or from NodeSource (whose nodejs package
   # bundles npm and conflicts with Debian's npm): ask for it only when the
   # commands are missing.

@@ -39,6 +39,11 @@ type Config struct {
 	// NoAutoLearn stops the detector from learning the class model from
 	// the opening arrangement by itself.
 	NoAutoLearn bool
+	// Set overrides the set of pieces (sizes and colours) that the
+	// calibration learned (calibrate.Calibration.Set): the fields it
+	// gives take the place of the learned ones. With neither, the
+	// geometry's sizes apply and colours are learned as play goes.
+	Set *board.Set
 	// FullEvery sets how often the whole board is searched again even
 	// where nothing changed: every 10·FullEvery frames, a few tiles per
 	// frame (0: 12, about every 4 s at 30 fps). Negative: the whole board
@@ -67,6 +72,11 @@ func (c Config) withDefaults() (Config, error) {
 	}
 	if c.ManHeight < 0 || c.ManHeight > 30 || c.StrikerHeight < 0 || c.StrikerHeight > 30 {
 		return c, fmt.Errorf("piece heights %v and %v mm: want 0 to 30", c.ManHeight, c.StrikerHeight)
+	}
+	if c.Set != nil {
+		if err := c.Set.Validate(); err != nil {
+			return c, fmt.Errorf("set: %w", err)
+		}
 	}
 	if c.FocalPx < 0 {
 		return c, fmt.Errorf("focal length %v px is negative", c.FocalPx)

@@ -18,19 +18,26 @@ import (
 // order (it keeps a background model and reuses what did not change), and
 // Close it. A Detector is not safe for concurrent use.
 type Detector struct {
-	cfg    Config
-	g      *board.Geometry
-	cal    *calibrate.Calibration
-	v      *view
-	rect   *rectifier
-	low    *rectifier // 2×2 samples per background block
-	img    gocv.Mat
-	vt     *voter
-	bg     *background
-	mk     []marking
-	cls    *ClassModel
-	online onlineModel
-	open   *Opening
+	cfg Config
+	// g is the board judged on: the configured geometry with the
+	// calibration's measured markings and the set's sizes.
+	g   *board.Geometry
+	set *board.Set
+	// setClasses: the class model came from the set (the calibration's),
+	// not from this detector's frames: an opening arrangement seen still
+	// teaches the board's own (and gives the breaker).
+	setClasses bool
+	cal        *calibrate.Calibration
+	v          *view
+	rect       *rectifier
+	low        *rectifier // 2×2 samples per background block
+	img        gocv.Mat
+	vt         *voter
+	bg         *background
+	mk         []marking
+	cls        *ClassModel
+	online     onlineModel
+	open       *Opening
 
 	// coredBase: the base circles of this board have a core (a red disc
 	// inside the band), seen clearly on one of them (see resolveMarkings);
@@ -178,6 +185,15 @@ func New(cal *calibrate.Calibration, cfg Config) (*Detector, error) {
 }
 
 func (d *Detector) setCalibration(cal *calibrate.Calibration) error {
+	// The board's own markings, and the set's sizes and colours: learned
+	// by calibration, overridden by the configuration.
+	set := cal.Set.Merge(d.cfg.Set)
+	d.g = d.cfg.Geometry.WithMarkings(cal.Markings).WithSet(set)
+	d.set = set
+	if d.cls == nil {
+		d.cls = classesOfSet(set)
+		d.setClasses = d.cls != nil
+	}
 	v, err := newView(cal, d.g, d.cfg.PixelsPerMM, d.cfg.Margin, d.cfg.FocalPx)
 	if err != nil {
 		return fmt.Errorf("vision: %w", err)

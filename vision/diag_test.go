@@ -16,6 +16,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/scene"
 )
 
@@ -234,7 +235,7 @@ func dumpCrop(t *testing.T, path string, det *Detector, frame gocv.Mat, tr *corp
 	}
 	for _, d := range fr.Detections {
 		p := at(d.PX[0], d.PX[1])
-		col := kindColours[d.Kind]
+		col := overlay.Kind(d.Kind)
 		gocv.Circle(&big, p, int(d.RadiusPx*mag), col, 1)
 		gocv.Line(&big, image.Pt(p.X-6, p.Y), image.Pt(p.X+6, p.Y), col, 1)
 		gocv.Line(&big, image.Pt(p.X, p.Y-6), image.Pt(p.X, p.Y+6), col, 1)

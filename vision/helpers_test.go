@@ -232,8 +232,12 @@ func quantile(v []float64, q float64) float64 {
 // scatterScene places the men, the queen and the striker at random, apart
 // from each other and from the pockets.
 func scatterScene(seed int64, men int) *scene.Scene {
+	return scatterSceneOn(board.ICF(), seed, men)
+}
+
+// scatterSceneOn is scatterScene for the pieces of geometry g.
+func scatterSceneOn(g *board.Geometry, seed int64, men int) *scene.Scene {
 	rng := rand.New(rand.NewSource(seed))
-	g := board.ICF()
 	sc := &scene.Scene{}
 	ids := board.PieceIDs()
 	rng.Shuffle(len(ids)-2, func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })

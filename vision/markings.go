@@ -14,6 +14,7 @@ import (
 type marking struct {
 	c      board.Vec // centre, board mm
 	r      float64   // radius, mm
+	core   float64   // radius of its red core, mm (0: none)
 	centre bool      // the centre circle (else a base circle)
 	// patch is the empty marking's appearance (see samplePatch), relative
 	// to the board's brightness, seen centred at at; nil until learned.
@@ -23,9 +24,10 @@ type marking struct {
 
 func markingsOf(g *board.Geometry) []marking {
 	var ms []marking
+	mk := g.Marks()
 	for _, s := range board.Sides {
-		for _, k := range g.BaseCircles(s) {
-			ms = append(ms, marking{c: k.C, r: k.R})
+		for i, k := range mk.BaseCircles(s) {
+			ms = append(ms, marking{c: k.C, r: k.R, core: mk.Side(s).Circles[i].Core})
 		}
 	}
 	cc := g.CentreCircle()

@@ -129,6 +129,11 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 		}
 		return false
 	}
+	if d.printedHere(pl, c, m) {
+		d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
+		d.learnMarking(m, c)
+		return true
+	}
 	// judged where the candidate is: a man beside a base circle must not
 	// be mistaken for the circle
 	d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
@@ -168,6 +173,61 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 	}
 	return false
 }
+
+// printedAt is how close to a base circle's measured centre, as a share of
+// its radius, a candidate must lie to be taken for the printed circle
+// (the measurement and the candidate's centre each err by a millimetre or
+// so).
+const printedAt = 0.25
+
+// printedHere tells a base circle measured by calibration from a disc on
+// it: a candidate centred on the circle as measured, of the printed
+// circle's size, with a red middle (or, on a board whose circles have no
+// core, the board's colour there) is the print — however red and round a
+// printed core is, it lies flat and never moves. It is a disc only when
+// it came there: a red disc reported within two radii in the last frame,
+// and no other red disc on the board now (she is not elsewhere).
+func (d *Detector) printedHere(pl plane, c disc, m *marking) bool {
+	if d.cal == nil || d.cal.Markings == nil || d.cal.Markings.Source != "measured" {
+		return false
+	}
+	if c.top.Dist(m.c) > printedAt*m.r {
+		return false
+	}
+	if rr := c.outline / d.v.ppm; rr < 0.7*m.r || rr > 1.15*m.r {
+		return false // a disc larger or smaller than the print
+	}
+	f := featuresOf(c.colour, d.bg.illumAt(c.x, c.y))
+	cored := m.core > 0
+	if cored && !reddish(f) {
+		return false // a white or black man lying on the circle
+	}
+	if !cored && math.Abs(f[0]-1) > 0.2 {
+		return false // a plain ring shows the board inside: this does not
+	}
+	came := false
+	for _, p := range d.prev {
+		if !p.parked && p.kind == board.Queen && math.Hypot(p.x-c.x, p.y-c.y) < 2*c.r {
+			came = true
+		}
+	}
+	if !came {
+		return true
+	}
+	for _, o := range d.accepted {
+		if o.x == c.x && o.y == c.y || o.marking >= 0 {
+			continue
+		}
+		if reddish(featuresOf(o.colour, d.bg.illumAt(o.x, o.y))) {
+			return true // the queen is elsewhere: this is the print again
+		}
+	}
+	return false
+}
+
+// reddish reports a red hue whatever the brightness (glare adds to every
+// channel alike): red well above green, green not far above blue.
+func reddish(f features) bool { return f[1] > 0.2 && f[2] < 0.6*f[1] }
 
 // queenWasAt reports whether the queen was reported at c's place in the
 // last frame.
@@ -347,7 +407,7 @@ func (d *Detector) classify() {
 		d.accepted = append(d.accepted[:ci], d.accepted[ci+1:]...)
 		qi = d.arrangementQueen()
 	}
-	if !d.cfg.NoAutoLearn && !d.cls.Learned() || (d.cls != nil && d.cls.Source == "frames" && !d.cfg.NoAutoLearn) {
+	if !d.cfg.NoAutoLearn && (!d.cls.Learned() || d.cls.Source == "frames" || (d.setClasses && d.open == nil)) {
 		if op, err := learnOpening(d.g, d.accepted, d.cal.Orientation.Breaker); err == nil {
 			d.cls, d.open = op.Model, op
 		}
@@ -421,6 +481,35 @@ func (d *Detector) arrangementQueen() int {
 	return -1
 }
 
+// redMen tells the accepted men that are queen-coloured: red, and, when
+// more than two are (a set has at most two red pieces; a warm lamp or a
+// camera's colour cast reddens natural wood), clearly redder than the men
+// of the set are as a rule.
+func (d *Detector) redMen() map[int]bool {
+	out := map[int]bool{}
+	var redness []float64
+	for i, c := range d.accepted {
+		if c.big {
+			continue
+		}
+		redness = append(redness, c.feat[1]/math.Max(c.feat[0], 0.05))
+		if queenish(c.feat) {
+			out[i] = true
+		}
+	}
+	if len(out) <= 2 {
+		return out
+	}
+	typical := median(redness)
+	for i := range out {
+		c := d.accepted[i]
+		if c.feat[1]/math.Max(c.feat[0], 0.05)-typical < 0.6 {
+			delete(out, i)
+		}
+	}
+	return out
+}
+
 // classifyUnlearned classifies before a model is learned: queen-coloured
 // men are the queen; the others are split into two colour groups when they
 // clearly form two (the darker is black), else classified by priors.
@@ -428,13 +517,14 @@ func (d *Detector) arrangementQueen() int {
 func (d *Detector) classifyUnlearned(qi int) {
 	var idx []int
 	var fs []features
+	red := d.redMen()
 	for i := range d.accepted {
 		c := &d.accepted[i]
 		if c.big {
 			c.kind, c.classScore = board.Striker, c.sizeScore
 			continue
 		}
-		if queenish(c.feat) {
+		if red[i] {
 			continue
 		}
 		idx = append(idx, i)
@@ -466,7 +556,7 @@ func (d *Detector) classifyUnlearned(qi int) {
 		p := softmax(pl[:])
 		c.menP = [3]float64{p[0], p[1], p[2]}
 		switch {
-		case queenish(c.feat):
+		case red[i]:
 			c.kind = board.Queen
 			c.classScore = math.Max(c.menP[board.Queen], 0.5) * c.sizeScore
 			continue

@@ -37,12 +37,6 @@ type view struct {
 // board 496 pixels square.
 const autoMaxPPM = 0.62
 
-// defaultHFOV is the horizontal field of view assumed when the focal
-// length can be found neither from a lens model nor from the perspective
-// of the board (a camera looking straight down): about that of the usual
-// overhead camera modules.
-const defaultHFOV = 70.0
-
 // newView derives the camera geometry from a calibration. focalPx, when
 // positive, is the focal length to assume for a calibration without lens.
 func newView(cal *calibrate.Calibration, g *board.Geometry, ppm, margin, focalPx float64) (*view, error) {
@@ -65,11 +59,11 @@ func newView(cal *calibrate.Calibration, g *board.Geometry, ppm, margin, focalPx
 		fx, fy = focalPx, focalPx
 		v.focalFrom = "config"
 	default:
-		if f, ok := focalFromHomography(v.hb, cx, cy, w); ok {
+		if f, ok := calibrate.FocalFromHomography(v.hb, cx, cy, w); ok {
 			fx, fy = f, f
 			v.focalFrom = "homography"
 		} else {
-			fx = w / 2 / math.Tan(defaultHFOV/2*math.Pi/180)
+			fx = w / 2 / math.Tan(calibrate.DefaultHFOV/2*math.Pi/180)
 			fy = fx
 			v.focalFrom = "default"
 		}
@@ -86,52 +80,6 @@ func newView(cal *calibrate.Calibration, g *board.Geometry, ppm, margin, focalPx
 	v.n = int(math.Ceil(2 * ext * ppm))
 	v.c = float64(v.n-1) / 2
 	return v, nil
-}
-
-// focalFromHomography estimates the focal length from the perspective of
-// the board plane, assuming square pixels and the principal point at
-// (cx, cy) (Zhang's two constraints on the image of the absolute conic,
-// solved together by least squares). It fails when the camera looks
-// nearly straight down, where the perspective says nothing about it.
-func focalFromHomography(hb calibrate.Homography, cx, cy, w float64) (float64, bool) {
-	// Move the principal point to the origin.
-	var a [3][2]float64
-	for j := 0; j < 2; j++ {
-		a[0][j] = hb[0][j] - cx*hb[2][j]
-		a[1][j] = hb[1][j] - cy*hb[2][j]
-		a[2][j] = hb[2][j]
-	}
-	// Scale so that the in-plane part is about 1.
-	s := math.Hypot(a[0][0], a[1][0])
-	if s == 0 {
-		return 0, false
-	}
-	for i := range a {
-		for j := range a[i] {
-			a[i][j] /= s
-		}
-	}
-	// (h11 h12 + h21 h22) w + h31 h32 = 0; (h11² + h21² − h12² − h22²) w + h31² − h32² = 0
-	p := a[0][0]*a[0][1] + a[1][0]*a[1][1]
-	q := a[2][0] * a[2][1]
-	r := a[0][0]*a[0][0] + a[1][0]*a[1][0] - a[0][1]*a[0][1] - a[1][1]*a[1][1]
-	t := a[2][0]*a[2][0] - a[2][1]*a[2][1]
-	den := p*p + r*r
-	if den == 0 {
-		return 0, false
-	}
-	wv := -(p*q + r*t) / den
-	if !(wv > 0) {
-		return 0, false
-	}
-	f := 1 / math.Sqrt(wv)
-	// The perspective terms must be large enough to carry information: a
-	// tilt of about 4° or more at this focal length.
-	tilt := math.Hypot(a[2][0], a[2][1]) * f
-	if tilt < 0.07 || f < 0.3*w || f > 4*w {
-		return 0, false
-	}
-	return f, true
 }
 
 // pose finds the camera's centre from the homography and the intrinsics.

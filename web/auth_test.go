@@ -349,9 +349,30 @@ func TestEveryCommandReachesBackend(t *testing.T) {
 	}
 	names[web.CmdOverrule] = true  // TestLoginAndOverrule
 	names[web.CmdCalibrate] = true // TestStillAndCalibrate
+	names[web.CmdCorrect] = true   // TestCorrectReachesBackend
 	for _, n := range web.CommandNames {
 		if !names[n] {
 			t.Errorf("command %s is not tested end to end", n)
 		}
+	}
+}
+
+// correct settles a pending decision with what the umpire enters instead.
+func TestCorrectReachesBackend(t *testing.T) {
+	e := newEnv(t, nil)
+	e.playUntilPending()
+	c := e.umpire()
+	cmd := web.Command{Name: web.CmdCorrect, Pending: "p1", Notation: "S w; N -", Note: "the queen fell after all"}
+	reply, _, err := c.Do(cmd, wait)
+	if err != nil || reply.Type != web.TypeAck {
+		t.Fatalf("correct: %s %s %v", reply.Type, reply.Data, err)
+	}
+	got := e.fake.Commands()
+	if len(got) != 1 || string(mustJSON(t, got[0])) != string(mustJSON(t, cmd)) {
+		t.Errorf("backend got %+v", got)
+	}
+	reply, _, _ = c.Do(web.Command{Name: web.CmdCorrect}, wait)
+	if ed := errorOf(t, reply); ed.Code != web.ErrInvalidCommand || !strings.Contains(ed.Message, "pending") {
+		t.Errorf("correct without pending: %+v", ed)
 	}
 }

@@ -58,10 +58,11 @@ const (
 	CmdNextBoard   = "next_board"   // start the next board
 	CmdStartMatch  = "start_match"  // start a new match with Match
 	CmdCalibrate   = "calibrate"    // calibrate from four corners on still Still
+	CmdCorrect     = "correct"      // settle pending decision Pending with the events of Notation instead
 )
 
 // CommandNames lists every command.
-var CommandNames = []string{CmdConfirm, CmdOverrule, CmdUndo, CmdFoul, CmdDemand, CmdConcede, CmdReplayBoard, CmdNextBoard, CmdStartMatch, CmdCalibrate}
+var CommandNames = []string{CmdConfirm, CmdOverrule, CmdUndo, CmdFoul, CmdDemand, CmdConcede, CmdReplayBoard, CmdNextBoard, CmdStartMatch, CmdCalibrate, CmdCorrect}
 
 // Command is one umpire command: the data of a "command" message. Fields
 // that do not apply to Name are left out.
@@ -82,6 +83,10 @@ type Command struct {
 	Points int `json:"points,omitempty"`
 	// Note is the umpire's free-text remark, kept in the journal.
 	Note string `json:"note,omitempty"`
+	// Notation is what happened instead of a pending decision (correct):
+	// stroke-log lines (docs/stroke-log.md), separated by newlines or ";",
+	// applied in order; empty when nothing happened.
+	Notation string `json:"notation,omitempty"`
 	// Match describes the new match (start_match).
 	Match *MatchSetup `json:"match,omitempty"`
 	// Still is the id of the still frame the corners were clicked on, and
@@ -117,6 +122,13 @@ func (c *Command) validate(profile ProfileInfo, still func(id string) (w, h int,
 	case CmdConfirm, CmdOverrule:
 		if c.Pending == "" {
 			return fmt.Errorf("%s needs \"pending\": the id of a pending decision", c.Name)
+		}
+	case CmdCorrect:
+		if c.Pending == "" {
+			return errors.New("correct needs \"pending\": the id of a pending decision")
+		}
+		if len(c.Notation) > maxNote {
+			return fmt.Errorf("notation is %d characters long; at most %d", len(c.Notation), maxNote)
 		}
 	case CmdUndo, CmdReplayBoard, CmdNextBoard:
 	case CmdFoul:

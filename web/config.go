@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock"
 )
 
 // Config configures the web server. The zero value of every field but
@@ -98,8 +99,8 @@ type Config struct {
 	// Board is the geometry the console draws and the preview marks
 	// (default board.ICF()).
 	Board *board.Geometry
-	// Clock is the time source (default SystemClock).
-	Clock Clock
+	// Clock is the time source (default the wall clock).
+	Clock clock.Clock
 }
 
 // Defaults.
@@ -152,7 +153,7 @@ func (c Config) withDefaults() Config {
 		c.Board = board.ICF()
 	}
 	if c.Clock == nil {
-		c.Clock = SystemClock{}
+		c.Clock = clock.Real{}
 	}
 	return c
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/web"
 	"github.com/boardcam/boardcam/web/webtest"
 )
@@ -242,21 +243,21 @@ func TestPreviewStream(t *testing.T) {
 	if b := img.Bounds(); b.Dx() != 640 || b.Dy() != 360 {
 		t.Errorf("preview is %v, want 640×360", b)
 	}
-	// The frame is annotated: the markings are drawn in green along the
-	// surface's left edge (the fake camera's board edge is at x=340 of
-	// 1280, so 170 of 640).
-	green := 0
+	// The frame is annotated: the markings are drawn in the key's cyan
+	// along the surface's left edge (the fake camera's board edge is at
+	// x=340 of 1280, so 170 of 640).
+	cyan := 0
 	for y := 60; y < 300; y += 4 {
 		for x := 166; x <= 174; x++ {
 			r, g, b, _ := img.At(x, y).RGBA()
-			if g>>8 > 150 && r>>8 < 120 && b>>8 < 120 {
-				green++
+			if g>>8 > 150 && b>>8 > 150 && r>>8 < 100 {
+				cyan++
 				break
 			}
 		}
 	}
-	if green < 40 {
-		t.Errorf("the surface edge is marked on only %d of 60 rows", green)
+	if cyan < 40 {
+		t.Errorf("the surface edge is marked on only %d of 60 rows", cyan)
 	}
 	// The stream is bounded by the ticker: a new camera frame goes out on
 	// the next tick only. The fake camera changes when a step moves pieces.
@@ -287,7 +288,7 @@ func TestPreviewLimits(t *testing.T) {
 		t.Errorf("second viewer: %d %s", resp.StatusCode, body)
 	}
 	// Without a frame source there is no preview (and no still).
-	clock := webtest.NewFakeClock(t0)
+	clock := clocktest.NewAt(t0)
 	srv := &web.Server{Config: web.Config{Clock: clock}}
 	if err := srv.Initialize(); err != nil {
 		t.Fatal(err)

@@ -31,9 +31,9 @@ type hub struct {
 
 	// The view: the latest data of each kind, as marshalled JSON (never
 	// modified once stored, so it may be read after the lock is released).
-	state, profile, profiles, calibration, camera, pieces json.RawMessage
-	pending                                               []pendingEntry
-	recent                                                [][]byte // envelopes, oldest first
+	state, profile, profiles, calibration, camera, analysis, pieces json.RawMessage
+	pending                                                         []pendingEntry
+	recent                                                          [][]byte // envelopes, oldest first
 	// Typed copies for the preview and /healthz.
 	cal         Calibration
 	cam         Camera
@@ -99,6 +99,8 @@ func (h *hub) publish(m Message) error {
 		h.calibration, h.cal = data, v
 	case Camera:
 		h.camera, h.cam = data, v
+	case Analysis:
+		h.analysis = data
 	case Stroke:
 		h.lastFoul = nil // a new stroke: the preview stops showing the old foul
 	case Foul:
@@ -178,6 +180,10 @@ func (h *hub) loadLocked(s Snapshot) {
 	h.profiles = mustRaw(s.Profiles)
 	h.calibration, h.cal = mustRaw(s.Calibration), s.Calibration
 	h.camera, h.cam = mustRaw(s.Camera), s.Camera
+	if s.Analysis.Status == "" {
+		s.Analysis.Status = AnalysisOK
+	}
+	h.analysis = mustRaw(s.Analysis)
 	h.pieces, h.pcs = mustRaw(s.Pieces), s.Pieces
 	h.piecesDirty = false
 	h.pending = h.pending[:0:0]
@@ -199,6 +205,7 @@ type snapshotWire struct {
 	Profiles    json.RawMessage   `json:"profiles"`
 	Calibration json.RawMessage   `json:"calibration"`
 	Camera      json.RawMessage   `json:"camera"`
+	Analysis    json.RawMessage   `json:"analysis"`
 	Pieces      json.RawMessage   `json:"pieces"`
 	Pending     []json.RawMessage `json:"pending"`
 	Events      []json.RawMessage `json:"events"`
@@ -212,7 +219,7 @@ var serverInfo = ServerInfo{Name: "boardcam", Protocol: []int{ProtocolVersion}}
 func (h *hub) snapshotPartsLocked() snapshotWire {
 	w := snapshotWire{
 		State: h.state, Profile: h.profile, Profiles: h.profiles,
-		Calibration: h.calibration, Camera: h.camera, Pieces: h.pieces,
+		Calibration: h.calibration, Camera: h.camera, Analysis: h.analysis, Pieces: h.pieces,
 		Pending: make([]json.RawMessage, len(h.pending)),
 		Events:  make([]json.RawMessage, len(h.recent)),
 		Server:  serverInfo,

@@ -14,6 +14,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/internal/overlay"
 )
 
 // The preview: /preview.mjpg is a multipart MJPEG stream of the camera
@@ -160,29 +161,21 @@ func placeholder(text string) []byte {
 	return append([]byte(nil), buf.GetBytes()...)
 }
 
-// Colours of the preview's drawing.
+// Colours of the preview's drawing: the colour key of package overlay,
+// the same as `boardcam detect --out`'s.
 var (
-	colMarking = color.RGBA{0, 230, 0, 0}
-	colWhite   = color.RGBA{0, 255, 255, 0}
-	colBlack   = color.RGBA{255, 0, 255, 0}
-	colQueen   = color.RGBA{255, 140, 0, 0}
-	colStriker = color.RGBA{255, 230, 0, 0}
-	colFoul    = color.RGBA{255, 0, 0, 0}
-	colText    = color.RGBA{255, 255, 255, 0}
-	colShade   = color.RGBA{0, 0, 0, 0}
+	colMarking = overlay.Marking
+	colFoul    = overlay.Foul
+	colText    = overlay.Text
+	colShade   = overlay.Shade
 )
 
-func pieceColour(k board.Kind) color.RGBA {
-	switch k {
-	case board.White:
-		return colWhite
-	case board.Black:
-		return colBlack
-	case board.Queen:
-		return colQueen
-	}
-	return colStriker
-}
+func pieceColour(k board.Kind) color.RGBA { return overlay.Kind(k) }
+
+// previewLegend explains the key on the picture.
+var previewLegend = append(overlay.Pieces(),
+	overlay.Entry{Label: "markings", Colour: overlay.Marking, Swatch: overlay.Line},
+	overlay.Entry{Label: "foul", Colour: overlay.Foul, Swatch: overlay.Disc})
 
 // previewHomography maps board millimetres to pixels of the scaled frame.
 func previewHomography(cal Calibration, g *board.Geometry, scale float64) (homography, error) {
@@ -216,6 +209,7 @@ func annotate(img *gocv.Mat, v viewCopy, g *board.Geometry, scale float64, frame
 	if !v.cal.Usable() {
 		return
 	}
+	defer overlay.Legend(img, previewLegend)
 	h, err := previewHomography(v.cal, g, scale)
 	if err != nil {
 		status += " (" + err.Error() + ")"

@@ -42,6 +42,7 @@ const (
 	TypeDecided     = "decided"     // Decided: a pending decision was settled
 	TypeCalibration = "calibration" // Calibration: calibration status
 	TypeCamera      = "camera"      // Camera: camera status
+	TypeAnalysis    = "analysis"    // Analysis: whether the analysis keeps up, and what it missed
 	TypePieces      = "pieces"      // Pieces: live positions (throttled)
 	TypeNotice      = "notice"      // Notice: anything else worth showing in the event list
 	TypeAck         = "ack"         // Ack: a command succeeded (to the sender only)
@@ -73,6 +74,7 @@ type Snapshot struct {
 	Profiles    []ProfileInfo `json:"profiles"`
 	Calibration Calibration   `json:"calibration"`
 	Camera      Camera        `json:"camera"`
+	Analysis    Analysis      `json:"analysis"`
 	Pieces      Pieces        `json:"pieces"`
 	// Pending lists the automatic decisions awaiting the umpire, oldest first.
 	Pending []Pending `json:"pending"`
@@ -200,6 +202,48 @@ type Camera struct {
 // MessageType implements Message.
 func (Camera) MessageType() string { return TypeCamera }
 
+// Analysis statuses.
+const (
+	AnalysisOK     = "ok"     // every frame analysed, or left out at rest after a check that nothing changed
+	AnalysisBehind = "behind" // frames are being dropped or left out now: decisions they concern wait for the umpire
+)
+
+// Analysis says whether the analysis keeps up with the camera, how many
+// frames it could not analyse, and which runs of frames it missed while
+// pieces moved. The daemon publishes it when the status changes, when
+// frames are missed, and at most once a second otherwise.
+type Analysis struct {
+	Status string `json:"status"`
+	// Backlog is the number of frames waiting for the analysis.
+	Backlog int `json:"backlog"`
+	// Dropped counts frames the capture dropped (the analysis was busy);
+	// SkippedAtRest frames left out while everything was at rest, each
+	// checked unchanged first; Decimated frames left out to keep up while
+	// pieces moved; Unanalysable frames in which the board was not found
+	// or the analysis failed.
+	Dropped       int64 `json:"dropped"`
+	SkippedAtRest int64 `json:"skipped_at_rest"`
+	Decimated     int64 `json:"decimated"`
+	Unanalysable  int64 `json:"unanalysable"`
+	// Missed lists the latest runs of frames not analysed while pieces
+	// moved or a stroke was in progress (oldest first, at most 5): each
+	// holds the decision it concerns for the umpire.
+	Missed []Missed `json:"missed,omitempty"`
+}
+
+// Missed is one run of frames not analysed.
+type Missed struct {
+	// After and Before are the analysed frames around the run.
+	After  int64 `json:"after"`
+	Before int64 `json:"before"`
+	// IDs are the pieces that moved; Reason says it in words.
+	IDs    []string `json:"ids,omitempty"`
+	Reason string   `json:"reason"`
+}
+
+// MessageType implements Message.
+func (Analysis) MessageType() string { return TypeAnalysis }
+
 // Piece states as the tracker reports them.
 const (
 	PieceRest      = "rest"
@@ -320,6 +364,29 @@ type Pending struct {
 	IfConfirmed string `json:"if_confirmed,omitempty"`
 	IfOverruled string `json:"if_overruled,omitempty"`
 	Frame       int64  `json:"frame,omitempty"`
+	// Doubts, when present, say why the camera could not decide alone:
+	// the decision is its best guess (Guess, in stroke-log notation), and
+	// waits for the umpire to confirm it or correct it (command correct)
+	// whatever the decisions mode.
+	Doubts []Doubt `json:"doubts,omitempty"`
+	Guess  string  `json:"guess,omitempty"`
+	// Queued: a decision the camera is sure of that waits only behind an
+	// uncertain one; it applies itself once those before it are settled.
+	Queued bool `json:"queued,omitempty"`
+}
+
+// Doubt is one thing the camera could not establish about a decision.
+type Doubt struct {
+	// Kind is frames_missing, start_unseen, end_unseen, unaccounted,
+	// striker_ambiguous, view_covered or inferred_position.
+	Kind string `json:"kind"`
+	// Reason says it in plain words: "frames 512–530 were not analysed
+	// while W4 moved towards NE".
+	Reason string `json:"reason"`
+	// Frames are the first and last video frames concerned.
+	Frames [2]int `json:"frames,omitempty"`
+	// IDs are the pieces concerned.
+	IDs []string `json:"ids,omitempty"`
 }
 
 // MessageType implements Message.
@@ -330,6 +397,7 @@ const (
 	DecisionConfirmed = "confirmed"
 	DecisionOverruled = "overruled"
 	DecisionWithdrawn = "withdrawn" // e.g. undone before the umpire decided
+	DecisionCorrected = "corrected" // replaced by the events the umpire entered
 )
 
 // Decided settles a pending decision.

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -214,7 +215,7 @@ func (s *Server) Resync() error {
 // Stats returns the websocket figures.
 func (s *Server) Stats() Stats { return s.Metrics.Stats() }
 
-func (s *Server) flushLoop(t Ticker) {
+func (s *Server) flushLoop(t clock.Ticker) {
 	defer s.wg.Done()
 	defer t.Stop()
 	for {

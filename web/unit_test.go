@@ -10,6 +10,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -322,14 +323,14 @@ func TestAnnotate(t *testing.T) {
 	}
 	// Each piece is ringed in its colour on its circumference.
 	r := g.ManDiameter / 2
-	if x, y := px(150+r, 0); !nearColour(m, x, y, rgb(colWhite)) {
+	if x, y := px(150+r, 0); !nearColour(m, x, y, rgb(overlay.White)) {
 		t.Errorf("W1 not ringed at %d,%d", x, y)
 	}
-	if x, y := px(-100-r, 50); !nearColour(m, x, y, rgb(colBlack)) {
+	if x, y := px(-100-r, 50); !nearColour(m, x, y, rgb(overlay.Black)) {
 		t.Errorf("B1 not ringed at %d,%d", x, y)
 	}
 	// A pocketed piece is not drawn.
-	if x, y := px(r, -200); nearColour(m, x, y, rgb(colBlack)) {
+	if x, y := px(r, -200); nearColour(m, x, y, rgb(overlay.Black)) {
 		t.Errorf("pocketed B2 drawn at %d,%d", x, y)
 	}
 	// The foul evidence is ringed in red, 6 mm outside the striker.
@@ -349,7 +350,7 @@ func TestAnnotate(t *testing.T) {
 	annotate(&m2, v, g, 1, 43)
 	for x := 100; x < 1280; x += 7 {
 		for y := 60; y < 720; y += 7 {
-			if nearColour(m2, x, y, rgb(colMarking)) || nearColour(m2, x, y, rgb(colWhite)) {
+			if nearColour(m2, x, y, rgb(colMarking)) || nearColour(m2, x, y, rgb(overlay.White)) {
 				t.Fatalf("uncalibrated preview draws at %d,%d", x, y)
 			}
 		}

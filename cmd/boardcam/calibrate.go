@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/vision"
 )
 
 func init() {
@@ -166,7 +168,13 @@ func cmdCalibrate(ctx context.Context, args []string, s stdio) error {
 	} else {
 		cal, rep, err = calibrate.Detect(img, opt)
 		if err != nil {
-			if errors.Is(err, calibrate.ErrNoBoard) {
+			if cal != nil && *debug != "" {
+				// What was found, refused: the debug image shows why.
+				if derr := writeCalDebug(*debug, img, cal, opt.Geometry, rep); derr == nil {
+					fmt.Fprintf(s.Err, "debug image  %s (the board found, not used)\n", *debug)
+				}
+			}
+			if errors.Is(err, calibrate.ErrNoBoard) || errors.Is(err, calibrate.ErrUnsure) {
 				return fmt.Errorf("%s: %w\nGive the corners by hand: boardcam calibrate %s --corners x1,y1,x2,y2,x3,y3,x4,y4 (top-left, top-right, bottom-right, bottom-left of the playing surface)", input, err, input)
 			}
 			return fmt.Errorf("%s: %w", input, err)
@@ -174,14 +182,12 @@ func cmdCalibrate(ctx context.Context, args []string, s stdio) error {
 	}
 	elapsed := time.Since(start)
 	cal.Lens = lens
+	// The set of pieces: learned from the frame when pieces lie on it.
+	if set, err := vision.LearnSet(img, cal, vision.Config{Geometry: opt.Geometry}); err == nil {
+		cal.Set = set
+	}
 	if *debug != "" {
-		dbg := gocv.NewMat()
-		err := calibrate.DrawDebug(img, cal, opt.Geometry, rep, &dbg)
-		if err == nil && !gocv.IMWrite(*debug, dbg) {
-			err = fmt.Errorf("cannot write %s (unknown image type or unwritable folder)", *debug)
-		}
-		dbg.Close()
-		if err != nil {
+		if err := writeCalDebug(*debug, img, cal, opt.Geometry, rep); err != nil {
 			return fmt.Errorf("--debug: %w", err)
 		}
 	}
@@ -205,6 +211,19 @@ func cmdCalibrate(ctx context.Context, args []string, s stdio) error {
 	fmt.Fprintln(s.Out)
 	if *debug != "" {
 		fmt.Fprintf(s.Out, "debug image  %s\n", *debug)
+	}
+	return nil
+}
+
+// writeCalDebug draws calibrate's debug image into path.
+func writeCalDebug(path string, img gocv.Mat, cal *calibrate.Calibration, g *board.Geometry, rep *calibrate.Report) error {
+	dbg := gocv.NewMat()
+	defer dbg.Close()
+	if err := calibrate.DrawDebug(img, cal, g, rep, &dbg); err != nil {
+		return err
+	}
+	if !gocv.IMWrite(path, dbg) {
+		return fmt.Errorf("cannot write %s (unknown image type or unwritable folder)", path)
 	}
 	return nil
 }
@@ -313,24 +332,72 @@ func printCalibration(w io.Writer, input string, c *calibrate.Calibration, elaps
 	}
 	fmt.Fprintln(w)
 	var marks []string
-	for _, k := range []struct{ kind, label string }{{"base_line", "base lines"}, {"base_circle", "base circles"}, {"centre_circle", "centre circle"}, {"pocket", "pockets"}} {
+	for _, k := range []struct{ kind, label string }{{"rear_line", "rear lines"}, {"front_line", "front lines"}, {"base_circle", "base circles"}, {"arrow", "arrows"}, {"centre_circle", "centre circle"}, {"pocket", "pockets"}} {
 		n, of := q.Found(k.kind)
 		marks = append(marks, fmt.Sprintf("%s %d/%d", k.label, n, of))
 	}
-	fmt.Fprintf(w, "markings     %s", strings.Join(marks, ", "))
-	if q.RMSmm != nil {
-		fmt.Fprintf(w, "; off the %s geometry by %.1f mm rms", c.Board.Name, *q.RMSmm)
+	fmt.Fprintf(w, "markings     %s\n", strings.Join(marks, ", "))
+	if m := c.Markings; m != nil {
+		printOffsets(w, m, c.Board.Name)
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "quality      %.2f (%s)\n", q.Score, verdict(q.Score))
+	fmt.Fprintf(w, "confidence   %.2f (%s)\n", q.Score, verdict(q.Score))
+	fmt.Fprintf(w, "tilt         %.1f° from straight down\n", q.TiltDeg)
 	fmt.Fprintf(w, "scale        %.3f px/mm\n", c.PixelsPerMM())
 	fmt.Fprintf(w, "orientation  side S at the %s of the image; breaker at %v (%s)\n", c.Orientation.SouthAt, c.Orientation.Breaker, c.Orientation.BreakerSource)
 	if c.Lens != nil {
 		fmt.Fprintf(w, "lens         undistorted with k1 %.3f (fit %.2f px rms)\n", c.Lens.Distortion[0], c.Lens.RMS)
 	}
+	printSet(w, c.Set)
 	for _, n := range q.Notes {
 		fmt.Fprintf(w, "note         %s\n", n)
 	}
+}
+
+// printOffsets reports where this board's markings lie from the nominal
+// figures: each side's base lines (shift of the centre line, + toward the
+// player; thickness), base circles, arrows (shift across the diagonal).
+func printOffsets(w io.Writer, m *board.Markings, name string) {
+	nom := board.ICF().NominalMarkings()
+	fmt.Fprintf(w, "lines        as measured, from the %s's figures (+ toward the player):\n", name)
+	for _, s := range board.Sides {
+		a, b := m.Side(s), nom.Side(s)
+		var circ []string
+		for i := range a.Circles {
+			p, q := a.Circles[i], b.Circles[i]
+			circ = append(circ, fmt.Sprintf("%.1f", math.Hypot(p.X-q.X, p.Y-q.Y)))
+		}
+		fmt.Fprintf(w, "  side %v     front %+.1f mm (%.1f thick), rear %+.1f mm (%.1f thick), base circles %s mm off\n",
+			s, a.Front.Y-b.Front.Y, a.Front.Width, a.Rear.Y-b.Rear.Y, a.Rear.Width, strings.Join(circ, " and "))
+	}
+	var arr []string
+	for _, p := range board.Pockets {
+		if a := m.Arrows[p]; a != (board.ArrowMarking{}) {
+			arr = append(arr, fmt.Sprintf("%v %+.1f mm (%.1f thick)", p, a.Offset-nom.Arrows[p].Offset, a.Width))
+		}
+	}
+	if len(arr) > 0 {
+		fmt.Fprintf(w, "  arrows     %s\n", strings.Join(arr, ", "))
+	}
+	fmt.Fprintf(w, "  centre     circle %.1f mm from the middle\n", math.Hypot(m.Centre.X, m.Centre.Y))
+}
+
+// printSet reports the set of pieces learned (or configured).
+func printSet(w io.Writer, s *board.Set) {
+	if s == nil {
+		fmt.Fprintln(w, "set          not learned (no men in the picture): the board geometry's sizes apply")
+		return
+	}
+	size := func(v float64) string {
+		if v <= 0 {
+			return "not seen"
+		}
+		return fmt.Sprintf("%.1f mm", v)
+	}
+	colours := "colours not learned"
+	if s.Colours[board.White].N > 0 && s.Colours[board.Black].N > 0 {
+		colours = fmt.Sprintf("colours of %d white and %d black men", s.Colours[board.White].N, s.Colours[board.Black].N)
+	}
+	fmt.Fprintf(w, "set          men %s, striker %s; %s (from the %s)\n", size(s.ManMM), size(s.StrikerMM), colours, s.Source)
 }
 
 func verdict(s float64) string {

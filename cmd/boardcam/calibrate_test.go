@@ -77,7 +77,7 @@ func TestCalibrateAuto(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"board found in", "corners px", "quality", "saved"} {
+	for _, want := range []string{"board found in", "corners px", "confidence", "tilt", "lines", "set", "saved"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("summary lacks %q:\n%s", want, stdout)
 		}

@@ -64,12 +64,17 @@ type detectOutput struct {
 	Hands       bool           `json:"hands"`
 	Classes     string         `json:"classes"`
 	Breaker     *detectBreaker `json:"breaker,omitempty"`
-	ElapsedMS   float64        `json:"elapsed_ms"`
+	// Set is the set of pieces the detector looked for: sizes and
+	// colours, learned from the picture or taken from the calibration.
+	Set       *board.Set `json:"set,omitempty"`
+	ElapsedMS float64    `json:"elapsed_ms"`
 }
 
 type detectCal struct {
-	Method  string  `json:"method"`
+	Method string `json:"method"`
+	// Quality is the calibration's confidence (0–1).
 	Quality float64 `json:"quality"`
+	TiltDeg float64 `json:"tilt_deg"`
 	SouthAt string  `json:"south_at"`
 }
 
@@ -201,6 +206,15 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 			if cal.ImageSize.W != frame.Cols() || cal.ImageSize.H != frame.Rows() {
 				return fmt.Errorf("%s is %dx%d but the calibration is for %dx%d pictures", input, frame.Cols(), frame.Rows(), cal.ImageSize.W, cal.ImageSize.H)
 			}
+			if cal.Set == nil && vcfg.Set == nil {
+				// The set of pieces, from this frame (a calibration made
+				// with boardcam calibrate has it already).
+				if set, err := vision.LearnSet(frame, cal, vcfg); err == nil {
+					c := *cal
+					c.Set = set
+					cal = &c
+				}
+			}
 			if det, err = vision.New(cal, vcfg); err != nil {
 				return err
 			}
@@ -259,7 +273,7 @@ func findBoard(frame gocv.Mat, input string, lens *calibrate.Lens, opt calibrate
 	}
 	cal, _, err := calibrate.Detect(img, opt)
 	if err != nil {
-		if errors.Is(err, calibrate.ErrNoBoard) {
+		if errors.Is(err, calibrate.ErrNoBoard) || errors.Is(err, calibrate.ErrUnsure) {
 			return nil, fmt.Errorf("%s: %w\nGive the corners by hand: boardcam calibrate %s --corners x1,y1,x2,y2,x3,y3,x4,y4, then boardcam detect %s --calibration calibration.json", input, err, input, input)
 		}
 		return nil, fmt.Errorf("%s: %w", input, err)
@@ -343,6 +357,7 @@ func detectResult(input string, n int, frame gocv.Mat, cal *calibrate.Calibratio
 		Calibration: detectCal{
 			Method:  string(cal.Quality.Method),
 			Quality: round2(cal.Quality.Score),
+			TiltDeg: round2(cal.Quality.TiltDeg),
 			SouthAt: string(cal.Orientation.SouthAt),
 		},
 		Classes:   "priors",
@@ -369,6 +384,7 @@ func detectResult(input string, n int, frame gocv.Mat, cal *calibrate.Calibratio
 	if m := det.Classes(); m != nil && m.Learned() {
 		r.Classes = m.Source
 	}
+	r.Set = det.Set()
 	if op := det.Opening(); op != nil && op.Breaker != nil {
 		r.Breaker = &detectBreaker{Side: op.Breaker.Side.String(), Confidence: round2(op.Breaker.Confidence), Why: op.Breaker.Why}
 	}
@@ -387,11 +403,14 @@ func printDetect(w io.Writer, r detectOutput, out string) {
 	if r.Calibration.Method == string(calibrate.Manual) {
 		how = "corners given"
 	}
-	fmt.Fprintf(w, "%s frame %d (%dx%d): %s, quality %.2f\n", r.Image, r.Frame, r.Size[0], r.Size[1], how, r.Calibration.Quality)
+	fmt.Fprintf(w, "%s frame %d (%dx%d): %s, confidence %.2f, tilt %.0f°\n", r.Image, r.Frame, r.Size[0], r.Size[1], how, r.Calibration.Quality, r.Calibration.TiltDeg)
 	fmt.Fprintf(w, "corners px   NW (%.1f, %.1f) NE (%.1f, %.1f) SE (%.1f, %.1f) SW (%.1f, %.1f)\n",
 		r.CornersPx[0][0], r.CornersPx[0][1], r.CornersPx[1][0], r.CornersPx[1][1], r.CornersPx[2][0], r.CornersPx[2][1], r.CornersPx[3][0], r.CornersPx[3][1])
 	fmt.Fprintf(w, "found        %d discs: %d white, %d black, %d queen, %d striker (classes from %s) in %.1f ms\n",
 		len(r.Pieces), r.Counts["white"], r.Counts["black"], r.Counts["queen"], r.Counts["striker"], r.Classes, r.ElapsedMS)
+	if s := r.Set; s != nil {
+		fmt.Fprintf(w, "set          men %.1f mm, striker %.1f mm (%s)\n", s.ManMM, s.StrikerMM, s.Source)
+	}
 	if r.Hands {
 		fmt.Fprintln(w, "hands        a hand or arm is over the board (pieces under it are hidden, not missing)")
 	}

@@ -48,6 +48,18 @@ DIR/lenses (made by boardcam synth --lens from simulated chessboard photos,
 as a club makes lens.json with calibrate --lens); --lens none gives none.
 The true calibration of --calibration truth carries the true lens instead.
 
+--remove PATTERNS plays the clips that keep a score through boardcam run
+instead (every frame read, none paced), with frames taken away: "burst"
+(0.4 s dropped every 2 s), "random10" and "random30" (that share dropped
+at random, the same frames every run), "fps30" and "fps15" (the clip as a
+camera at that frame rate would film it), a comma-separated list, or
+"all". Dropped frames reach the daemon exactly as a slow computer's do.
+Each run must end right (the truth's events, score and fouls) or hold the
+decisions it could not establish for the umpire, with a reason; the table
+counts clips right, held and wrong, and the truth's strokes that lost
+frames by how they ended. The exit status is 1 when a run is wrong.
+docs/eval.md describes it.
+
 --json prints one JSON object: {"pipeline", "calibration", "orientation",
 "lens", "summary", "clips", "targets"}; each clip names its lens_file.
 The exit status is 1 when a clip cannot be evaluated, and with
@@ -55,7 +67,7 @@ The exit status is 1 when a clip cannot be evaluated, and with
 `
 
 func cmdEval(ctx context.Context, args []string, s stdio) error {
-	fs := newFlags("eval", "[--json] [--pipeline NAME] [--calibration auto|truth] [--orientation installed|inferred] [--lens files|none] [DIR|FILE…]", evalHelp, s)
+	fs := newFlags("eval", "[--json] [--pipeline NAME] [--calibration auto|truth] [--orientation installed|inferred] [--lens files|none] [DIR|FILE…] | --remove PATTERNS [DIR]", evalHelp, s)
 	asJSON := fs.Bool("json", false, "print the report as one JSON object")
 	name := fs.String("pipeline", "auto", "pipeline to evaluate: auto, "+strings.Join(eval.Names(), ", "))
 	require := fs.Bool("require-targets", false, "exit 1 when a target is missed")
@@ -64,8 +76,32 @@ func cmdEval(ctx context.Context, args []string, s stdio) error {
 	calSrc := fs.String("calibration", string(eval.CalibrationAuto), "where the calibration comes from: auto (the pipeline finds the board) or truth (diagnostic: each frame's true calibration)")
 	lensSrc := fs.String("lens", string(eval.LensFiles), "lens model: files (each clip's lens file in DIR/lenses, as a club's lens.json) or none")
 	oriSrc := fs.String("orientation", string(eval.OrientationInstalled), "where side S is: installed (each clip's installation setting) or inferred (from the first stroke)")
+	remove := fs.String("remove", "", "play the corpus through boardcam run with frames removed: "+strings.Join(removalNames(), ", ")+" (comma-separated), or all")
+	jobs := fs.Int("jobs", defaultJobs(), "clips played at once (--remove)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *remove != "" {
+		names := removalNames()
+		if *remove != "all" {
+			names = nil
+			for _, n := range strings.Split(*remove, ",") {
+				n = strings.TrimSpace(n)
+				if _, ok := findRemoval(n); !ok {
+					return usageError("--remove: no pattern %q (have %s, all)", n, strings.Join(removalNames(), ", "))
+				}
+				names = append(names, n)
+			}
+		}
+		dirs := fs.Args()
+		if len(dirs) > 1 {
+			return usageError("--remove takes one corpus directory")
+		}
+		dir := "testdata/videos"
+		if len(dirs) == 1 {
+			dir = dirs[0]
+		}
+		return evalRemoved(ctx, s, dir, names, *jobs, *asJSON, *quiet)
 	}
 	cs, err := eval.ParseCalibrationSource(*calSrc)
 	if err != nil {

@@ -205,7 +205,7 @@ func writeProfileText(w io.Writer, p *rules.Profile) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	row := func(k string, val any) { fmt.Fprintf(tw, "  %s\t%v\n", k, val) }
 	row("queen value", p.QueenValue)
-	row("queen cut-off", fmt.Sprintf("%d (from this score the queen earns nothing; 5/3-point awards become 1)", p.QueenCutoff))
+	row("queen cut-off", fmt.Sprintf("%d (from this score the queen earns nothing; 5/3-point awards become 1 where the rule says so: see the board endings)", p.QueenCutoff))
 	for i, f := range v.Formats {
 		k := "format"
 		if i == 0 {

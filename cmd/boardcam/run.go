@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/boardcam/boardcam/daemon"
+	"github.com/boardcam/boardcam/internal/sdnotify"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -51,6 +53,25 @@ journal and the metrics.
 `
 
 func cmdRun(ctx context.Context, args []string, s stdio) error {
+	d, quiet, err := newRunDaemon(args, s)
+	if err != nil {
+		return err
+	}
+	if err := d.Initialize(); err != nil {
+		return err
+	}
+	defer d.Close()
+	err = d.Run(ctx)
+	d.Close() // the outputs have written everything before the summary
+	if !quiet {
+		printFinal(s.Out, d)
+	}
+	return err
+}
+
+// newRunDaemon parses run's flags into a daemon (not initialized) and
+// whether the summary is wanted.
+func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	fs := newFlags("run", "[flags]", runHelp, s)
 	configFile := fs.String("config", "", "configuration file (YAML; deploy/boardcam.example.yaml)")
 	source := fs.String("source", "", "video file, /dev/videoN, rtsp://…, gst:PIPELINE or events:FILE (default: the demo clip)")
@@ -72,17 +93,17 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 	logLevel := fs.String("log-level", "", "debug, info, warn or error")
 	quiet := fs.Bool("quiet", false, "do not print the final score and the pipeline figures at exit")
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, false, err
 	}
 	if fs.NArg() > 0 {
-		return usageError("run takes no arguments (use --source %s)", fs.Arg(0))
+		return nil, false, usageError("run takes no arguments (use --source %s)", fs.Arg(0))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *resume != "" {
 		for _, f := range []string{"profile", "players", "teams", "break"} {
 			if set[f] {
-				return usageError("--%s with --resume: the stroke log's header says who plays what", f)
+				return nil, false, usageError("--%s with --resume: the stroke log's header says who plays what", f)
 			}
 		}
 	}
@@ -91,7 +112,7 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 		var err error
 		cfg, err = daemon.LoadConfig(*configFile)
 		if err != nil {
-			return err
+			return nil, false, err
 		}
 	}
 	override := func(flagName, path string, apply func()) {
@@ -116,20 +137,16 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 	override("journal-dir", "journal.dir", func() { cfg.Journal.Dir = *journalDir })
 	override("log-level", "log.level", func() { cfg.Log.Level = *logLevel })
 	if err := cfg.Validate(); err != nil {
-		return err
+		return nil, false, err
 	}
 	log := cfg.Logger(s.Err)
-	d := &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, NewMatch: *newMatch, Resume: *resume}
-	if err := d.Initialize(); err != nil {
-		return err
+	// Under systemd (Type=notify, WatchdogSec=): ready and watchdog
+	// notifications; elsewhere nothing.
+	notifier, err := sdnotify.FromEnv(os.Getenv)
+	if err != nil {
+		return nil, false, err
 	}
-	defer d.Close()
-	err := d.Run(ctx)
-	d.Close() // the outputs have written everything before the summary
-	if !*quiet {
-		printFinal(s.Out, d)
-	}
-	return err
+	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, NewMatch: *newMatch, Resume: *resume, Notifier: notifier}, *quiet, nil
 }
 
 func splitList(s string) []string {

@@ -172,45 +172,24 @@ func TestRunCorpusClips(t *testing.T) {
 // runCorpusClip plays one clip through boardcam run and compares the end
 // with the truth. southAt "" is the installation's orientation.
 func runCorpusClip(t *testing.T, dir, v, name string, truth *corpus.Truth, lenses *corpus.LensIndex, southAt string) (diffs []string) {
-	rs := truth.Referee
-	var players []string
-	for _, p := range rs.Players {
-		players = append(players, fmt.Sprintf("%s=%s", p.Seat, p.Name))
+	c, err := newClipRun(dir, v, name, truth, lenses, southAt)
+	if err != nil {
+		t.Fatal(err)
 	}
-	args := []string{"run", "--source", v, "--no-pace", "--listen", "", "--journal-dir", t.TempDir(), "--quiet=false"}
-	// The installation: where side S is, and the lens file
-	// made from chessboard photos (as eval gives them).
-	if southAt != "" {
-		args = append(args, "--south-at", southAt)
-	} else if len(truth.Cameras) > 0 {
-		if d, ok := eval.SouthAtOf(&truth.Cameras[0], board.ICF()); ok {
-			args = append(args, "--south-at", string(d))
-		}
-	}
-	if e, ok := lenses.Clips[name]; ok {
-		args = append(args, "--lens", filepath.Join(dir, corpus.LensDir, e.File))
-	}
-	switch {
-	case rs.Mode == corpus.ModeResume || rs.Mode == corpus.ModeMidBoard:
-		// The match so far (or the position it starts from), as
-		// the truth has it.
-		lp := filepath.Join(t.TempDir(), "so-far.log")
-		if err := os.WriteFile(lp, []byte(rs.Log), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, "--resume", lp)
-	case len(rs.Players) == 4:
-		args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--break", rs.Break.String(),
-			"--teams", rs.Teams[0]+","+rs.Teams[1])
-	default:
-		args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--break", rs.Break.String())
-	}
+	defer c.cleanup()
+	args := append(append([]string{"run"}, c.Args...), "--no-pace", "--listen", "", "--journal-dir", t.TempDir(), "--quiet=false")
 	code, out, errOut := runCmd(t, "", args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	jpath, got := journalState(t, out)
 	want := *truth.Judgement.Final
+	// Every frame analysed: nothing may wait for the umpire.
+	if v, err := judgeJournal(jpath, truth); err != nil {
+		t.Fatal(err)
+	} else if v.Verdict != verdictRight {
+		diffs = append(diffs, fmt.Sprintf("%s: %s %+v", v.Verdict, v.Why, v.Held))
+	}
 	// The same fouls, by type.
 	jf, err := daemon.ReadJournal(jpath, false)
 	if err != nil {

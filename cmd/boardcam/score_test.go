@@ -45,7 +45,7 @@ func TestScoreEveryFixture(t *testing.T) {
 		"demo.log":              "match    Asha wins 29-6",
 		"icf-doubles.log":       "match    Red Fort wins 29-26",
 		"team-3board.log":       "match    Hostel 4 wins 13-11",
-		"team-3board-final.log": "match    Hostel 4 wins 36-27",
+		"team-3board-final.log": "match    Hostel 4 wins 41-27",
 		"nit-delhi.log":         "match    Tanvi wins 12-12",
 		"jamshedpur.log":        "match    Priya wins 29-14",
 		"four-break.log":        "match    Ram and Shyam wins 11-8",

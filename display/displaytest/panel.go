@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 )
 
@@ -19,7 +20,7 @@ type Panel struct {
 	// N is the number of digits.
 	N int
 	// Clock stamps the frames (nil: zero times).
-	Clock display.Clock
+	Clock clock.Clock
 	// Gate, when set, makes each write wait for a value on it (to simulate
 	// a hung bus).
 	Gate chan struct{}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
 	"github.com/boardcam/boardcam/hardware/ht16k33"
@@ -122,7 +123,7 @@ func TestBlinkOnFoul(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	reports := make(chan display.Report, 10)
 	sink, err := display.NewPanelSink(d, display.PanelOptions{
 		Name: d.String(), Clock: clk, Model: display.Options{FoulBlink: 500 * time.Millisecond},

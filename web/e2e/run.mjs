@@ -275,6 +275,27 @@ test('undo in the console takes the score back', async () => {
   await waitText(consolePage, '#score0', '14');
 });
 
+test('an uncertain decision shows its reasons, and the umpire corrects it', async () => {
+  const r = await fetch(`${base}/fake/uncertain`, { method: 'POST' });
+  assert(r.ok, `/fake/uncertain: ${r.status}`);
+  await consolePage.locator('#missed').waitFor({ state: 'visible', timeout: T });
+  assert((await text(consolePage, '#missed-list')).includes('frames 512–530'), 'the alert does not say which frames were missed');
+  await waitText(consolePage, '#analysis', 'analysis behind');
+  const card = consolePage.locator('#pending [data-pending="p9"]');
+  await card.waitFor({ state: 'visible', timeout: T });
+  assert(await card.evaluate((e) => e.classList.contains('uncertain')), 'the card is not marked uncertain');
+  assert((await card.locator('.doubts').textContent()).includes('W4 moved 120 mm towards NE'), 'no reason on the card');
+  assert(await card.locator('input.notation').inputValue() === 'N b', 'the correction does not start from the best guess');
+  if (SHOTS) await consolePage.screenshot({ path: path.join(SHOTS, 'console-uncertain.png'), fullPage: true });
+  await card.locator('input.notation').fill('N b b');
+  await card.locator('button.correct').click();
+  await card.waitFor({ state: 'detached', timeout: T });
+  const cmd = (await commands()).pop();
+  assert(cmd.name === 'correct' && cmd.pending === 'p9' && cmd.notation === 'N b b', `command ${JSON.stringify(cmd)}`);
+  await consolePage.click('#missed-hide');
+  assert(await consolePage.locator('#missed').isHidden(), 'the alert stays after hiding it');
+});
+
 test('manual calibration: four clicks on the still frame', async () => {
   await consolePage.click('#calibration summary');
   await consolePage.click('#still-take');

@@ -268,6 +268,24 @@ function pill(id, label, status, good) {
 }
 
 function renderCamera(c) { pill('camera', 'camera', c.status, c.status === 'ok'); }
+
+// The analysis keeping up: a pill, and the runs of frames it missed while
+// pieces moved as an alert until the umpire hides it (a new run shows it
+// again).
+let missedSeen = 0;
+let missedHidden = 0;
+function renderAnalysis(a) {
+  if (!a) return;
+  const counts = `${a.dropped || 0} dropped, ${a.decimated || 0} left out in motion, ${a.skipped_at_rest || 0} left out at rest, ${a.unanalysable || 0} unanalysable`;
+  pill('analysis', 'analysis', a.status, a.status === 'ok');
+  $('analysis').title = `frames ${counts}; ${a.backlog || 0} waiting`;
+  const missed = a.missed || [];
+  const last = missed.length ? missed[missed.length - 1].before : 0;
+  missedSeen = last;
+  $('missed-list').replaceChildren(...missed.map((m) => el('li', { text: m.reason })));
+  $('missed').hidden = !missed.length || last <= missedHidden;
+}
+$('missed-hide').addEventListener('click', () => { missedHidden = missedSeen; $('missed').hidden = true; });
 function renderCalibration(c) {
   calibration = c;
   pill('calib', 'calibration', c.status, c.status === 'ok' || c.status === 'manual');
@@ -283,8 +301,15 @@ function renderPending() {
   }
   box.replaceChildren(...pending.map((p) => {
     const evidence = (p.fouls || []).flatMap((f) => (f.evidence && f.evidence.positions) || []);
-    const card = el('div', { class: 'card', 'data-pending': p.id },
+    const doubts = p.doubts || [];
+    // An uncertain decision: the camera's best guess, the reasons, and a
+    // field to enter what happened instead (stroke-log lines, ";" between).
+    const fix = el('input', { class: 'notation', value: p.guess || '', placeholder: 'what happened, e.g. S w q', 'aria-label': `correction of ${p.id}` });
+    const card = el('div', { class: doubts.length ? 'card uncertain' : 'card', 'data-pending': p.id },
       el('h3', { text: p.summary }),
+      doubts.length ? el('ul', { class: 'doubts' }, ...doubts.map((x) => el('li', { 'data-kind': x.kind, text: x.reason }))) : null,
+      doubts.length ? el('div', {}, 'Best guess: ', el('span', { class: 'guess', text: p.guess || 'nothing' })) : null,
+      p.queued ? el('div', { class: 'muted', text: 'Applies itself once the decisions before it are settled.' }) : null,
       el('ul', {}, ...(p.fouls || []).map((f) => el('li', {},
         el('b', { text: f.code }), ` by ${f.seat}`,
         f.rule ? el('span', { class: 'muted', text: ` · ${f.rule}` }) : null,
@@ -294,7 +319,9 @@ function renderPending() {
       p.if_overruled ? el('div', { class: 'choice', text: `Overrule: ${p.if_overruled}` }) : null,
       el('div', { class: 'row' },
         el('button', { type: 'button', class: 'primary confirm', text: 'Confirm', onclick: () => run({ name: 'confirm', pending: p.id }) }),
-        el('button', { type: 'button', class: 'overrule', text: 'Overrule', onclick: () => run({ name: 'overrule', pending: p.id }) })));
+        el('button', { type: 'button', class: 'overrule', text: 'Overrule', onclick: () => run({ name: 'overrule', pending: p.id }) })),
+      el('div', { class: 'row correct' }, fix,
+        el('button', { type: 'button', class: 'correct', text: 'Correct', title: 'apply these stroke-log lines instead (empty: nothing happened)', onclick: () => run({ name: 'correct', pending: p.id, notation: fix.value.trim() }) })));
     card.addEventListener('mouseenter', () => drawHighlights(layer, evidence));
     return card;
   }));
@@ -333,6 +360,7 @@ function onSnapshot(s) {
   renderState(s.state);
   renderProfile(s.profile, s.profiles);
   renderCamera(s.camera);
+  renderAnalysis(s.analysis);
   renderCalibration(s.calibration);
   drawPieces(layer, s.pieces.pieces);
   pending = s.pending || [];
@@ -347,6 +375,7 @@ function onMessage(m) {
     case 'state': renderState(d); break;
     case 'pieces': drawPieces(layer, d.pieces); break;
     case 'camera': renderCamera(d); addEvent(m); break;
+    case 'analysis': renderAnalysis(d); break;
     case 'calibration': renderCalibration(d); addEvent(m); break;
     case 'pending':
       pending = pending.filter((p) => p.id !== d.id).concat([d]);

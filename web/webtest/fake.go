@@ -1,7 +1,7 @@
 // Package webtest helps test package web and anything that speaks its
-// websocket protocol: a websocket test client (Client, Login), a fake
-// clock (FakeClock), and Fake, a scripted stand-in for the daemon that
-// implements web.StateSource, web.CommandSink and web.FrameSource.
+// websocket protocol: a websocket test client (Client, Login) and Fake, a
+// scripted stand-in for the daemon that implements web.StateSource,
+// web.CommandSink and web.FrameSource. The fake clock is clock/clocktest.
 //
 // The tests of package web drive the protocol end to end against Fake;
 // the daemon's tests can run the same checks with the same Client against
@@ -167,6 +167,15 @@ func (f *Fake) Step() (string, error) {
 	return st.Name, nil
 }
 
+// Offer puts a decision before the umpire outside the script (as the
+// daemon holds one it could not establish).
+func (f *Fake) Offer(d Decision) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pending[d.Pending.ID] = &d
+	return f.emit(d.Pending)
+}
+
 // Publish publishes messages as the daemon would, keeping the fake's
 // snapshot in step.
 func (f *Fake) Publish(msgs ...web.Message) error {
@@ -187,6 +196,8 @@ func (f *Fake) emit(msgs ...web.Message) error {
 			f.frameDirty = true
 		case web.Camera:
 			f.snap.Camera = v
+		case web.Analysis:
+			f.snap.Analysis = v
 		case web.Pieces:
 			f.snap.Pieces = v
 			f.frameDirty = true
@@ -237,6 +248,13 @@ func (f *Fake) Do(ctx context.Context, c web.Command) (string, error) {
 		}
 		all := append([]web.Message{web.Decided{ID: c.Pending, Decision: decision, By: "umpire", Note: c.Note}}, msgs...)
 		return decision + " " + c.Pending, f.emit(all...)
+	case web.CmdCorrect:
+		if _, ok := f.pending[c.Pending]; !ok {
+			return "", fmt.Errorf("no pending decision %q", c.Pending)
+		}
+		delete(f.pending, c.Pending)
+		note := "entered: " + c.Notation
+		return "corrected " + c.Pending, f.emit(web.Decided{ID: c.Pending, Decision: web.DecisionCorrected, By: "umpire", Note: note})
 	case web.CmdUndo:
 		if len(f.history) < 2 {
 			return "", errors.New("nothing to undo")

@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/web"
 	"github.com/boardcam/boardcam/web/webtest"
 )
@@ -80,6 +81,27 @@ func run() error {
 		}
 		st := fake.State()
 		_ = json.NewEncoder(w).Encode(map[string]any{"step": name, "remaining": fake.Remaining(), "score": []int{st.Teams[0].Score, st.Teams[1].Score}})
+	})
+	// An uncertain decision, as the daemon holds one when frames were not
+	// analysed while pieces moved: the analysis status with what was
+	// missed, and the stroke held with its reason and best guess.
+	mux.HandleFunc("POST /fake/uncertain", func(w http.ResponseWriter, r *http.Request) {
+		reason := "frames 512–530 were not analysed (18 dropped: the analysis fell behind) while W4 moved 120 mm towards NE"
+		err := fake.Publish(web.Analysis{Status: web.AnalysisBehind, Backlog: 12, Dropped: 18,
+			Missed: []web.Missed{{After: 511, Before: 531, IDs: []string{"W4"}, Reason: reason}}})
+		if err == nil {
+			seat := board.N
+			err = fake.Offer(webtest.Decision{Pending: web.Pending{ID: "p9", Frame: 560,
+				Summary: "stroke N: not sure — best guess N b; waiting for the umpire: " + reason,
+				Stroke:  &web.Stroke{Seat: seat, Player: "Ravi", Frame: 560, Pocketed: web.Pocketed{Black: 1}, Notation: "N b", Pending: "p9"},
+				Doubts:  []web.Doubt{{Kind: "frames_missing", Reason: reason, Frames: [2]int{512, 530}, IDs: []string{"W4"}}},
+				Guess:   "N b", IfConfirmed: "the match records N b"}})
+		}
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
 	})
 	mux.HandleFunc("GET /fake/commands", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

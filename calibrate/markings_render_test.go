@@ -1,0 +1,105 @@
+package calibrate_test
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/render"
+)
+
+// TestMeasuredMarkingsRendered renders boards whose markings are drawn
+// away from the ICF figures (base lines and circles shifted by up to 10 mm,
+// differently per side, circles spread, arrows off the diagonal) and drawn
+// 1 to 7 mm thick, finds the board, and compares the markings calibration
+// measured with those drawn: every line's centre within 1 mm, its
+// thickness within 1 mm, base circle centres within 1.5 mm, and the offset
+// from nominal reported.
+func TestMeasuredMarkingsRendered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders frames")
+	}
+	g := board.ICF()
+	cases := []render.LineStyle{
+		{},
+		{Offset: 6},
+		{Offset: -10, Front: 3, Rear: 7},
+		{Offset: 10, Sides: [4]float64{0, -4, 2, -8}, Spread: 5, Front: 5, Rear: 3, ArrowOffset: 3, Arrow: 4},
+		{Offset: -4, Spread: -8, Front: 7, Rear: 7, ArrowOffset: -5, Arrow: 3},
+	}
+	for i, ls := range cases {
+		ls := ls
+		t.Run(ls.String(), func(t *testing.T) {
+			s := render.DefaultSettings()
+			s.Board.Lines = ls
+			s.Camera.Rotation = float64(7 * i)
+			rd, err := render.New(s, g, int64(100+i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Close()
+			frame := gocv.NewMat()
+			defer frame.Close()
+			if err := rd.Render(render.OpeningScene(g, board.S), &frame); err != nil {
+				t.Fatal(err)
+			}
+			cam := rd.CameraAt(0)
+			dist := cam.DistCoeffs()
+			lens := &calibrate.Lens{ImageSize: calibrate.Size{W: s.Width, H: s.Height}, CameraMatrix: cam.CameraMatrix(), Distortion: dist[:]}
+			u, err := calibrate.NewUndistorter(lens)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer u.Close()
+			und := gocv.NewMat()
+			defer und.Close()
+			if err := u.Apply(frame, &und); err != nil {
+				t.Fatal(err)
+			}
+			cal, _, err := calibrate.Detect(und, calibrate.Options{Geometry: g})
+			if err != nil {
+				t.Fatalf("detect: %v", err)
+			}
+			want := render.DrawnMarkings(s.Board, g)
+			got := cal.Markings
+			if got == nil {
+				t.Fatal("no markings measured")
+			}
+			var worst [4]float64 // lines, widths, circles, arrows
+			check := func(what string, tol float64, d float64, k int) {
+				worst[k] = math.Max(worst[k], math.Abs(d))
+				if math.Abs(d) > tol {
+					t.Errorf("%s off by %.2f mm (tolerance %.1f)", what, d, tol)
+				}
+			}
+			for _, sd := range board.Sides {
+				a, b := got.Side(sd), want.Side(sd)
+				check(fmt.Sprintf("side %v front line", sd), 1, a.Front.Y-b.Front.Y, 0)
+				check(fmt.Sprintf("side %v rear line", sd), 1, a.Rear.Y-b.Rear.Y, 0)
+				check(fmt.Sprintf("side %v front line's width", sd), 1.2, a.Front.Width-b.Front.Width, 1)
+				check(fmt.Sprintf("side %v rear line's width", sd), 1.2, a.Rear.Width-b.Rear.Width, 1)
+				for i := range a.Circles {
+					p, q := a.Circles[i], b.Circles[i]
+					check(fmt.Sprintf("side %v base circle %d", sd, i), 1.5, math.Hypot(p.X-q.X, p.Y-q.Y), 2)
+				}
+			}
+			for _, p := range board.Pockets {
+				check(fmt.Sprintf("arrow %v", p), 1, got.Arrows[p].Offset-want.Arrows[p].Offset, 3)
+				check(fmt.Sprintf("arrow %v's width", p), 1.2, got.Arrows[p].Width-want.Arrows[p].Width, 1)
+			}
+			// The offsets from nominal reported for the front line of S.
+			var rep float64
+			for _, o := range got.Offsets(g.NominalMarkings()) {
+				if o.Kind == "front_line" && o.Name == "S" {
+					rep = o.OffsetMM
+				}
+			}
+			check("reported offset of S's front line", 1, rep-(ls.Offset+ls.Sides[board.S]), 0)
+			t.Logf("confidence %.2f; worst: lines %.2f mm, widths %.2f mm, circles %.2f mm, arrows %.2f mm", cal.Quality.Score, worst[0], worst[1], worst[2], worst[3])
+		})
+	}
+}

@@ -1,0 +1,425 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/daemon"
+	"github.com/boardcam/boardcam/referee"
+)
+
+// boardcam eval --remove: the corpus played through `boardcam run` (every
+// frame read, none paced) with frames taken away, as a slow computer or a
+// slower camera would: every clip must end right, or with the decisions it
+// could not establish held for the umpire, never with a different score.
+
+// removal is one way of taking frames away.
+type removal struct {
+	Name string
+	// Help says what it does.
+	Help string
+	// drop names the frames dropped as if the analysis were busy (the
+	// daemon knows it missed them); fps, instead, plays the clip as a
+	// camera at that frame rate would have filmed it (every k-th frame,
+	// numbered without gaps: nothing is missing as far as the daemon can
+	// tell).
+	drop func(clip string, fps, frames int) func(int64) bool
+	fps  int
+}
+
+var removals = []removal{
+	{Name: "burst", Help: "0.4 s of frames dropped every 2 s (a stall of the analysis)", drop: func(clip string, fps, _ int) func(int64) bool {
+		return func(i int64) bool {
+			t := float64(i) / float64(fps)
+			ph := t - 2*float64(int(t/2))
+			return ph >= 0.7 && ph < 1.1
+		}
+	}},
+	{Name: "random10", Help: "10% of the frames dropped at random", drop: randomDrop(0.10)},
+	{Name: "random30", Help: "30% of the frames dropped at random", drop: randomDrop(0.30)},
+	{Name: "fps30", Help: "played as a 30 fps camera would film it (60 and 120 fps clips)", fps: 30},
+	{Name: "fps15", Help: "played as a 15 fps camera would film it", fps: 15},
+}
+
+// randomDrop drops each frame with probability p, the same frames every
+// run (seeded by the clip's name).
+func randomDrop(p float64) func(clip string, fps, frames int) func(int64) bool {
+	return func(clip string, _, frames int) func(int64) bool {
+		h := fnv.New64a()
+		h.Write([]byte(clip))
+		r := rand.New(rand.NewPCG(h.Sum64(), uint64(p*1000)))
+		gone := make([]bool, frames+1)
+		for i := range gone {
+			gone[i] = r.Float64() < p
+		}
+		return func(i int64) bool { return i < int64(len(gone)) && gone[i] }
+	}
+}
+
+func findRemoval(name string) (removal, bool) {
+	for _, r := range removals {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return removal{}, false
+}
+
+func removalNames() []string {
+	var out []string
+	for _, r := range removals {
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+// removedRun is one clip played with frames removed.
+type removedRun struct {
+	Clip    string `json:"clip"`
+	Removal string `json:"removal"`
+	// Skipped says why the clip was not played (already at that frame
+	// rate).
+	Skipped string `json:"skipped,omitempty"`
+	Error   string `json:"error,omitempty"`
+	clipVerdict
+	// Removed is how many frames were taken away; Strokes the truth's
+	// strokes whose frames (start to rest) lost some, and how each ended.
+	Removed int           `json:"removed"`
+	Strokes []strokeFated `json:"strokes_with_frames_removed,omitempty"`
+}
+
+// strokeFated is how a stroke that lost frames ended: right (applied as
+// the truth has it), held (waiting for the umpire) or wrong.
+type strokeFated struct {
+	Frames [2]int `json:"frames"`
+	Truth  string `json:"truth"`
+	Fate   string `json:"fate"`
+}
+
+// removedSummary sums the runs of one removal.
+type removedSummary struct {
+	Removal string `json:"removal"`
+	Clips   int    `json:"clips"`
+	Right   int    `json:"right"`
+	Held    int    `json:"held"`
+	Wrong   int    `json:"wrong"`
+	// StrokesRemoved counts the truth's strokes that lost frames, and how
+	// they ended.
+	StrokesRemoved int `json:"strokes_with_frames_removed"`
+	StrokesRight   int `json:"strokes_right"`
+	StrokesHeld    int `json:"strokes_held"`
+	StrokesWrong   int `json:"strokes_wrong"`
+}
+
+// evalRemoved plays every clip under every removal and reports.
+func evalRemoved(ctx context.Context, s stdio, dir string, names []string, jobs int, asJSON, quiet bool) error {
+	clips, err := corpusClips(dir, "")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		for _, c := range clips {
+			c.cleanup()
+		}
+	}()
+	if len(clips) == 0 {
+		return fmt.Errorf("no clip of %s keeps a score (no truth with a final state)", dir)
+	}
+	type job struct {
+		c clipRun
+		r removal
+	}
+	var todo []job
+	for _, n := range names {
+		r, _ := findRemoval(n)
+		for _, c := range clips {
+			todo = append(todo, job{c, r})
+		}
+	}
+	// The longest clips first, so that the workers end together.
+	sort.SliceStable(todo, func(i, j int) bool { return todo[i].c.Truth.Clip.Frames > todo[j].c.Truth.Clip.Frames })
+	results := make([]removedRun, len(todo))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	next := make(chan int)
+	start := time.Now()
+	for w := 0; w < max(1, jobs); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = playRemoved(ctx, todo[i].c, todo[i].r)
+				mu.Lock()
+				done++
+				if !quiet {
+					v := results[i].Verdict
+					if results[i].Skipped != "" {
+						v = "skipped"
+					} else if results[i].Error != "" {
+						v = "error: " + results[i].Error
+					}
+					fmt.Fprintf(s.Err, "eval --remove: %d/%d %s %s: %s (%.0fs)\n", done, len(todo), todo[i].r.Name, todo[i].c.Name, v, time.Since(start).Seconds())
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	sort.SliceStable(results, func(i, j int) bool {
+		a, b := results[i], results[j]
+		if a.Removal != b.Removal {
+			return indexOf(names, a.Removal) < indexOf(names, b.Removal)
+		}
+		return a.Clip < b.Clip
+	})
+	var sums []removedSummary
+	wrong := 0
+	for _, n := range names {
+		sm := removedSummary{Removal: n}
+		for _, r := range results {
+			if r.Removal != n || r.Skipped != "" {
+				continue
+			}
+			sm.Clips++
+			switch {
+			case r.Error != "":
+				sm.Wrong++
+			case r.Verdict == verdictRight:
+				sm.Right++
+			case r.Verdict == verdictHeld:
+				sm.Held++
+			default:
+				sm.Wrong++
+			}
+			for _, st := range r.Strokes {
+				sm.StrokesRemoved++
+				switch st.Fate {
+				case verdictRight:
+					sm.StrokesRight++
+				case verdictHeld:
+					sm.StrokesHeld++
+				default:
+					sm.StrokesWrong++
+				}
+			}
+		}
+		wrong += sm.Wrong
+		sums = append(sums, sm)
+	}
+	if asJSON {
+		b, err := json.MarshalIndent(map[string]any{"summary": sums, "runs": results}, "", "  ")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(s.Out, "%s\n", b)
+	} else {
+		writeRemovedTable(s.Out, sums, results)
+	}
+	if wrong > 0 {
+		return fmt.Errorf("%d runs ended with a different outcome and nothing held for the umpire", wrong)
+	}
+	return nil
+}
+
+func indexOf(xs []string, x string) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return len(xs)
+}
+
+func writeRemovedTable(w io.Writer, sums []removedSummary, runs []removedRun) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "removal\tclips\tright\theld\twrong\tstrokes with frames removed\tright\theld\twrong")
+	for _, s := range sums {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", s.Removal, s.Clips, s.Right, s.Held, s.Wrong, s.StrokesRemoved, s.StrokesRight, s.StrokesHeld, s.StrokesWrong)
+	}
+	tw.Flush()
+	for _, r := range runs {
+		switch {
+		case r.Error != "":
+			fmt.Fprintf(w, "  %s %s: error: %s\n", r.Removal, r.Clip, r.Error)
+		case r.Verdict == verdictWrong:
+			fmt.Fprintf(w, "  %s %s: WRONG: %s\n", r.Removal, r.Clip, r.Why)
+		case r.Verdict == verdictHeld && len(r.Held) > 0:
+			reason := strings.Join(r.Held[0].Reasons, "; ")
+			if len(reason) > 160 {
+				reason = reason[:157] + "…"
+			}
+			fmt.Fprintf(w, "  %s %s: held %d (first %s: %s)\n", r.Removal, r.Clip, len(r.Held), r.Held[0].Guess, reason)
+		}
+	}
+}
+
+// playRemoved plays one clip with frames removed through the daemon.
+func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
+	out = removedRun{Clip: c.Name, Removal: r.Name}
+	fps, frames := c.Truth.Clip.FPS, c.Truth.Clip.Frames
+	if fps <= 0 {
+		fps = 30
+	}
+	dir, err := os.MkdirTemp("", "boardcam-eval-remove-")
+	if err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	defer os.RemoveAll(dir)
+	args := append(append([]string(nil), c.Args...), "--no-pace", "--listen", "", "--journal-dir", dir, "--quiet", "--log-level", "error")
+	d, _, err := newRunDaemon(args, stdio{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
+	if err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	gone := func(int64) bool { return false }
+	if r.fps > 0 {
+		k := fps / r.fps
+		if k < 2 || fps%r.fps != 0 {
+			out.Skipped = fmt.Sprintf("filmed at %d fps", fps)
+			return out
+		}
+		spec, err := daemon.ParseSource(c.Video, "")
+		if err != nil {
+			out.Error = err.Error()
+			return out
+		}
+		src, err := daemon.NewCaptureSource(spec, daemon.CaptureOptions{})
+		if err != nil {
+			out.Error = err.Error()
+			return out
+		}
+		d.Source = &everyKth{Source: src, k: k}
+		gone = func(i int64) bool { return i%int64(k) != 0 }
+	} else {
+		gone = r.drop(c.Name, fps, frames)
+		d.Remove = gone
+	}
+	for i := 0; i < frames; i++ {
+		if gone(int64(i)) {
+			out.Removed++
+		}
+	}
+	if err := d.Initialize(); err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	err = d.Run(ctx)
+	path := d.JournalPath()
+	d.Close()
+	if err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	v, err := judgeJournal(path, c.Truth)
+	if err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	out.clipVerdict = v
+	out.Strokes = strokesRemoved(c, v, gone)
+	return out
+}
+
+// strokesRemoved lists the truth's strokes that lost frames from their
+// start to their rest, and how each ended.
+func strokesRemoved(c clipRun, v clipVerdict, gone func(int64) bool) []strokeFated {
+	var out []strokeFated
+	i := -1 // index among the truth's events
+	for _, d := range c.Truth.Judgement.Decisions {
+		if d.Event() == nil {
+			continue
+		}
+		i++
+		if d.Kind != referee.KindStroke {
+			continue
+		}
+		lost := false
+		for f := d.StartFrame; f <= d.Frame && !lost; f++ {
+			lost = gone(int64(f))
+		}
+		if !lost {
+			continue
+		}
+		fate := verdictWrong
+		switch {
+		case v.Verdict == verdictWrong && i >= firstDiff(v):
+		case i < len(v.Applied) && v.Applied[i] == v.Want[i]:
+			fate = verdictRight
+		case i >= len(v.Applied) && v.Verdict == verdictHeld:
+			fate = verdictHeld
+		}
+		out = append(out, strokeFated{Frames: [2]int{d.StartFrame, d.Frame}, Truth: d.Log, Fate: fate})
+	}
+	return out
+}
+
+// firstDiff is the index of the first event applied otherwise than the
+// truth has it (or missing).
+func firstDiff(v clipVerdict) int {
+	for i := range v.Want {
+		if i >= len(v.Applied) || v.Applied[i] != v.Want[i] {
+			return i
+		}
+	}
+	return len(v.Want)
+}
+
+// everyKth is a source that delivers every k-th frame of another: the
+// clip as a camera at 1/k of its frame rate would have filmed it.
+type everyKth struct {
+	daemon.Source
+	k int
+}
+
+func (e *everyKth) Info() daemon.SourceInfo {
+	i := e.Source.Info()
+	i.FPS /= float64(e.k)
+	if i.Frames > 0 {
+		i.Frames = (i.Frames + e.k - 1) / e.k
+	}
+	i.Identity += fmt.Sprintf("#every%d", e.k)
+	return i
+}
+
+func (e *everyKth) Read(dst *gocv.Mat) (time.Duration, error) {
+	pts, err := e.Source.Read(dst)
+	if err != nil {
+		return pts, err
+	}
+	for j := 1; j < e.k; j++ {
+		skip := gocv.NewMat()
+		_, err := e.Source.Read(&skip)
+		skip.Close()
+		if err != nil {
+			break // the next Read reports the end
+		}
+	}
+	return pts, nil
+}
+
+func defaultJobs() int { return min(2, runtime.NumCPU()) }

@@ -1,0 +1,129 @@
+// Package overlay is the one colour key of the pictures boardcam draws
+// over camera frames — `boardcam detect --out` and the live preview
+// (/preview.mjpg) — and the legend that explains it on the picture.
+package overlay
+
+import (
+	"image"
+	"image/color"
+	"math"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+)
+
+// The key. Each colour stands out on pale and dark wood, on a black frame
+// and from the others.
+var (
+	White   = color.RGBA{255, 235, 120, 255} // white (light) men: light yellow
+	Black   = color.RGBA{40, 160, 255, 255}  // black (dark) men: blue
+	Queen   = color.RGBA{255, 40, 200, 255}  // the queen: magenta
+	Striker = color.RGBA{60, 255, 60, 255}   // the striker: green
+	Marking = color.RGBA{0, 200, 255, 255}   // the playing surface and its markings: cyan
+	Hand    = color.RGBA{255, 0, 0, 255}     // hands and arms: shaded red
+	Foul    = color.RGBA{255, 60, 0, 255}    // a foul's evidence: orange-red, thick
+	Text    = color.RGBA{255, 255, 255, 255}
+	Shade   = color.RGBA{0, 0, 0, 255}
+)
+
+// Kind returns the colour of a kind of piece.
+func Kind(k board.Kind) color.RGBA {
+	switch k {
+	case board.White:
+		return White
+	case board.Black:
+		return Black
+	case board.Queen:
+		return Queen
+	}
+	return Striker
+}
+
+// Swatch is how an entry of the legend shows its colour.
+type Swatch int
+
+// The swatches.
+const (
+	Disc   Swatch = iota // a circle, as a piece is drawn
+	Dashed               // a dashed circle: partly hidden
+	Line                 // a line: markings
+	Fill                 // a shaded square: hands
+)
+
+// Entry is one line of the legend.
+type Entry struct {
+	Label  string
+	Colour color.RGBA
+	Swatch Swatch
+}
+
+// Pieces are the entries for the four kinds of piece.
+func Pieces() []Entry {
+	return []Entry{
+		{"white man", White, Disc},
+		{"black man", Black, Disc},
+		{"queen", Queen, Disc},
+		{"striker", Striker, Disc},
+	}
+}
+
+// DrawDisc draws a piece's circle: solid, or dashed when partly hidden.
+func DrawDisc(dst *gocv.Mat, c image.Point, r int, col color.RGBA, th int, dashed bool) {
+	if dashed {
+		for a := 0; a < 360; a += 30 {
+			gocv.Ellipse(dst, c, image.Pt(r, r), 0, float64(a), float64(a+15), col, th)
+		}
+		return
+	}
+	gocv.Circle(dst, c, r, col, th)
+}
+
+// Legend draws the entries in a shaded box in the picture's top-right
+// corner, at a size that suits the picture (scale 1 for 720 rows).
+func Legend(dst *gocv.Mat, entries []Entry) {
+	if dst.Empty() || len(entries) == 0 {
+		return
+	}
+	scale := math.Max(0.6, float64(dst.Rows())/720)
+	fs := 0.45 * scale
+	th := int(math.Max(1, math.Round(scale)))
+	lineH := int(math.Round(20 * scale))
+	sw := int(math.Round(14 * scale))
+	pad := int(math.Round(6 * scale))
+	w := 0
+	for _, e := range entries {
+		sz := gocv.GetTextSize(e.Label, gocv.FontHersheySimplex, fs, th)
+		if sz.X > w {
+			w = sz.X
+		}
+	}
+	boxW := pad*3 + sw + w
+	boxH := pad*2 + lineH*len(entries)
+	x0 := dst.Cols() - boxW - pad
+	y0 := pad
+	if x0 < 0 {
+		x0 = 0
+	}
+	roi := image.Rect(x0, y0, min(dst.Cols(), x0+boxW), min(dst.Rows(), y0+boxH))
+	region := dst.Region(roi)
+	shade := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), region.Rows(), region.Cols(), region.Type())
+	gocv.AddWeighted(region, 0.35, shade, 0.65, 0, &region)
+	shade.Close()
+	region.Close()
+	for i, e := range entries {
+		cy := y0 + pad + lineH*i + lineH/2
+		cx := x0 + pad + sw/2
+		switch e.Swatch {
+		case Disc:
+			gocv.Circle(dst, image.Pt(cx, cy), sw/2, e.Colour, th)
+		case Dashed:
+			DrawDisc(dst, image.Pt(cx, cy), sw/2, e.Colour, th, true)
+		case Line:
+			gocv.Line(dst, image.Pt(cx-sw/2, cy), image.Pt(cx+sw/2, cy), e.Colour, th)
+		case Fill:
+			gocv.Rectangle(dst, image.Rect(cx-sw/2, cy-sw/2, cx+sw/2, cy+sw/2), e.Colour, -1)
+		}
+		gocv.PutText(dst, e.Label, image.Pt(x0+2*pad+sw, cy+int(5*scale)), gocv.FontHersheySimplex, fs, Text, th)
+	}
+}

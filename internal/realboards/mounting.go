@@ -1,0 +1,329 @@
+package realboards
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"strings"
+
+	"gocv.io/x/gocv"
+)
+
+// Mounting is one transformed copy of a photograph standing for a real
+// camera mounting: the picture framed tightly on the playing surface,
+// turned, at a coarser scale, under other light, compressed. The
+// geometric part is one homography applied to the picture and to the
+// annotation alike, so the transformed annotation is exact.
+type Mounting struct {
+	Name string
+	// Crop, when positive, frames the picture on the playing surface: its
+	// border lies this fraction of the board's width inside the surface's
+	// edges (0.01: the frame just out of view; 0.03: the border through
+	// the pockets). The crop is the largest upright rectangle inside the
+	// (turned) surface, inset, as a camera framed on the board sees it.
+	Crop float64
+	// Rotate turns the picture by this many degrees (clockwise as seen),
+	// about its middle; the canvas grows to hold it all, the new parts
+	// filled with a dark grey floor (beyond the board's frame, as a turned
+	// camera sees the floor). A photo whose border cuts the surface is
+	// instead cropped to what it shows: see Apply.
+	Rotate float64
+	// MMPerPx downscales the picture so that the board's 740 mm span this
+	// many millimetres per pixel (only ever smaller than the photo).
+	MMPerPx float64
+	// Gain darkens the picture and casts a colour: each channel (B, G, R)
+	// multiplied after a gamma of Gamma (0: 1).
+	Gain  [3]float64
+	Gamma float64
+	// JPEG recompresses the picture at this quality (0: not).
+	JPEG int
+}
+
+// Mountings are the standard transformed copies the tests run on every
+// photo in scope.
+func Mountings() []Mounting {
+	warm := [3]float64{0.45, 0.58, 0.78}
+	cool := [3]float64{0.78, 0.62, 0.5}
+	return []Mounting{
+		{Name: "crop-edge", Crop: 0.01},
+		{Name: "crop-pockets", Crop: 0.03},
+		{Name: "rot90", Rotate: 90},
+		{Name: "rot180", Rotate: 180},
+		{Name: "rot27", Rotate: 27},
+		{Name: "2mm", MMPerPx: 2},
+		{Name: "dark-warm", Gain: warm, Gamma: 1.3},
+		{Name: "jpeg30", JPEG: 30},
+		{Name: "crop-rot90-1.7mm-dark-jpeg", Crop: 0.015, Rotate: 90, MMPerPx: 1.7, Gain: warm, Gamma: 1.2, JPEG: 50},
+		{Name: "rot-200-1.5mm-cool-jpeg", Rotate: -160, MMPerPx: 1.5, Gain: cool, Gamma: 1.2, JPEG: 45},
+		{Name: "rot8-crop-2mm-dark", Crop: 0.02, Rotate: 8, MMPerPx: 2, Gain: [3]float64{0.5, 0.5, 0.55}, Gamma: 1.4},
+	}
+}
+
+// Cropped reports whether the mounting shows less than the whole surface.
+func (m Mounting) Cropped() bool { return m.Crop > 0 }
+
+// boardMM is the span the scale of MMPerPx is measured against.
+const boardMM = 740
+
+// H3 is a 3×3 homography (row-major) of image pixel coordinates, pixel
+// centres at integers.
+type H3 [3][3]float64
+
+func (h H3) mul(g H3) H3 {
+	var r H3
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 3; k++ {
+				r[i][j] += h[i][k] * g[k][j]
+			}
+		}
+	}
+	return r
+}
+
+// Apply maps a point.
+func (h H3) Apply(p [2]float64) [2]float64 {
+	x := h[0][0]*p[0] + h[0][1]*p[1] + h[0][2]
+	y := h[1][0]*p[0] + h[1][1]*p[1] + h[1][2]
+	w := h[2][0]*p[0] + h[2][1]*p[1] + h[2][2]
+	return [2]float64{x / w, y / w}
+}
+
+// inverse returns h⁻¹.
+func (h H3) inverse() H3 {
+	a := h
+	det := a[0][0]*(a[1][1]*a[2][2]-a[1][2]*a[2][1]) - a[0][1]*(a[1][0]*a[2][2]-a[1][2]*a[2][0]) + a[0][2]*(a[1][0]*a[2][1]-a[1][1]*a[2][0])
+	var r H3
+	r[0][0] = (a[1][1]*a[2][2] - a[1][2]*a[2][1]) / det
+	r[0][1] = (a[0][2]*a[2][1] - a[0][1]*a[2][2]) / det
+	r[0][2] = (a[0][1]*a[1][2] - a[0][2]*a[1][1]) / det
+	r[1][0] = (a[1][2]*a[2][0] - a[1][0]*a[2][2]) / det
+	r[1][1] = (a[0][0]*a[2][2] - a[0][2]*a[2][0]) / det
+	r[1][2] = (a[0][2]*a[1][0] - a[0][0]*a[1][2]) / det
+	r[2][0] = (a[1][0]*a[2][1] - a[1][1]*a[2][0]) / det
+	r[2][1] = (a[0][1]*a[2][0] - a[0][0]*a[2][1]) / det
+	r[2][2] = (a[0][0]*a[1][1] - a[0][1]*a[1][0]) / det
+	return r
+}
+
+// Apply makes the transformed copy of img (the photo of a) and its exact
+// annotation. The caller closes the returned Mat.
+func (m Mounting) Apply(img gocv.Mat, a Annotation) (gocv.Mat, Annotation, error) {
+	if img.Empty() {
+		return gocv.NewMat(), a, fmt.Errorf("realboards: %s: empty picture", a.File)
+	}
+	W, Hh := float64(img.Cols()), float64(img.Rows())
+	scale := 1.0
+	if m.MMPerPx > 0 {
+		scale = math.Min(1, boardMM/m.MMPerPx/width(a))
+	}
+	// Turn about the middle and scale; the canvas grows to hold the whole
+	// picture.
+	th := m.Rotate * math.Pi / 180
+	cs, sn := math.Cos(th), math.Sin(th)
+	h := H3{{cs * scale, -sn * scale, 0}, {sn * scale, cs * scale, 0}, {0, 0, 1}}
+	h = h.mul(H3{{1, 0, -(W - 1) / 2}, {0, 1, -(Hh - 1) / 2}, {0, 0, 1}})
+	// The picture's edges (pixel edges at ±0.5) after the turn: the kept
+	// region, in output coordinates before the final shift.
+	x0, y0 := math.Inf(1), math.Inf(1)
+	x1, y1 := math.Inf(-1), math.Inf(-1)
+	for _, p := range [][2]float64{{-0.5, -0.5}, {W - 0.5, -0.5}, {W - 0.5, Hh - 0.5}, {-0.5, Hh - 0.5}} {
+		q := h.Apply(p)
+		x0, x1 = math.Min(x0, q[0]), math.Max(x1, q[0])
+		y0, y1 = math.Min(y0, q[1]), math.Max(y1, q[1])
+	}
+	cut := false
+	for _, o := range a.Outside {
+		cut = cut || o
+	}
+	if r := math.Mod(math.Abs(m.Rotate), 90); cut && r > 0.01 && r < 89.99 {
+		// The photo itself is cut by its border across the surface: turned,
+		// its border would stand across the surface as a straight edge
+		// with a floor beyond, which no camera sees. A camera turned so
+		// sees as much as the photo shows: the largest upright rectangle
+		// of the photo's proportions inside the turned photo.
+		inv := h.inverse()
+		inside := func(k float64) bool {
+			cx, cy := (x0+x1)/2, (y0+y1)/2
+			for _, p := range [][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+				q := inv.Apply([2]float64{cx + p[0]*k*W*scale/2, cy + p[1]*k*Hh*scale/2})
+				if q[0] < -0.5 || q[1] < -0.5 || q[0] > W-0.5 || q[1] > Hh-0.5 {
+					return false
+				}
+			}
+			return true
+		}
+		lo, hi := 0.0, 1.0
+		for i := 0; i < 40; i++ {
+			if mid := (lo + hi) / 2; inside(mid) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		cx, cy := (x0+x1)/2, (y0+y1)/2
+		x0, x1 = math.Ceil(cx-lo*W*scale/2)-0.5, math.Floor(cx+lo*W*scale/2)+0.5
+		y0, y1 = math.Ceil(cy-lo*Hh*scale/2)-0.5, math.Floor(cy+lo*Hh*scale/2)+0.5
+	}
+	if m.Crop > 0 {
+		// Framed on the surface: the largest upright rectangle inside the
+		// turned surface, inset. Corners in picture order after the turn.
+		var cq [4][2]float64
+		for i, c := range a.Corners {
+			cq[i] = h.Apply(c)
+		}
+		cq = pictureOrder(cq)
+		in := m.Crop * width(a) * scale
+		cx0 := math.Max(cq[0][0], cq[3][0]) + in
+		cx1 := math.Min(cq[1][0], cq[2][0]) - in
+		cy0 := math.Max(cq[0][1], cq[1][1]) + in
+		cy1 := math.Min(cq[2][1], cq[3][1]) - in
+		x0, y0 = math.Max(x0, math.Round(cx0)-0.5), math.Max(y0, math.Round(cy0)-0.5)
+		x1, y1 = math.Min(x1, math.Round(cx1)+0.5), math.Min(y1, math.Round(cy1)+0.5)
+		if x1-x0 < 64 || y1-y0 < 64 {
+			return gocv.NewMat(), a, fmt.Errorf("realboards: %s: crop %.3f leaves nothing", a.File, m.Crop)
+		}
+	}
+	ow, oh := int(math.Round(x1-x0)), int(math.Round(y1-y0))
+	// Put the kept region's top-left pixel edge at (-0.5, -0.5).
+	h = H3{{1, 0, -x0 - 0.5}, {0, 1, -y0 - 0.5}, {0, 0, 1}}.mul(h)
+
+	src := img
+	var blurred gocv.Mat
+	if scale < 0.999 {
+		// Anti-aliasing before the warp samples the picture more coarsely.
+		blurred = gocv.NewMat()
+		defer blurred.Close()
+		s := 0.45 * math.Sqrt(1/(scale*scale)-1)
+		gocv.GaussianBlur(img, &blurred, image.Point{}, s, s, gocv.BorderReflect101)
+		src = blurred
+	}
+	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
+	defer hm.Close()
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			hm.SetDoubleAt(i, j, h[i][j])
+		}
+	}
+	out := gocv.NewMat()
+	gocv.WarpPerspectiveWithParams(src, &out, hm, image.Point{ow, oh}, gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{38, 36, 34, 0})
+
+	if m.Gain != ([3]float64{}) {
+		gamma := m.Gamma
+		if gamma == 0 {
+			gamma = 1
+		}
+		lut := gocv.NewMatWithSize(1, 256, gocv.MatTypeCV8UC3)
+		for v := 0; v < 256; v++ {
+			base := 255 * math.Pow(float64(v)/255, gamma)
+			for c := 0; c < 3; c++ {
+				lut.SetUCharAt(0, v*3+c, uint8(math.Min(255, math.Round(base*m.Gain[c]))))
+			}
+		}
+		gocv.LUT(out, lut, &out)
+		lut.Close()
+	}
+	if m.JPEG > 0 {
+		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, out, []int{gocv.IMWriteJpegQuality, m.JPEG})
+		if err != nil {
+			out.Close()
+			return gocv.NewMat(), a, fmt.Errorf("realboards: %s: jpeg: %w", a.File, err)
+		}
+		dec, err := gocv.IMDecode(buf.GetBytes(), gocv.IMReadColor)
+		buf.Close()
+		if err != nil {
+			out.Close()
+			return gocv.NewMat(), a, fmt.Errorf("realboards: %s: jpeg: %w", a.File, err)
+		}
+		out.Close()
+		out = dec
+	}
+	return out, m.annotate(a, h, ow, oh), nil
+}
+
+// width is the mean side of the annotated surface, px.
+func width(a Annotation) float64 {
+	var s float64
+	for i := 0; i < 4; i++ {
+		p, q := a.Corners[i], a.Corners[(i+1)%4]
+		s += math.Hypot(p[0]-q[0], p[1]-q[1])
+	}
+	return s / 4
+}
+
+// Width is the mean side of the annotated surface in pixels.
+func (a Annotation) Width() float64 { return width(a) }
+
+// annotate carries the annotation through h into a picture of w×h pixels:
+// corners and piece centres mapped, radii scaled by the local scale,
+// pieces that the border cuts marked partial and those whose centre left
+// the picture dropped. Corners keep their order: starting from the one
+// nearest the picture's top-left, clockwise, as the annotations are kept.
+func (m Mounting) annotate(a Annotation, h H3, w, hgt int) Annotation {
+	out := a
+	out.File = a.File + " [" + m.Name + "]"
+	out.ImageSize = [2]int{w, hgt}
+	var cs [4][2]float64
+	for i, c := range a.Corners {
+		cs[i] = h.Apply(c)
+	}
+	first := pictureFirst(cs)
+	for i := 0; i < 4; i++ {
+		out.Corners[i] = cs[(first+i)%4]
+		out.Uncertainty[i] = a.Uncertainty[(first+i)%4] * localScale(h, a.Corners[(first+i)%4])
+		c := out.Corners[i]
+		out.Outside[i] = c[0] < -0.5 || c[1] < -0.5 || c[0] > float64(w)-0.5 || c[1] > float64(hgt)-0.5
+	}
+	out.Pieces = nil
+	for _, p := range a.Pieces {
+		q := p
+		q.Center = h.Apply(p.Center)
+		q.Radius = p.Radius * localScale(h, p.Center)
+		x, y := q.Center[0], q.Center[1]
+		if x < -0.5 || y < -0.5 || x > float64(w)-0.5 || y > float64(hgt)-0.5 {
+			continue
+		}
+		if x-q.Radius < -0.5 || y-q.Radius < -0.5 || x+q.Radius > float64(w)-0.5 || y+q.Radius > float64(hgt)-0.5 {
+			q.Partial = true
+		}
+		out.Pieces = append(out.Pieces, q)
+	}
+	var notes []string
+	if a.Notes != "" {
+		notes = append(notes, a.Notes)
+	}
+	notes = append(notes, fmt.Sprintf("transformed copy %q of %s", m.Name, a.File))
+	out.Notes = strings.Join(notes, " ")
+	return out
+}
+
+// pictureFirst is the index of the corner nearest the picture's top-left
+// (the smallest x+y); the others follow clockwise.
+func pictureFirst(cs [4][2]float64) int {
+	first, best := 0, math.Inf(1)
+	for i, c := range cs {
+		if v := c[0] + c[1]; v < best {
+			first, best = i, v
+		}
+	}
+	return first
+}
+
+// pictureOrder re-orders clockwise corners to start at the top-left one.
+func pictureOrder(cs [4][2]float64) [4][2]float64 {
+	f := pictureFirst(cs)
+	var out [4][2]float64
+	for i := range out {
+		out[i] = cs[(f+i)%4]
+	}
+	return out
+}
+
+// localScale is the linear scale of h at p.
+func localScale(h H3, p [2]float64) float64 {
+	a := h.Apply(p)
+	b := h.Apply([2]float64{p[0] + 1, p[1]})
+	c := h.Apply([2]float64{p[0], p[1] + 1})
+	return (math.Hypot(b[0]-a[0], b[1]-a[1]) + math.Hypot(c[0]-a[0], c[1]-a[1])) / 2
+}

@@ -1,0 +1,49 @@
+# Sourced by the build scripts: the environment of the lean build, which
+# links only the OpenCV modules boardcam uses. `go build ./...` and
+# `go test ./...` do not need it (they link gocv's usual pkg-config set);
+# the release binaries and the packages are built with it.
+#
+#   . scripts/lib/lean.sh
+#   lean_env amd64                 # native build against /usr/lib/x86_64-linux-gnu
+#   lean_env arm64 SYSROOT         # cross build against an arm64 sysroot
+#
+# How: gocv's build tag `customenv` drops its `pkg-config: opencv4` line
+# (every OpenCV module, Qt's highgui and the rest), so the flags below are
+# the whole story. gocv compiles its C++ for every module it wraps; with
+# -ffunction-sections the wrappers boardcam never calls are dropped by
+# --gc-sections, and --as-needed records only the libraries still used.
+
+# The OpenCV modules boardcam links, in link order: the Debian runtime
+# packages are libopencv-<module>406 (scripts/package.sh declares them).
+LEAN_MODULES="calib3d features2d videoio imgcodecs imgproc core"
+
+lean_env() {
+  local arch=$1 sysroot=${2:-}
+  local libs="" m
+  for m in $LEAN_MODULES; do libs="$libs -lopencv_$m"; done
+  export CGO_ENABLED=1 GOOS=linux GOARCH="$arch"
+  # -s: no symbol table or DWARF (panics still name their functions). Not
+  # -trimpath: tests find testdata/ from their source paths.
+  export GOFLAGS="-tags=customenv -ldflags=-s"
+  # The headers are the same for every architecture (Multi-Arch: same),
+  # so a cross build uses the host's libopencv-dev headers.
+  export CGO_CPPFLAGS="-I/usr/include/opencv4"
+  export CGO_CFLAGS="-g -O2 -ffunction-sections -fdata-sections"
+  export CGO_CXXFLAGS="-g -O2 --std=c++11 -ffunction-sections -fdata-sections"
+  local ld="-Wl,--gc-sections -Wl,--as-needed"
+  if [ "$arch" = arm64 ] && [ "$(uname -m)" != aarch64 ]; then
+    [ -n "$sysroot" ] || { echo "lean_env arm64: a sysroot is needed to cross-build" >&2; return 1; }
+    export CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++
+    # Link against the sysroot's OpenCV through a directory of .so links
+    # (the sysroot has runtime packages only, no -dev symlinks); the
+    # libraries these need are resolved at run time, on the Pi or under
+    # qemu, not checked here.
+    local linkdir="$sysroot/.boardcam-link"
+    mkdir -p "$linkdir"
+    for m in $LEAN_MODULES; do
+      ln -sfn "$sysroot/usr/lib/aarch64-linux-gnu/libopencv_$m.so.406" "$linkdir/libopencv_$m.so"
+    done
+    ld="-L$linkdir -Wl,-rpath-link,$sysroot/usr/lib/aarch64-linux-gnu -Wl,--allow-shlib-undefined $ld"
+  fi
+  export CGO_LDFLAGS="$ld$libs"
+}

@@ -1,0 +1,81 @@
+package vision
+
+import (
+	"math"
+	"testing"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/render"
+)
+
+// TestLearnSet: sets that are not the ICF's — a home set with small men,
+// a pink queen and a white plastic striker twice a man's size on a pale
+// board, a set with large men and a blue striker — are learned from one
+// frame at rest (sizes and colours: men within 2.5 mm, the striker within
+// 11%), and with the set learned every disc is found with its class: the
+// big striker as the striker, no man taken for it. (Without the set, the
+// home set's striker is taken for a white man.)
+func TestLearnSet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders frames")
+	}
+	cases := []struct {
+		name string
+		set  board.Set
+		mod  func(*render.Settings)
+	}{
+		{"home set: small men, pink queen, white striker twice a man", board.Set{ManMM: 28, StrikerMM: 62},
+			func(s *render.Settings) {
+				s.Pieces.Queen, s.Pieces.Striker, s.Pieces.Blacks, s.Board.Wood = "pink", "white", "black", "birch"
+			}},
+		{"ICF set", board.Set{ManMM: 31.8, StrikerMM: 41.5}, func(s *render.Settings) {}},
+		{"large men, blue striker of 50 mm", board.Set{ManMM: 34, StrikerMM: 50},
+			func(s *render.Settings) { s.Pieces.Striker, s.Pieces.Whites = "blue", "yellow" }},
+	}
+	for ci, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			gs := board.ICF().WithSet(&c.set)
+			s := render.DefaultSettings()
+			c.mod(&s)
+			r, err := render.New(s, gs, int64(20+ci))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			sc := scatterSceneOn(gs, int64(30+ci), 14)
+			f := renderScene(t, r, sc)
+			defer f.Close()
+			set, err := LearnSet(f, truthCalibration(t, r, 0), Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("learned men %.1f mm (true %.1f), striker %.1f mm (true %.1f), colours from %s", set.ManMM, c.set.ManMM, set.StrikerMM, c.set.StrikerMM, set.Source)
+			if d := math.Abs(set.ManMM - c.set.ManMM); d > 2.5 {
+				t.Errorf("men learned %.1f mm, true %.1f", set.ManMM, c.set.ManMM)
+			}
+			if d := math.Abs(set.StrikerMM - c.set.StrikerMM); d > 0.11*c.set.StrikerMM {
+				t.Errorf("striker learned %.1f mm, true %.1f", set.StrikerMM, c.set.StrikerMM)
+			}
+			for _, learned := range []bool{false, true} {
+				cal := truthCalibration(t, r, 0)
+				if learned {
+					cal.Set = set
+				}
+				det, err := New(cal, Config{FullEvery: -1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				fr, err := det.Detect(f, 0, 0)
+				det.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				fs := score(r, sc, fr)
+				t.Logf("set learned %v: %v missed %v extra %v wrong %v", learned, fs, fs.missed, fs.extras, fs.wrongs)
+				if learned && (fs.found != fs.visible || fs.extra > 0 || fs.wrongClass > 0) {
+					t.Errorf("with the set learned: %v, missed %v, extra %v, wrong class %v", fs, fs.missed, fs.extras, fs.wrongs)
+				}
+			}
+		})
+	}
+}
