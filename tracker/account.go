@@ -247,7 +247,9 @@ func (tk *Tracker) restPieces() []events.PieceAt {
 		case tr.state == Occluded:
 			// Under a hand, where it lay before.
 			pa.Inferred, pa.SigmaMM = true, 3
-		case tr.misses > 0 || tr.state == Moving:
+		case tr.state == Moving || tr.misses > 0 && !(tr.state.atRest() && tr.restW >= 3):
+			// (At rest, seen there in several frames and missed in the
+			// last: where it was seen.)
 			pa.Inferred, pa.SigmaMM = true, 10
 		}
 		pieces = append(pieces, pa)

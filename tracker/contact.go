@@ -379,12 +379,26 @@ func (tk *Tracker) addContact(a, b int, t float64, pa, pb board.Vec) {
 
 // guessedAt reports whether track i's motion at time t is a guess (a slide
 // traced back, not fitted to sightings).
+//
+// The striker's flick traced from where it was seen standing to the disc
+// it was seen to set moving is not a guess: both ends were seen, and a
+// slide between them is straight.
 func (tk *Tracker) guessedAt(i int, t float64) bool {
-	if sg := tk.segAt(i, t); sg != nil && len(tk.tracks[i].segs) > 0 {
-		return sg.guessed || !sg.known && sg.n <= 1 && sg.v0.Len() > 0
+	sg := tk.segAt(i, t)
+	if sg == nil {
+		return false
 	}
-	return false
+	if i == idxS && tk.stroke != nil && !tk.stroke.startInferred && !tk.stroke.unseen && !tk.coarse() && len(tk.tracks[i].segs) > 1 && sg == &tk.tracks[i].segs[1] {
+		return false
+	}
+	return sg.guessed || !sg.known && sg.n <= 1 && sg.v0.Len() > 0
 }
+
+// coarse reports whether the frames come too far apart (under 20 a
+// second) for a flick traced between two sightings to be taken as seen:
+// a flick and its first touch fit between two frames, and which disc it
+// touched first, and where, is a guess.
+func (tk *Tracker) coarse() bool { return tk.dt > 1.0/20 }
 
 // addContactOf is addContact saying whether the contact was inferred
 // (from paths guessed, not fitted to sightings either side).

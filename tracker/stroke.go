@@ -130,7 +130,8 @@ func (tk *Tracker) struckFirstAll(c []int) []int {
 		if tk.t-first.t > 0.5 {
 			continue
 		}
-		if first.p.Dist(tr.onsetFrom) < 3*tk.cfg.MoveMM || first.p.Dist(tr.onsetFrom)/math.Max(first.t-tr.onsetLo, 1e-3) < 2*tk.cfg.StrikeSpeed {
+		if (first.p.Dist(tr.onsetFrom) < 3*tk.cfg.MoveMM || first.p.Dist(tr.onsetFrom)/math.Max(first.t-tr.onsetLo, 1e-3) < 2*tk.cfg.StrikeSpeed) &&
+			!tk.slidesFast(tr) {
 			continue // a slow push
 		}
 		if tk.occ != nil && tk.occ.Hidden(tr.onsetFrom, tr.r+30) > 0.02 {
@@ -149,6 +150,28 @@ func (tk *Tracker) struckFirstAll(c []int) []int {
 		})
 	}
 	return c
+}
+
+// slidesFast reports whether moving track tr, first seen barely off its
+// place (struck in the middle of the exposure, or its first sighting
+// smeared with the striker's), now slides away from it as a struck disc
+// does: a slide fitted to sightings, fast, losing speed, and leading
+// away from where it lay.
+func (tk *Tracker) slidesFast(tr *track) bool {
+	sg := &tr.segs[len(tr.segs)-1]
+	if !sg.known || sg.guessed || sg.n < 3 || sg.first < tr.moveStart {
+		return false
+	}
+	last := tr.hist[sg.first+sg.n-1]
+	v := tk.mot.vel(sg, last.t)
+	if v.Len() < 2*tk.cfg.StrikeSpeed || tk.accelerating(sg, tr.hist) {
+		return false
+	}
+	if tk.mot.residual(sg, tr.hist) > 3+4*tk.cfg.NoiseMM*(1+sg.v0.Len()/2000) {
+		return false
+	}
+	away := last.p.Sub(tr.onsetFrom)
+	return away.Len() > 4*tk.cfg.MoveMM && away.Unit().Dot(v.Unit()) > 0.9
 }
 
 // handOnBaseLine returns the middle of the stretch of a base line a hand
@@ -280,19 +303,37 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 	}
 	// The speed at the flick that covers the way in that time.
 	v0 := dist/tau + a*tau/2
-	tk.beginStroke(side, start, tf, -1)
+	// The striker seen moving since the touch (first seen after it, too
+	// far from where it stood to tell its flick): its slides seen are
+	// kept, after the one inferred.
+	k := -1
+	if s.state == Moving && s.seen {
+		for m := range s.segs {
+			if sg := &s.segs[m]; sg.n > 0 && s.hist[sg.first].t >= tOn-tk.dt/2 {
+				k = m
+				break
+			}
+		}
+	}
+	if k >= 0 {
+		tk.flickThrough(i, tf, tOn, c, u.Scale(v0), &s.segs[k], side, start, k, !seen || tk.coarse())
+		tr.onsetPending, tr.onsetKnown, tr.onsetT = false, true, tOn
+	} else {
+		tk.beginStroke(side, start, tf, -1)
+		// The striker's slide, as inferred: from start at tf toward the
+		// touch.
+		s.segs = append(s.segs[:1], seg{from: tf, t0: tf, p0: start, v0: u.Scale(v0), known: true, guessed: true})
+		s.segs[0].t0 = tf
+	}
 	if seen {
 		tk.markStart(true, startSeenSigma)
 	} else {
 		tk.markStart(false, startTracedSigma)
 	}
-	// The striker's slide, as inferred: from start at tf toward the touch.
-	s.segs = append(s.segs[:1], seg{from: tf, t0: tf, p0: start, v0: u.Scale(v0), known: true, guessed: true})
-	s.segs[0].t0 = tf
 	// The touch that set the first disc moving is the striker's.
 	if tr.onsetPending {
 		tr.onsetPending, tr.onsetKnown, tr.onsetT = false, true, tOn
-		tk.addContactOf(idxS, i, tOn, c, tr.onsetFrom, true)
+		tk.addContactOf(idxS, i, tOn, c, tr.onsetFrom, !seen || tk.coarse())
 	}
 	// Did it cross its front line on the way?
 	st := tk.stroke
@@ -311,6 +352,9 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 // fast, from a base-line area, out from under the hand that flicked it.
 func (tk *Tracker) checkFlick() bool {
 	s := &tk.tracks[idxS]
+	if s.state == Moving {
+
+	}
 	if s.state != Moving || !s.seen || len(s.segs) == 0 {
 		return false
 	}
@@ -378,6 +422,7 @@ func (tk *Tracker) checkFlick() bool {
 			continue
 		}
 		start, tf, side, anchored, ok := tk.flickOrigin(guess)
+
 		if !ok {
 			continue
 		}
@@ -406,7 +451,7 @@ func (tk *Tracker) checkFlick() bool {
 		// gone from its place): the slide seen is the one after the
 		// touch, slower. Trace the flick from the touch instead.
 		if j, tc, ok := tk.struckUnseen(sg, start, first.t); ok {
-			tk.flickBefore(j, tc, sg, side, start, k)
+			tk.flickBefore(j, tc, sg, side, start, k, !anchored || tk.coarse())
 		} else {
 			sg.from = tf
 			tk.beginStroke(side, start, tf, k)
@@ -531,7 +576,7 @@ func (tk *Tracker) flickIntoHit(sg *seg, first obs) bool {
 	tc := tf + l1/v
 	a := tk.cfg.Deceleration
 	tau := tc - tf
-	tk.flickThrough(best, tf, tc, c, u.Scale(l1/tau+a*tau/2), sg, side, start, 0)
+	tk.flickThrough(best, tf, tc, c, u.Scale(l1/tau+a*tau/2), sg, side, start, 0, tk.coarse())
 	tk.markStart(true, startSeenSigma)
 	return true
 }
@@ -540,7 +585,7 @@ func (tk *Tracker) flickIntoHit(sg *seg, first obs) bool {
 // disc j at time tc, with slide sg after the touch: before it, the
 // striker came from start, about twice as fast (a striker on a man, full,
 // keeps (M − e·m)/(M + m) ≈ 0.51 of its speed).
-func (tk *Tracker) flickBefore(j int, tc float64, sg *seg, side board.Side, start board.Vec, k int) {
+func (tk *Tracker) flickBefore(j int, tc float64, sg *seg, side board.Side, start board.Vec, k int, inferred bool) {
 	c := tk.mot.at(sg, tc)
 	ms2, mm := tk.g.Mass(board.Striker), tk.g.Mass(tk.tracks[j].kind)
 	keep := (ms2 - 0.85*mm) / (ms2 + mm)
@@ -559,13 +604,13 @@ func (tk *Tracker) flickBefore(j int, tc float64, sg *seg, side board.Side, star
 	if st := tk.still; st.ok && st.p.Dist(start) < 1 && st.t > tf && st.t < tc {
 		tf, tau = st.t, tc-st.t
 	}
-	tk.flickThrough(j, tf, tc, c, u.Scale(dist/tau+a*tau/2), sg, side, start, k)
+	tk.flickThrough(j, tf, tc, c, u.Scale(dist/tau+a*tau/2), sg, side, start, k, inferred)
 }
 
 // flickThrough starts the stroke of a striker flicked from start at tf
 // with velocity v0, unseen until after it struck disc j at tc (its centre
 // then at c); sg is its first slide seen, k its index.
-func (tk *Tracker) flickThrough(j int, tf, tc float64, c, v0 board.Vec, sg *seg, side board.Side, start board.Vec, k int) {
+func (tk *Tracker) flickThrough(j int, tf, tc float64, c, v0 board.Vec, sg *seg, side board.Side, start board.Vec, k int, inferred bool) {
 	s := &tk.tracks[idxS]
 	sg.from = tc
 	tk.beginStroke(side, start, tf, k)
@@ -575,7 +620,7 @@ func (tk *Tracker) flickThrough(j int, tf, tc float64, c, v0 board.Vec, sg *seg,
 	copy(s.segs[2:], s.segs[1:])
 	s.segs[1] = pre
 	tk.stroke.startN = 0
-	tk.addContactOf(idxS, j, tc, c, tk.tracks[j].restPos, true)
+	tk.addContactOf(idxS, j, tc, c, tk.tracks[j].restPos, inferred)
 }
 
 // accelerating reports whether the detections of slide sg gather speed:
@@ -604,8 +649,15 @@ func (tk *Tracker) flickOrigin(sg *seg) (board.Vec, float64, board.Side, bool, b
 	// (Seen still just before: a flick leaves at once; a striker that
 	// then vanished under a hand for a while was picked up, not flicked.)
 	if st := tk.still; st.ok && sg.t0-st.t < 0.25 && st.t <= sg.t0 {
+		// (The direction of a slide fitted to few sightings is known to
+		// a few degrees: two sightings far apart at a low frame rate,
+		// the second perhaps past a touch.)
 		rel := st.p.Sub(p0)
-		if rel.Dot(u) <= 0 && math.Abs(rel.Cross(u)) < 6+3*tk.cfg.NoiseMM {
+		slack := 0.03
+		if sg.n <= 2 {
+			slack = 0.1
+		}
+		if rel.Dot(u) <= 0 && math.Abs(rel.Cross(u)) < 6+3*tk.cfg.NoiseMM+slack*-rel.Dot(u) {
 			start, anchored = st.p, true
 		}
 	}

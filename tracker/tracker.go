@@ -587,6 +587,21 @@ func (tk *Tracker) associate() {
 	}, 0, true)
 }
 
+// streakFrom reports whether detection d is a disc blurred by its motion
+// that lies on the way on from p, where the disc was last seen moving
+// with velocity v: ahead of it, close to the line of its motion. (A
+// striker flicked between two frames is seen once near where it stood,
+// slower than it is, then as streaks far beyond its prediction, each of
+// an unsure class.)
+func streakFrom(d *vision.Detection, p, v board.Vec) bool {
+	if d.Blur.Len() == 0 || v.Len() == 0 {
+		return false
+	}
+	u := v.Unit()
+	rel := d.MM.Sub(p)
+	return rel.Dot(u) > 0 && math.Abs(rel.Cross(u)) < 10+0.15*rel.Dot(u)
+}
+
 // pass runs one assignment pass over the tracks not yet matched and the
 // detections not yet used. gate returns, for track i, the point to
 // measure from, the gate radius and whether the track takes part. wake is
@@ -649,7 +664,8 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 			cc := classCost(d, tr.kind)
 			striker := i == idxS || d.Kind == board.Striker
 			if i == idxS && sameKind && dist > 3*tk.cfg.MoveMM && d.ClassScore < 0.6 &&
-				!(tr.state == Moving && tr.misses == 0 && d.MM.Dist(tr.lastObs.p) < 3*tk.cfg.MoveMM+0.5*math.Max(tr.vel.Len(), 500)*(tk.t-tr.lastObs.t)) {
+				!(tr.state == Moving && tr.misses == 0 && d.MM.Dist(tr.lastObs.p) < 3*tk.cfg.MoveMM+0.5*math.Max(tr.vel.Len(), 500)*(tk.t-tr.lastObs.t)) &&
+				!(tr.state == Moving && d.Kind == board.Striker && streakFrom(d, tr.lastObs.p, tr.vel)) {
 				// Taken up far from where it was: only on a confident class
 				// (or close to its last sighting, moving: a striker in a
 				// hand's fingers is often seen as no class at all).

@@ -16,11 +16,9 @@ import (
 // that the list only shrinks.
 var knownWrongAtLowerFPS = map[string]bool{
 	"fps30 backward-flick":    true,
-	"fps30 striker-pocketed":  true,
 	"fps15 arm-foul":          true,
 	"fps15 backward-flick":    true,
 	"fps15 behind-line-first": true,
-	"fps15 cluster":           true,
 	"fps15 queen-returned":    true,
 }
 
