@@ -18,6 +18,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/hardware"
+	"github.com/boardcam/boardcam/mqtt"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
 )
@@ -44,11 +45,20 @@ type Config struct {
 	Match    MatchConfig     `yaml:"match"`
 	Referee  RefereeConfig   `yaml:"referee"`
 	Journal  JournalConfig   `yaml:"journal"`
+	Evidence EvidenceConfig  `yaml:"evidence"`
 	Web      WebConfig       `yaml:"web"`
 	Display  string          `yaml:"display"`
 	Hardware hardware.Config `yaml:"hardware"`
 	Pipeline PipelineConfig  `yaml:"pipeline"`
 	Log      LogConfig       `yaml:"log"`
+	// Set overrides the set of pieces that calibration learned from the
+	// camera (sizes in mm; zero keeps what was learned): for a striker the
+	// camera measures only to about 10%, or a set whose sizes are known.
+	Set SetConfig `yaml:"set"`
+
+	// MQTT publishes the match to a broker (package mqtt, docs/mqtt.md);
+	// no broker: off.
+	MQTT mqtt.Config `yaml:"mqtt"`
 
 	// file is the configuration file's name and where holds the line of
 	// every field read from it ("source.uri" → 12); flag names the flag
@@ -85,6 +95,11 @@ type SourceConfig struct {
 	// its width); auto leaves it to the camera (which lengthens it in a
 	// dim room: fast strokes then blur). It must be shorter than a frame.
 	Exposure Exposure `yaml:"exposure"`
+	// Focus is asked of a libcamera camera with a focus motor (Camera
+	// Module 3): a lens position in dioptres, 1 / the distance from the
+	// lens to the board in metres (0.95 at 1.05 m), or continuous; empty:
+	// the camera's own. deploy/raspberry-pi.md has the heights.
+	Focus Focus `yaml:"focus"`
 	// Pace plays files at their own frame rate (default true); false reads
 	// them as fast as the pipeline takes frames, dropping none.
 	Pace *bool `yaml:"pace"`
@@ -150,6 +165,26 @@ type JournalConfig struct {
 	Dir string `yaml:"dir"`
 }
 
+// EvidenceConfig configures the replay buffer and the evidence written for
+// the umpire (package evidence; docs/evidence.md).
+type EvidenceConfig struct {
+	// Off turns the replay buffer and the evidence off.
+	Off bool `yaml:"off"`
+	// ReplaySeconds of frames are kept in memory (default 8), besides the
+	// frames of the last stroke from the placement to the rest.
+	ReplaySeconds float64 `yaml:"replay_seconds"`
+	// MaxWidth: wider frames are kept scaled down to it (default 1280).
+	MaxWidth int `yaml:"max_width"`
+	// Dir holds the stills and clips (default DIR/evidence, DIR the
+	// journal directory).
+	Dir string `yaml:"dir"`
+	// MaxAge and MaxMB are the deletion policy: older files go, then the
+	// oldest until the directory holds at most MaxMB (defaults 720h and
+	// 1024).
+	MaxAge Duration `yaml:"max_age"`
+	MaxMB  int64    `yaml:"max_mb"`
+}
+
 // WebConfig configures the web server.
 type WebConfig struct {
 	// Listen is the address of the web server (default "localhost:8080";
@@ -162,7 +197,31 @@ type WebConfig struct {
 	// AllowedOrigins lists other origins whose pages may read the
 	// websocket.
 	AllowedOrigins []string `yaml:"allowed_origins"`
+	// TLS serves the console over HTTPS.
+	TLS TLSConfig `yaml:"tls"`
+	// TrustedProxies lists reverse proxies (addresses or CIDR blocks)
+	// whose X-Forwarded-For/-Proto are believed: login lock-outs are then
+	// per client behind the proxy, not per proxy.
+	TrustedProxies []string `yaml:"trusted_proxies"`
 }
+
+// TLSConfig chooses the console's certificate: a certificate file and its
+// key, or self_signed, a certificate made at the first start and kept in
+// dir. Neither: plain HTTP.
+type TLSConfig struct {
+	Cert string `yaml:"cert"`
+	Key  string `yaml:"key"`
+	// SelfSigned makes a certificate at the first start for localhost,
+	// this machine's name (and name.local) and Hosts, and keeps it in Dir
+	// (default $XDG_STATE_HOME/boardcam/tls, /var/lib/boardcam/tls under
+	// the package's unit).
+	SelfSigned bool     `yaml:"self_signed"`
+	Hosts      []string `yaml:"hosts"`
+	Dir        string   `yaml:"dir"`
+}
+
+// enabled reports whether TLS is configured.
+func (t TLSConfig) enabled() bool { return t.Cert != "" || t.Key != "" || t.SelfSigned }
 
 // PipelineConfig sizes the queues between the components.
 type PipelineConfig struct {
@@ -181,6 +240,22 @@ type PipelineConfig struct {
 	// PublishQueue is the number of announcements waiting for the
 	// publishers (default 1024; never dropped).
 	PublishQueue int `yaml:"publish_queue"`
+}
+
+// SetConfig is the configuration's set of pieces: diameters in mm, zero
+// for what calibration learned (or the board geometry's figure).
+type SetConfig struct {
+	ManMM     float64 `yaml:"man_mm"`
+	QueenMM   float64 `yaml:"queen_mm"`
+	StrikerMM float64 `yaml:"striker_mm"`
+}
+
+// set returns the override as a board.Set (nil when nothing is set).
+func (s SetConfig) set() *board.Set {
+	if s == (SetConfig{}) {
+		return nil
+	}
+	return &board.Set{Source: "config", ManMM: s.ManMM, QueenMM: s.QueenMM, StrikerMM: s.StrikerMM}
 }
 
 // LogConfig configures the structured log on standard error.
@@ -279,9 +354,27 @@ func (c *Config) applyDefaults() {
 	if c.Journal.Dir == "" {
 		c.Journal.Dir = defaultJournalDir()
 	}
+	{
+		e := &c.Evidence
+		if e.ReplaySeconds == 0 {
+			e.ReplaySeconds = 8
+		}
+		if e.MaxWidth == 0 {
+			e.MaxWidth = 1280
+		}
+		if e.MaxAge == 0 {
+			e.MaxAge = Duration(720 * time.Hour)
+		}
+		if e.MaxMB == 0 {
+			e.MaxMB = 1024
+		}
+	}
 	if c.Web.Listen == nil {
 		l := "localhost:8080"
 		c.Web.Listen = &l
+	}
+	if c.Web.TLS.SelfSigned && c.Web.TLS.Dir == "" {
+		c.Web.TLS.Dir = filepath.Join(defaultStateDir(), "tls")
 	}
 	if c.Display == "" {
 		c.Display = "none"
@@ -304,14 +397,18 @@ func (c *Config) applyDefaults() {
 	}
 }
 
-func defaultJournalDir() string {
+func defaultJournalDir() string { return filepath.Join(defaultStateDir(), "matches") }
+
+// defaultStateDir is $XDG_STATE_HOME/boardcam (~/.local/state/boardcam;
+// /var/lib/boardcam under the package's unit).
+func defaultStateDir() string {
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "boardcam", "matches")
+		return filepath.Join(d, "boardcam")
 	}
 	if h, err := os.UserHomeDir(); err == nil && h != "" {
-		return filepath.Join(h, ".local", "state", "boardcam", "matches")
+		return filepath.Join(h, ".local", "state", "boardcam")
 	}
-	return filepath.Join(os.TempDir(), "boardcam", "matches")
+	return filepath.Join(os.TempDir(), "boardcam")
 }
 
 // LoadConfig reads a configuration file: unknown keys are rejected and
@@ -336,7 +433,7 @@ func ParseConfig(b []byte, name string) (Config, error) {
 			c.applyDefaults()
 			return c, c.Validate()
 		}
-		return Config{}, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+		return Config{}, fmt.Errorf("%s:%s", name, syntaxError(b, err))
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
@@ -360,6 +457,40 @@ func ParseConfig(b []byte, name string) (Config, error) {
 	}
 	c.applyDefaults()
 	return c, c.Validate()
+}
+
+// syntaxError is "LINE: message" for a YAML syntax error in b.
+//
+// yaml.v3 numbers the lines of its syntax errors inconsistently: a parser
+// error gives the 0-based line of its context (one line early), a scanner
+// error the 1-based line of its context (where a scalar began, not where
+// the tab or colon is), and an error on the first line no line at all. The
+// error does not carry its position, so it is found here: the line is the
+// last line of the shortest prefix of the document that already fails
+// with the same message, the line where the document could no longer
+// become valid YAML.
+func syntaxError(b []byte, err error) string {
+	msg := yamlMessage(err)
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	for n := 1; n <= len(lines); n++ {
+		prefix := bytes.Join(lines[:n], nil)
+		var v yaml.Node
+		if e := yaml.Unmarshal(prefix, &v); e != nil && yamlMessage(e) == msg {
+			return fmt.Sprintf("%d: %s", n, msg)
+		}
+	}
+	return " " + strings.TrimPrefix(err.Error(), "yaml: ")
+}
+
+// yamlMessage is a yaml.v3 syntax error's message without its line.
+func yamlMessage(err error) string {
+	s := strings.TrimPrefix(err.Error(), "yaml: ")
+	if rest, ok := strings.CutPrefix(s, "line "); ok {
+		if i := strings.Index(rest, ": "); i > 0 && strings.Trim(rest[:i], "0123456789") == "" {
+			s = rest[i+2:]
+		}
+	}
+	return s
 }
 
 func cleanYAMLError(err error) string {
@@ -483,6 +614,11 @@ func (c *Config) Validate() error {
 	bad := func(path, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", c.at(path), fmt.Sprintf(format, a...)))
 	}
+	if st := c.Set.set(); st != nil {
+		if err := st.Validate(); err != nil {
+			bad("set", "%v", err)
+		}
+	}
 	s := c.Source
 	switch s.Kind {
 	case KindAuto, KindFile, KindV4L2, KindGStreamer, KindRTSP, KindEvents, KindLibcamera:
@@ -558,10 +694,20 @@ func (c *Config) Validate() error {
 	if c.Journal.Dir == "" {
 		bad("journal.dir", "empty")
 	}
-	if c.Web.UmpireHash != "" || len(c.Web.AllowedOrigins) > 0 {
+	if t := c.Web.TLS; t.enabled() {
+		switch {
+		case t.SelfSigned && (t.Cert != "" || t.Key != ""):
+			bad("web.tls", "either cert and key, or self_signed, not both")
+		case !t.SelfSigned && (t.Cert == "" || t.Key == ""):
+			bad("web.tls", "cert and key go together (or self_signed: true)")
+		case !t.SelfSigned && (len(t.Hosts) > 0 || t.Dir != ""):
+			bad("web.tls", "hosts and dir are for self_signed")
+		}
+	}
+	if c.Web.UmpireHash != "" || len(c.Web.AllowedOrigins) > 0 || len(c.Web.TrustedProxies) > 0 {
 		// web checks the hash and the origins in Initialize; check them
 		// here too, so that the error names the file and line.
-		probe := web.Config{UmpireHash: c.Web.UmpireHash, AllowedOrigins: c.Web.AllowedOrigins}
+		probe := web.Config{UmpireHash: c.Web.UmpireHash, AllowedOrigins: c.Web.AllowedOrigins, TrustedProxies: c.Web.TrustedProxies}
 		srv := &web.Server{Config: probe}
 		if err := srv.Initialize(); err != nil {
 			bad("web", "%s", strings.TrimPrefix(err.Error(), "web: config: "))
@@ -587,11 +733,25 @@ func (c *Config) Validate() error {
 	if p.PublishQueue < 1 || p.PublishQueue > 1<<16 {
 		bad("pipeline.publish_queue", "%d: want 1…65536", p.PublishQueue)
 	}
+	if e := c.Evidence; e.ReplaySeconds < 1 || e.ReplaySeconds > 120 {
+		bad("evidence.replay_seconds", "%g: want 1…120", e.ReplaySeconds)
+	}
+	if e := c.Evidence; e.MaxWidth < 160 {
+		bad("evidence.max_width", "%d: want 160 or more", e.MaxWidth)
+	}
+	if e := c.Evidence; e.MaxMB < 1 {
+		bad("evidence.max_mb", "%d: want 1 or more", e.MaxMB)
+	}
 	if _, err := parseLevel(c.Log.Level); err != nil {
 		bad("log.level", "%v", err)
 	}
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		bad("log.format", "unknown format %q (want text or json)", c.Log.Format)
+	}
+	if c.MQTT.Enabled() {
+		if err := c.MQTT.Check(true); err != nil {
+			bad("mqtt", "%v", err)
+		}
 	}
 	return errors.Join(errs...)
 }
@@ -628,65 +788,15 @@ func (c *Config) Header() (rules.Header, error) {
 	if _, err := rules.ProfileByName(m.Profile); err != nil {
 		return h, fmt.Errorf("%s: %v (known: %s)", c.at("match.profile"), err, strings.Join(rules.ProfileNames(), ", "))
 	}
-	seated := map[board.Side]string{}
-	var order []board.Side
-	for _, item := range m.Players {
-		seat, nm, ok := strings.Cut(item, "=")
-		if !ok {
-			return h, fmt.Errorf("%s: %q is not SEAT=NAME (e.g. S=Asha)", c.at("match.players"), item)
+	first, err := h.Seat(m.Players, m.Teams)
+	if err != nil {
+		field := "match.players"
+		if errors.Is(err, rules.ErrTeamNames) {
+			field = "match.teams"
 		}
-		s, err := board.ParseSide(strings.TrimSpace(seat))
-		if err != nil {
-			return h, fmt.Errorf("%s: %v", c.at("match.players"), err)
-		}
-		nm = strings.TrimSpace(nm)
-		if nm == "" {
-			return h, fmt.Errorf("%s: no name for seat %s", c.at("match.players"), s)
-		}
-		if _, dup := seated[s]; dup {
-			return h, fmt.Errorf("%s: two players at %s", c.at("match.players"), s)
-		}
-		seated[s] = nm
-		order = append(order, s)
+		return h, fmt.Errorf("%s: %v", c.at(field), err)
 	}
-	switch len(order) {
-	case 2:
-		if len(m.Teams) > 0 {
-			return h, fmt.Errorf("%s: team names are for doubles (four players)", c.at("match.teams"))
-		}
-		for t, s := range order {
-			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
-			h.Teams[t] = seated[s]
-		}
-	case 4:
-		first := order[0]
-		for _, s := range order {
-			t := 1
-			if s == first || s == first.Opposite() {
-				t = 0
-			}
-			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
-		}
-		switch len(m.Teams) {
-		case 0:
-			for t := range 2 {
-				var ns []string
-				for _, p := range h.Players {
-					if p.Team == t {
-						ns = append(ns, p.Name)
-					}
-				}
-				h.Teams[t] = strings.Join(ns, " & ")
-			}
-		case 2:
-			h.Teams = [2]string{strings.TrimSpace(m.Teams[0]), strings.TrimSpace(m.Teams[1])}
-		default:
-			return h, fmt.Errorf("%s: want two team names, got %d", c.at("match.teams"), len(m.Teams))
-		}
-	default:
-		return h, fmt.Errorf("%s: %d players: want 2 (singles, opposite seats) or 4 (doubles)", c.at("match.players"), len(order))
-	}
-	h.Break = order[0]
+	h.Break = first
 	if m.Breaker != "" {
 		b, err := board.ParseSide(m.Breaker)
 		if err != nil {

@@ -103,6 +103,7 @@ type Daemon struct {
 	cap      *capture
 	feed     *feed
 	analyzer Analyzer
+	ev       *evidenceKeeper // replay buffer and evidence (evidence.go)
 	srcInfo  SourceInfo
 	identity string
 	catchUp  int64
@@ -206,6 +207,9 @@ func (d *Daemon) initialize() error {
 	if err := d.openAnalyzer(); err != nil {
 		return err
 	}
+	if err := d.openEvidence(); err != nil {
+		return err
+	}
 	if d.cap != nil {
 		d.cap.catchUp = d.catchUp
 	}
@@ -248,10 +252,18 @@ func (d *Daemon) initialize() error {
 		if wc == nil {
 			wc = clock.Real{}
 		}
+		tlsCfg, err := d.webTLS()
+		if err != nil {
+			return err
+		}
 		d.web = &web.Server{
-			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins, Board: d.geom, Clock: wc},
+			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins,
+				TrustedProxies: cfg.Web.TrustedProxies, TLS: tlsCfg, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
 			Source: d, Sink: d, Frames: d, Metrics: wm,
+		}
+		if d.ev != nil {
+			d.web.Evidence = d.ev
 		}
 		if d.WebTuning != nil {
 			d.WebTuning(&d.web.Config)
@@ -264,7 +276,7 @@ func (d *Daemon) initialize() error {
 			}
 			return fmt.Errorf("%s: %w%s", cfg.at("web.listen"), err, hint)
 		}
-		d.Logger.Info("web server listening", "addr", d.web.Addr(), "umpire_console", cfg.Web.UmpireHash != "")
+		d.Logger.Info("web server listening", "addr", d.web.Addr(), "https", tlsCfg != nil, "umpire_console", cfg.Web.UmpireHash != "")
 	}
 	return nil
 }
@@ -300,7 +312,7 @@ func (d *Daemon) openSource() error {
 			return nil
 		}
 		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS, Format: strings.ToLower(cfg.Source.Format),
-			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto}
+			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto, Focus: cfg.Source.Focus}
 		s, err := NewCaptureSource(spec, opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
@@ -376,13 +388,29 @@ func (d *Daemon) openAnalyzer() error {
 	default:
 		south, _ = calibrate.ParseDirection(cfg.SouthAt) // validated
 	}
-	a, err := NewVisionAnalyzer(d.geom, cal, lens, st.Breaker, south, turn)
+	a, err := NewVisionAnalyzer(d.geom, cal, lens, st.Breaker, south, turn, cfg.Set.set())
 	if err != nil {
 		return fmt.Errorf("vision pipeline: %w", err)
+	}
+	// The umpire's manual calibration, saved by the last run, is used
+	// again (a configured calibration file wins).
+	a.Saved = filepath.Join(cfg.Journal.Dir, ManualCalibration)
+	if cal == nil {
+		if sc, err := LoadCorners(a.Saved); err == nil {
+			a.UseSaved(sc)
+			d.Logger.Info("using the manual calibration saved from the umpire console", "file", a.Saved, "corners_px", sc.CornersPx)
+		} else if !errors.Is(err, os.ErrNotExist) {
+			d.Logger.Warn("the saved manual calibration is unusable: finding the board instead", "err", err)
+		}
 	}
 	d.analyzer = a
 	return nil
 }
+
+// ManualCalibration is the file, in the journal directory, where the
+// umpire's manual calibration is saved and from which it is used again
+// after a restart (delete it to let the daemon find the board again).
+const ManualCalibration = "calibration-manual.json"
 
 // lockJournalDir makes sure one daemon at a time writes the journals of a
 // directory: two would interleave their lines.
@@ -619,7 +647,7 @@ func (d *Daemon) initSnapshot() {
 	k := d.keeper
 	d.snap = web.Snapshot{
 		State:       k.m.State(),
-		Profile:     profileInfo(k.m.Profile()),
+		Profile:     matchInfo(k.m.Profile(), k.m.State().Format, d.JournalPath()),
 		Calibration: web.Calibration{Status: web.CalibrationNone},
 		Camera:      web.Camera{Status: web.CameraStarting, Source: d.srcInfo.Name},
 		Analysis:    web.Analysis{Status: web.AnalysisOK},
@@ -631,6 +659,25 @@ func (d *Daemon) initSnapshot() {
 	for _, p := range rules.Profiles() {
 		d.snap.Profiles = append(d.snap.Profiles, web.ProfileInfo{Name: p.Name, Title: p.Title})
 	}
+}
+
+// matchInfo is the profile of the match in play with its format: the
+// target, the boards and, in timed formats, the time limit and the start
+// (the journal's creation, from its name).
+func matchInfo(p *rules.Profile, format, journal string) web.ProfileInfo {
+	pi := profileInfo(p)
+	f, err := p.Format(format)
+	if err != nil {
+		return pi
+	}
+	pi.Format, pi.FormatText, pi.Target, pi.Boards = f.Name, f.Summary(), f.Target, f.Boards
+	if f.TimeLimit > 0 {
+		pi.TimeLimitS = f.TimeLimit.Seconds()
+		if t, err := time.ParseInLocation("match-20060102-150405", strings.TrimSuffix(filepath.Base(journal), ".log"), time.Local); err == nil {
+			pi.Started = &t
+		}
+	}
+	return pi
 }
 
 func profileInfo(p *rules.Profile) web.ProfileInfo {
@@ -753,6 +800,7 @@ func (d *Daemon) putAnalysis(a web.Analysis) {
 
 // putPieces hands live positions to the publishers (latest wins).
 func (d *Daemon) putPieces(p web.Pieces) {
+	d.ev.pieces(p)
 	d.slotMu.Lock()
 	if d.pieceSlot != nil {
 		d.metrics.drop("publish")
@@ -956,6 +1004,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 			}
 			if skip != "" {
 				d.keepLatest(f)
+				d.ev.frame(f)
 				captured := f.Captured
 				d.cap.pool <- f
 				if skip == "rest" {
@@ -981,6 +1030,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 			d.metrics.stage(t.Stage, t.D)
 		}
 		d.keepLatest(f)
+		d.ev.frame(f)
 		if err == nil && res.Unanalysed == "" && backlog >= 1 {
 			det.Reference(f.Mat) // what the next frames are checked against
 		} else {
@@ -1000,6 +1050,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 			continue
 		}
 		o := observation{Frame: index, Captured: captured, Events: res.Events, Pieces: res.Pieces, Calibration: res.Calibration}
+		d.ev.events(res.Events)
 		for _, e := range res.Events {
 			switch e.Type {
 			case events.StrokeStart:
@@ -1170,6 +1221,17 @@ func (d *Daemon) publishSlots() {
 		d.snapMu.Unlock()
 		d.send(*pcs)
 	}
+	for _, m := range d.ev.drain() {
+		d.snapMu.Lock()
+		for i := range d.snap.Pending {
+			if d.snap.Pending[i].ID == m.ID {
+				mm := m
+				d.snap.Pending[i].Media = &mm
+			}
+		}
+		d.snapMu.Unlock()
+		d.send(m)
+	}
 }
 
 func (d *Daemon) send(m web.Message) {
@@ -1186,11 +1248,15 @@ func (d *Daemon) send(m web.Message) {
 }
 
 func (d *Daemon) publish(a announcement) {
+	if a.Resync {
+		d.ev.resync(d.JournalPath(), a.State)
+	}
+	a.Msgs = d.ev.annotate(a.Msgs)
 	if a.Resync && a.State != nil {
 		d.snapMu.Lock()
 		d.snap.State = *a.State
 		d.snap.Pending = []web.Pending{}
-		d.snap.Profile = profileInfo(mustProfile(a.State.Profile))
+		d.snap.Profile = matchInfo(mustProfile(a.State.Profile), a.State.Format, d.JournalPath())
 		d.snapMu.Unlock()
 		if d.web != nil {
 			if err := d.web.Resync(); err != nil {
@@ -1321,6 +1387,7 @@ func (d *Daemon) Close() {
 		if d.cap != nil {
 			d.cap.Close()
 		}
+		d.ev.Close() // writes what is queued
 		if d.feed != nil {
 			d.feed.Close()
 		}

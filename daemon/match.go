@@ -1150,15 +1150,7 @@ func (k *keeper) foul(seat board.Side, f rules.Foul, by, note string) (string, e
 // startMatch closes the journal and starts a new match.
 func (k *keeper) startMatch(ms *web.MatchSetup, by string) (string, error) {
 	h := rules.Header{Profile: ms.Profile, Break: ms.Breaker, Players: append([]rules.Player(nil), ms.Players...)}
-	for t := 0; t < 2; t++ {
-		var ns []string
-		for _, p := range h.Players {
-			if p.Team == t {
-				ns = append(ns, p.Name)
-			}
-		}
-		h.Teams[t] = strings.Join(ns, " & ")
-	}
+	h.Teams = rules.TeamsOf(h.Players)
 	if err := h.Validate(); err != nil {
 		return "", err
 	}
@@ -1260,6 +1252,16 @@ func foulOf(c referee.Call, pendingID string) web.Foul {
 	if ev.PieceMM != nil && ev.Piece != "" {
 		kind, _ := board.KindOfID(ev.Piece)
 		f.Evidence.Positions = append(f.Evidence.Positions, web.Piece{ID: ev.Piece, Kind: kind, MM: [2]float64(*ev.PieceMM), State: web.PieceRest})
+	}
+	if ev.PieceMM != nil && ev.Piece == "" && c.Foul == rules.FoulHandOverFoulLine {
+		h := [2]float64(*ev.PieceMM)
+		f.Evidence.HandMM = &h
+	}
+	f.Evidence.Marking, f.Evidence.MarginMM = ev.Marking, c.Margin
+	f.Evidence.Confidence, f.Evidence.LowConfidence = c.Confidence, c.LowConfidence
+	f.Evidence.Contacts = ev.Contacts
+	for _, fr := range ev.Frames {
+		f.Evidence.Frames = append(f.Evidence.Frames, int64(fr))
 	}
 	return f
 }

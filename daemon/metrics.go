@@ -49,6 +49,7 @@ const (
 // server's registry) and summarised at exit.
 type Metrics struct {
 	web *web.Metrics
+	reg *prometheus.Registry
 
 	framesIn, framesOut prometheus.Counter
 	dropped             *prometheus.CounterVec
@@ -116,6 +117,13 @@ func (m *Metrics) droppedCount(stage string) int64 {
 	return m.drops[stage]
 }
 
+// register adds a component's own metrics (the evidence adapter's).
+func (m *Metrics) register(cs ...prometheus.Collector) {
+	for _, c := range cs {
+		_ = m.reg.Register(c) // a second daemon in one process (tests) keeps the first's
+	}
+}
+
 func (m *Metrics) setBacklog(n int) { m.backlog.Set(float64(n)) }
 
 // NewMetrics makes the metrics and registers them in w's registry (w may
@@ -176,6 +184,7 @@ func NewMetrics(w *web.Metrics, now time.Time) *Metrics {
 	if w != nil {
 		reg = w.Registry()
 	}
+	m.reg = reg
 	reg.MustRegister(m.framesIn, m.framesOut, m.dropped, m.fpsIn, m.fpsOut, m.latency, m.decisions, m.reconnects, m.journalSync, m.gaps, m.degradedC, m.unanalysableC, m.backlog)
 	return m
 }

@@ -7,7 +7,7 @@
 // the numbers and marks of a 7-segment scoreboard, the turn LED of each
 // seat, which fields blink and for how long, plus the names and fouls that
 // the text renderer prints. [Scoreboard.Digits] renders it into the digits
-// of a [Layout], one [Segments] byte per digit.
+// of a [Layout], one [segment.Digit] byte per digit.
 //
 // # Layout
 //

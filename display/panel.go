@@ -1,6 +1,8 @@
 package display
 
 import (
+	"github.com/boardcam/boardcam/display/segment"
+
 	"errors"
 	"io"
 	"sync"
@@ -17,7 +19,7 @@ type Panel interface {
 	// Digits is the number of digits, left to right.
 	Digits() int
 	// WriteDigits shows d (len(d) == Digits()).
-	WriteDigits(d []Segments) error
+	WriteDigits(d []segment.Digit) error
 	// Halt blanks the digits and puts the chip in standby.
 	Halt() error
 }
@@ -144,7 +146,7 @@ func (s *PanelSink) run() {
 		sb         Scoreboard
 		have       bool
 		blinkStart time.Time
-		last       []Segments
+		last       []segment.Digit
 		timer      clock.Timer
 	)
 	for {
@@ -201,7 +203,7 @@ func (s *PanelSink) run() {
 	}
 }
 
-func equalDigits(a, b []Segments) bool {
+func equalDigits(a, b []segment.Digit) bool {
 	if len(a) != len(b) || a == nil || b == nil {
 		return false
 	}
@@ -215,8 +217,8 @@ func equalDigits(a, b []Segments) bool {
 
 // Pad returns d extended with blank digits (or cut) to n digits, for
 // panels with more digits than the layout uses.
-func Pad(d []Segments, n int) []Segments {
-	out := make([]Segments, n)
+func Pad(d []segment.Digit, n int) []segment.Digit {
+	out := make([]segment.Digit, n)
 	copy(out, d)
 	return out
 }

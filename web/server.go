@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/tls"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"path"
 	"strconv"
@@ -53,6 +55,8 @@ type Server struct {
 	Frames FrameSource
 	// Metrics is exported on /metrics; Initialize makes it when nil.
 	Metrics *Metrics
+	// Evidence serves the decisions' stills and clips (nil: none).
+	Evidence EvidenceSource
 
 	cfg      Config
 	hub      *hub
@@ -65,6 +69,7 @@ type Server struct {
 	preview  *previewer
 	mux      *http.ServeMux
 	started  time.Time
+	proxies  []netip.Prefix
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -96,6 +101,7 @@ func (s *Server) Initialize() error {
 	s.hub = newHub(&s.cfg, s.Metrics)
 	s.sessions = newSessionStore(s.cfg.Clock, s.cfg.SessionTTL, s.cfg.MaxSessions)
 	s.logins = newLoginLimiter(s.cfg.Clock, s.cfg.LoginFailures, s.cfg.LoginWindow)
+	s.proxies, _ = parseTrustedProxies(s.cfg.TrustedProxies) // checked by validate
 	s.verify = make(chan struct{}, 1)
 	s.stills = &stillStore{}
 	s.preview = newPreviewer(s)
@@ -125,6 +131,9 @@ func (s *Server) Initialize() error {
 		if err != nil {
 			s.Close()
 			return fmt.Errorf("web: listen: %w", err)
+		}
+		if s.cfg.TLS != nil {
+			ln = tls.NewListener(ln, s.cfg.TLS)
 		}
 		s.ln = ln
 		s.http = &http.Server{
@@ -245,6 +254,7 @@ func (s *Server) routes() {
 	}
 	mux.HandleFunc("GET /{$}", page("index.html", false))
 	mux.HandleFunc("GET /overlay", page("overlay.html", true))
+	mux.HandleFunc("GET /overlay/replay", page("replay.html", true))
 	mux.HandleFunc("GET /umpire", page("umpire.html", false))
 	mux.HandleFunc("GET /static/{file...}", func(w http.ResponseWriter, r *http.Request) {
 		s.serveStatic(w, r, r.PathValue("file"), false)
@@ -262,6 +272,8 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/logout", s.serveLogout)
 	mux.HandleFunc("POST /api/still", s.serveTakeStill)
 	mux.HandleFunc("GET /api/still/{id}", s.serveStill)
+	mux.HandleFunc("GET /api/evidence/{name}", s.serveEvidence)
+	mux.HandleFunc("POST /api/replay", s.serveReplay)
 	s.mux = mux
 }
 
@@ -462,14 +474,6 @@ func sameOrigin(r *http.Request) bool {
 	return err == nil && strings.EqualFold(u.Host, r.Host)
 }
 
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
 func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 	if !sameOrigin(r) {
 		writeError(w, http.StatusForbidden, "login from another site refused")
@@ -479,7 +483,7 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "no umpire password is configured: set umpire_hash in the configuration")
 		return
 	}
-	addr := clientAddr(r)
+	addr := s.loginKey(r)
 	if wait := s.logins.blocked(addr); wait > 0 {
 		secs := int(math.Ceil(wait.Seconds()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
@@ -504,13 +508,21 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.logins.succeed(addr)
+	secure := s.viaTLS(r)
+	if _, ok := s.device(r); !ok {
+		http.SetCookie(w, &http.Cookie{
+			Name: deviceCookie, Value: s.newDeviceToken(), Path: "/api/login",
+			MaxAge:   int(deviceTTL.Seconds()),
+			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: secure,
+		})
+	}
 	token, ss := s.sessions.create()
 	http.SetCookie(w, &http.Cookie{
 		Name: cookieName, Value: token, Path: "/",
 		Expires:  ss.expires,
 		MaxAge:   int(s.cfg.SessionTTL.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode,
-		Secure: r.TLS != nil,
+		Secure: secure,
 	})
 	writeJSON(w, http.StatusOK, s.sessionInfo(ss, true))
 }

@@ -20,7 +20,7 @@ func TestAnalyzeUsage(t *testing.T) {
 		{[]string{"analyze", "a.mp4", "b.mp4"}, "one video at a time"},
 		{[]string{"analyze", "--fps", "-3", "a.mp4"}, "--fps"},
 		{[]string{"analyze", "--south-at", "up", "a.mp4"}, "--south-at"},
-		{[]string{"analyze", "--breaker-side", "X", "a.mp4"}, "--breaker-side"},
+		{[]string{"analyze", "--breaker", "X", "a.mp4"}, "--breaker"},
 		{[]string{"analyze", "--turn", "Q", "a.mp4"}, "--turn"},
 		{[]string{"analyze", "--frobnicate", "a.mp4"}, "frobnicate"},
 	} {
@@ -68,7 +68,7 @@ func TestAnalyzeCorpusClip(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	code, out, errOut := runCmd(t, "", "analyze", "--json", "--progress", video)
+	code, out, errOut := runCmd(t, "", "analyze", "--json", video)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -125,4 +125,27 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// --decoder ffmpeg decodes in an ffmpeg process: the same frames, so the
+// same events, byte for byte (docs/memory.md says what it costs).
+func TestAnalyzeFFmpegDecoderSameOutput(t *testing.T) {
+	clip := "../../testdata/videos/placement-both-lines.mp4"
+	code, want, errOut := runCmd(t, "", "analyze", "--json", clip)
+	if code != 0 {
+		t.Fatalf("opencv: %d %s", code, errOut)
+	}
+	code, got, errOut := runCmd(t, "", "analyze", "--json", "--decoder", "ffmpeg", "--progress", clip)
+	if code != 0 {
+		t.Fatalf("ffmpeg: %d %s", code, errOut)
+	}
+	if got != want || want == "" {
+		t.Errorf("events differ:\nffmpeg:\n%s\nopencv:\n%s", got, want)
+	}
+	if !strings.Contains(errOut, "decoder process's peak resident memory") {
+		t.Errorf("--progress does not report the decoder's memory: %s", errOut)
+	}
+	if code, _, errOut := runCmd(t, "", "analyze", "--decoder", "vlc", clip); code == 0 || !strings.Contains(errOut, "unknown decoder") {
+		t.Errorf("--decoder vlc: %d %s", code, errOut)
+	}
 }

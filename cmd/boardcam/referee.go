@@ -42,7 +42,7 @@ Seating: --players S=Ravi,N=Meena (singles, opposite seats) or four seats
 (doubles: partners opposite; --teams names the two pairs, the pair of the
 first player listed first). Without --players the seats are read from the
 sides that strike in the whole input (two opposite sides: singles; more:
-doubles) and named after the sides. --break defaults to the side of the
+doubles) and named after the sides. --breaker defaults to the side of the
 first stroke.
 
 --play SCENARIO.yaml plays a simulator scenario (docs/scenarios.md) instead
@@ -66,7 +66,8 @@ func cmdReferee(ctx context.Context, args []string, s stdio) error {
 	format := fs.String("format", "", "match format of the profile (default: the profile's first)")
 	players := fs.String("players", "", "seats and names: S=Ravi,N=Meena (or four for doubles)")
 	teams := fs.String("teams", "", "doubles team names: Blue,Red")
-	brk := fs.String("break", "", "seat that breaks the first board (default: the first stroke's side)")
+	brk := fs.String("breaker", "", "`seat` of the player who breaks the first board (default: the first stroke's side)")
+	alias(fs, "break", "breaker")
 	boardFile := fs.String("board", "", "board description YAML (default: the ICF board)")
 	tol := fs.Float64("tolerance", referee.DefaultTolerance, "measurement noise in mm: closer calls are low-confidence")
 	ttol := fs.Float64("time-tolerance", referee.DefaultTimeTolerance, "seconds within which two striker contacts count as simultaneous")
@@ -112,14 +113,16 @@ func cmdReferee(ctx context.Context, args []string, s stdio) error {
 		return usageError("%v", err)
 	}
 	seating, err := parsePlayers(*players, *teams)
-	if err != nil {
+	if errors.Is(err, rules.ErrTeamNames) {
+		return usageError("--teams: %v", err)
+	} else if err != nil {
 		return usageError("--players: %v", err)
 	}
 	var breaker *board.Side
 	if *brk != "" {
 		b, err := board.ParseSide(*brk)
 		if err != nil {
-			return usageError("--break: %v", err)
+			return usageError("--breaker: %v", err)
 		}
 		breaker = &b
 	}
@@ -279,7 +282,7 @@ func playScenario(ctx context.Context, sc *sim.Scenario, seed int64, profile, fo
 		h.Players, h.Teams = seating.Players, seating.Teams
 	}
 	if breaker != nil && *breaker != sc.Breaker {
-		return nil, usageError("--break %s: the scenario's breaker is %s", *breaker, sc.Breaker)
+		return nil, usageError("--breaker %s: the scenario's breaker is %s", *breaker, sc.Breaker)
 	}
 	h.Format = format
 	if err := h.Validate(); err != nil {
@@ -361,9 +364,6 @@ func (er *eventReader) next() (lineEvent, error) {
 	return lineEvent{}, io.EOF
 }
 
-// seatName names a seat when the players are not given.
-var seatName = [4]string{board.S: "South", board.E: "East", board.N: "North", board.W: "West"}
-
 // parsePlayers reads "S=Ravi,N=Meena" (and team names for doubles). It
 // returns nil when no players are given.
 func parsePlayers(spec, teams string) (*rules.Header, error) {
@@ -373,65 +373,13 @@ func parsePlayers(spec, teams string) (*rules.Header, error) {
 		}
 		return nil, nil
 	}
-	h := &rules.Header{}
-	seated := map[board.Side]string{}
-	var order []board.Side
-	for _, item := range strings.Split(spec, ",") {
-		seat, nm, ok := strings.Cut(item, "=")
-		if !ok {
-			return nil, fmt.Errorf("%q is not SEAT=NAME", strings.TrimSpace(item))
-		}
-		s, err := board.ParseSide(seat)
-		if err != nil {
-			return nil, err
-		}
-		nm = strings.TrimSpace(nm)
-		if nm == "" {
-			return nil, fmt.Errorf("no name for seat %s", s)
-		}
-		if _, dup := seated[s]; dup {
-			return nil, fmt.Errorf("two players at %s", s)
-		}
-		seated[s] = nm
-		order = append(order, s)
+	var names []string
+	if teams != "" {
+		names = strings.Split(teams, ",")
 	}
-	switch len(order) {
-	case 2:
-		if teams != "" {
-			return nil, errors.New("--teams is for doubles (four players)")
-		}
-		for t, s := range order {
-			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
-			h.Teams[t] = seated[s]
-		}
-	case 4:
-		first := order[0]
-		for _, s := range order {
-			t := 1
-			if s == first || s == first.Opposite() {
-				t = 0
-			}
-			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
-		}
-		if teams != "" {
-			names := strings.Split(teams, ",")
-			if len(names) != 2 {
-				return nil, fmt.Errorf("--teams %q: want two names separated by a comma", teams)
-			}
-			h.Teams = [2]string{strings.TrimSpace(names[0]), strings.TrimSpace(names[1])}
-		} else {
-			for t := range 2 {
-				var ns []string
-				for _, p := range h.Players {
-					if p.Team == t {
-						ns = append(ns, p.Name)
-					}
-				}
-				h.Teams[t] = strings.Join(ns, " & ")
-			}
-		}
-	default:
-		return nil, fmt.Errorf("%d players: want 2 (singles) or 4 (doubles)", len(order))
+	h := &rules.Header{}
+	if _, err := h.Seat(strings.Split(spec, ","), names); err != nil {
+		return nil, err
 	}
 	return h, nil
 }
@@ -463,21 +411,7 @@ func matchHeader(profile, format string, seating *rules.Header, breaker *board.S
 		for s := range sides {
 			doubles = doubles || (s != f && s != f.Opposite())
 		}
-		if doubles {
-			for _, s := range []board.Side{f, f.Right(), f.Opposite(), f.Left()} {
-				t := 0
-				if s == f.Right() || s == f.Left() {
-					t = 1
-				}
-				h.Players = append(h.Players, rules.Player{Name: seatName[s], Seat: s, Team: t})
-			}
-			h.Teams = [2]string{seatName[f] + " & " + seatName[f.Opposite()], seatName[f.Right()] + " & " + seatName[f.Left()]}
-		} else {
-			for t, s := range []board.Side{f, f.Opposite()} {
-				h.Players = append(h.Players, rules.Player{Name: seatName[s], Seat: s, Team: t})
-				h.Teams[t] = seatName[s]
-			}
-		}
+		h.Players, h.Teams = rules.SeatBySide(f, doubles)
 	}
 	h.Profile, h.Format = profile, format
 	switch {

@@ -9,6 +9,7 @@ import (
 	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/display/segment"
 	"github.com/boardcam/boardcam/hardware/ht16k33"
 	"periph.io/x/conn/v3/i2c/i2ctest"
 )
@@ -56,9 +57,9 @@ var halt = []i2ctest.IO{
 	w(0x70, 0x80), w(0x70, 0x20), w(0x71, 0x80), w(0x71, 0x20),
 }
 
-func digits(t *testing.T, s string) []display.Segments {
+func digits(t *testing.T, s string) []segment.Digit {
 	t.Helper()
-	d, err := display.Text(s)
+	d, err := segment.Text(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,3 +186,5 @@ func TestBadOptions(t *testing.T) {
 		t.Error("ParseWiring accepted matrix")
 	}
 }
+
+var _ display.Panel = (*ht16k33.Dev)(nil)
