@@ -3,6 +3,7 @@ package daemon
 import (
 	"time"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 )
 
@@ -39,3 +40,13 @@ func sleep(c Clock, d time.Duration, done <-chan struct{}) bool {
 		return false
 	}
 }
+
+// clockOf adapts the daemon's clock to package clock's (until the
+// daemon's clock is package clock's).
+func clockOf(c Clock) clock.Clock { return clockAdapter{c} }
+
+type clockAdapter struct{ c Clock }
+
+func (a clockAdapter) Now() time.Time                         { return a.c.Now() }
+func (a clockAdapter) NewTimer(d time.Duration) clock.Timer   { return a.c.NewTimer(d) }
+func (a clockAdapter) NewTicker(d time.Duration) clock.Ticker { panic("daemon: no ticker") }

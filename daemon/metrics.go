@@ -447,3 +447,17 @@ func (r *rate) add(now time.Time) (float64, bool) {
 	}
 	return 0, false
 }
+
+// The match component's figures (match.Metrics).
+
+// JournalCommit implements match.Metrics.
+func (m *Metrics) JournalCommit(d time.Duration) { m.journalSync.Observe(d.Seconds()) }
+
+// Latency implements match.Metrics.
+func (m *Metrics) Latency(path, from string, d time.Duration) { m.observe(path, from, d) }
+
+// Decision implements match.Metrics.
+func (m *Metrics) Decision(kind, outcome string) { m.decision(kind, outcome) }
+
+// Gap implements match.Metrics.
+func (m *Metrics) Gap(moved bool) { m.gap(moved) }
