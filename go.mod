@@ -8,6 +8,7 @@ require (
 	github.com/prometheus/client_model v0.6.1
 	github.com/warthog618/go-gpiocdev v0.9.1
 	gocv.io/x/gocv v0.31.0
+	golang.org/x/term v0.28.0
 	gopkg.in/yaml.v3 v3.0.1
 	periph.io/x/conn/v3 v3.7.2
 	periph.io/x/devices/v3 v3.7.4

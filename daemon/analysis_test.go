@@ -11,7 +11,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"gocv.io/x/gocv"
 
-	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/web"
 )
@@ -56,7 +56,7 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Pipeline.FrameQueue = queue
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: displaytest.NewClock(), analyzer: a, catchUp: -1}
+	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clocktest.New(), analyzer: a, catchUp: -1}
 	d.metrics = NewMetrics(nil, d.Clock.Now())
 	d.latest = gocv.NewMat()
 	t.Cleanup(func() { d.latest.Close() })

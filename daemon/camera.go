@@ -3,6 +3,7 @@ package daemon
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -159,10 +160,20 @@ func fourcc(v float64) string {
 // libcameraPipelines are the GStreamer pipelines that read a Raspberry Pi
 // camera module through libcamerasrc, best first: libcamera exposes its
 // controls as libcamerasrc properties since 0.3 (exposure-time in µs;
-// from 0.5 it applies only with exposure-time-mode=manual). A libcamera
-// that lacks a property refuses the pipeline, so the source tries the next:
-// the last sets no exposure at all. camera names a camera ("" the first).
+// from 0.5 it applies only with exposure-time-mode=manual; af-mode and
+// lens-position for a camera with autofocus, Camera Module 3). A
+// libcamera that lacks a property refuses the pipeline, so the source
+// tries the next: first without the exposure mode, then without the
+// exposure, then the same without the focus. camera names a camera (""
+// the first).
 func libcameraPipelines(camera string, o CaptureOptions) []string {
+	p, _ := libcameraPipelineList(camera, o)
+	return p
+}
+
+// libcameraPipelineList is libcameraPipelines with, for each pipeline, what
+// it leaves out of what o asks.
+func libcameraPipelineList(camera string, o CaptureOptions) (pipelines []string, omits [][]string) {
 	src := "libcamerasrc"
 	if camera != "" {
 		src += fmt.Sprintf(" camera-name=%q", camera)
@@ -176,14 +187,84 @@ func libcameraPipelines(camera string, o CaptureOptions) []string {
 		caps += fmt.Sprintf(",framerate=%d/%d", num, den)
 	}
 	tail := " ! " + caps + " ! videoconvert ! video/x-raw,format=BGR ! appsink"
-	var out []string
+	type variant struct {
+		props string
+		omits []string
+	}
+	exposures := []variant{{}}
 	if t := o.Exposure; t > 0 {
 		us := t.Microseconds()
-		out = append(out,
-			fmt.Sprintf("%s exposure-time-mode=manual exposure-time=%d%s", src, us, tail),
-			fmt.Sprintf("%s exposure-time=%d%s", src, us, tail))
+		exposures = []variant{
+			{fmt.Sprintf(" exposure-time-mode=manual exposure-time=%d", us), nil},
+			{fmt.Sprintf(" exposure-time=%d", us), nil},
+			{"", []string{"exposure"}},
+		}
 	}
-	return append(out, src+tail)
+	focuses := []variant{{}}
+	switch {
+	case o.Focus.Continuous:
+		focuses = []variant{{" af-mode=continuous", nil}, {"", []string{"focus"}}}
+	case o.Focus.Given:
+		focuses = []variant{{fmt.Sprintf(" af-mode=manual lens-position=%s", strconv.FormatFloat(o.Focus.Dioptres, 'f', -1, 64)), nil}, {"", []string{"focus"}}}
+	}
+	for _, f := range focuses {
+		for _, e := range exposures {
+			pipelines = append(pipelines, src+e.props+f.props+tail)
+			omits = append(omits, append(append([]string(nil), e.omits...), f.omits...))
+		}
+	}
+	return pipelines, omits
+}
+
+// Focus is source.focus, for a camera with a focus motor (Camera Module
+// 3, through libcamera): a lens position in dioptres (1 / the distance in
+// metres: 0.95 for a board 1.05 m below the lens; 0 is infinity), or
+// continuous (autofocus that keeps refocusing: it may hunt when arms cross
+// the picture). Unset: the camera's own setting.
+type Focus struct {
+	Given      bool
+	Continuous bool
+	Dioptres   float64
+}
+
+// UnmarshalYAML reads "continuous" or a number of dioptres.
+func (f *Focus) UnmarshalYAML(n *yaml.Node) error {
+	if err := f.Set(n.Value); n.Kind != yaml.ScalarNode || err != nil {
+		return fmt.Errorf("line %d: want continuous or a lens position in dioptres (1 / distance in m, e.g. 0.95)", n.Line)
+	}
+	return nil
+}
+
+// Set parses a focus (also the flag's).
+func (f *Focus) Set(s string) error {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		*f = Focus{}
+		return nil
+	}
+	if strings.EqualFold(s, "continuous") {
+		*f = Focus{Given: true, Continuous: true}
+		return nil
+	}
+	d, err := strconv.ParseFloat(s, 64)
+	if err != nil || d < 0 || d > 32 || math.IsNaN(d) {
+		return fmt.Errorf("%q is not a focus (continuous, or a lens position of 0…32 dioptres)", s)
+	}
+	*f = Focus{Given: true, Dioptres: d}
+	return nil
+}
+
+// MarshalYAML writes the focus as text.
+func (f Focus) MarshalYAML() (any, error) { return f.String(), nil }
+
+func (f Focus) String() string {
+	switch {
+	case !f.Given:
+		return ""
+	case f.Continuous:
+		return "continuous"
+	}
+	return strconv.FormatFloat(f.Dioptres, 'f', -1, 64)
 }
 
 // rational writes a frame rate as a GStreamer fraction (29.97 → 30000/1001).

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardcam/boardcam/clock"
 	"gocv.io/x/gocv"
 )
 
@@ -177,7 +178,7 @@ func TestCameraGapFromTimeStamps(t *testing.T) {
 	for _, i := range []int{0, 1, 2, 6, 7} { // 3, 4, 5 never came
 		stamps = append(stamps, time.Second+time.Duration(i)*tick)
 	}
-	c := &capture{cfg: DefaultConfig().Source, queue: 8, log: quietLogger(), clock: RealClock{}, src: &stampedSource{stamps: stamps},
+	c := &capture{cfg: DefaultConfig().Source, queue: 8, log: quietLogger(), clock: clock.Real{}, src: &stampedSource{stamps: stamps},
 		metrics: NewMetrics(nil, time.Now()), lossless: true}
 	if err := c.Initialize(); err != nil {
 		t.Fatal(err)
@@ -197,5 +198,48 @@ func TestCameraGapFromTimeStamps(t *testing.T) {
 	}
 	if n := c.metrics.droppedCount("camera"); n != 3 {
 		t.Errorf("%d frames counted not delivered, want 3", n)
+	}
+}
+
+// source.focus on libcamerasrc: with each exposure variant, then without
+// the focus (a camera without a focus motor refuses the properties).
+func TestLibcameraFocus(t *testing.T) {
+	var f Focus
+	for _, bad := range []string{"near", "-1", "40"} {
+		if err := f.Set(bad); err == nil {
+			t.Errorf("focus %q accepted", bad)
+		}
+	}
+	if err := f.Set("0.95"); err != nil || f.String() != "0.95" {
+		t.Fatalf("focus 0.95: %v %v", f, err)
+	}
+	got, omits := libcameraPipelineList("", CaptureOptions{Exposure: 4 * time.Millisecond, Focus: f})
+	tail := " ! video/x-raw ! videoconvert ! video/x-raw,format=BGR ! appsink"
+	want := []string{
+		"libcamerasrc exposure-time-mode=manual exposure-time=4000 af-mode=manual lens-position=0.95" + tail,
+		"libcamerasrc exposure-time=4000 af-mode=manual lens-position=0.95" + tail,
+		"libcamerasrc af-mode=manual lens-position=0.95" + tail,
+		"libcamerasrc exposure-time-mode=manual exposure-time=4000" + tail,
+		"libcamerasrc exposure-time=4000" + tail,
+		"libcamerasrc" + tail,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("pipelines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if fmt.Sprint(omits) != "[[] [] [exposure] [focus] [focus] [exposure focus]]" {
+		t.Errorf("omits %v", omits)
+	}
+	if err := f.Set("continuous"); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := libcameraPipelineList("", CaptureOptions{Focus: f}); len(got) != 2 || !strings.HasPrefix(got[0], "libcamerasrc af-mode=continuous !") {
+		t.Errorf("continuous: %q", got)
+	}
+	c, err := ParseConfig([]byte("source:\n  uri: libcamera\n  focus: 1.1\n"), "c.yaml")
+	if err != nil || !c.Source.Focus.Given || c.Source.Focus.Dioptres != 1.1 {
+		t.Errorf("config focus: %+v %v", c.Source.Focus, err)
+	}
+	if _, err := ParseConfig([]byte("source:\n  uri: libcamera\n  focus: sharp\n"), "c.yaml"); err == nil || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("bad focus: %v", err)
 	}
 }

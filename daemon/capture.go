@@ -11,6 +11,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -45,7 +46,7 @@ type capture struct {
 	cfg       SourceConfig
 	queue     int // frame_queue
 	log       *slog.Logger
-	clock     Clock
+	clock     clock.Clock
 	src       Source
 	reopen    func() (Source, error) // a new Source after a read was abandoned
 	metrics   *Metrics
@@ -154,7 +155,7 @@ func (c *capture) run(done <-chan struct{}) error {
 			c.setStatus(web.CameraNoSignal, fmt.Sprintf("%v; next attempt in %s", err, backoff))
 			c.log.Warn("source unavailable; retrying", "source", c.src.Info().Name, "err", err, "attempt", attempts, "retry_in", backoff)
 			c.backoffs = append(c.backoffs, backoff)
-			if !sleep(c.clock, backoff, done) {
+			if !clock.Sleep(c.clock, backoff, done) {
 				return nil
 			}
 			backoff = min(2*backoff, c.cfg.ReconnectMax.D())
@@ -212,7 +213,7 @@ func (c *capture) run(done <-chan struct{}) error {
 		c.setStatus(web.CameraNoSignal, fmt.Sprintf("%v; reconnecting in %s", err, backoff))
 		c.log.Warn("source lost; reconnecting", "source", info.Name, "err", err, "retry_in", backoff)
 		c.backoffs = append(c.backoffs, backoff)
-		if !sleep(c.clock, backoff, done) {
+		if !clock.Sleep(c.clock, backoff, done) {
 			return nil
 		}
 		backoff = min(2*backoff, c.cfg.ReconnectMax.D())
@@ -317,7 +318,7 @@ func (c *capture) readFile(done <-chan struct{}) error {
 			}
 			due := c.paceStart.Add(time.Duration(float64(pts-c.paceBase) / c.cfg.Speed))
 			if d := due.Sub(c.clock.Now()); d > 0 {
-				if !sleep(c.clock, d, done) {
+				if !clock.Sleep(c.clock, d, done) {
 					if pooled {
 						c.pool <- f
 					}

@@ -86,6 +86,11 @@ type SourceConfig struct {
 	// its width); auto leaves it to the camera (which lengthens it in a
 	// dim room: fast strokes then blur). It must be shorter than a frame.
 	Exposure Exposure `yaml:"exposure"`
+	// Focus is asked of a libcamera camera with a focus motor (Camera
+	// Module 3): a lens position in dioptres, 1 / the distance from the
+	// lens to the board in metres (0.95 at 1.05 m), or continuous; empty:
+	// the camera's own. deploy/raspberry-pi.md has the heights.
+	Focus Focus `yaml:"focus"`
 	// Pace plays files at their own frame rate (default true); false reads
 	// them as fast as the pipeline takes frames, dropping none.
 	Pace *bool `yaml:"pace"`
@@ -163,7 +168,31 @@ type WebConfig struct {
 	// AllowedOrigins lists other origins whose pages may read the
 	// websocket.
 	AllowedOrigins []string `yaml:"allowed_origins"`
+	// TLS serves the console over HTTPS.
+	TLS TLSConfig `yaml:"tls"`
+	// TrustedProxies lists reverse proxies (addresses or CIDR blocks)
+	// whose X-Forwarded-For/-Proto are believed: login lock-outs are then
+	// per client behind the proxy, not per proxy.
+	TrustedProxies []string `yaml:"trusted_proxies"`
 }
+
+// TLSConfig chooses the console's certificate: a certificate file and its
+// key, or self_signed, a certificate made at the first start and kept in
+// dir. Neither: plain HTTP.
+type TLSConfig struct {
+	Cert string `yaml:"cert"`
+	Key  string `yaml:"key"`
+	// SelfSigned makes a certificate at the first start for localhost,
+	// this machine's name (and name.local) and Hosts, and keeps it in Dir
+	// (default $XDG_STATE_HOME/boardcam/tls, /var/lib/boardcam/tls under
+	// the package's unit).
+	SelfSigned bool     `yaml:"self_signed"`
+	Hosts      []string `yaml:"hosts"`
+	Dir        string   `yaml:"dir"`
+}
+
+// enabled reports whether TLS is configured.
+func (t TLSConfig) enabled() bool { return t.Cert != "" || t.Key != "" || t.SelfSigned }
 
 // PipelineConfig sizes the queues between the components.
 type PipelineConfig struct {
@@ -284,6 +313,9 @@ func (c *Config) applyDefaults() {
 		l := "localhost:8080"
 		c.Web.Listen = &l
 	}
+	if c.Web.TLS.SelfSigned && c.Web.TLS.Dir == "" {
+		c.Web.TLS.Dir = filepath.Join(defaultStateDir(), "tls")
+	}
 	if c.Display == "" {
 		c.Display = "none"
 	}
@@ -305,14 +337,18 @@ func (c *Config) applyDefaults() {
 	}
 }
 
-func defaultJournalDir() string {
+func defaultJournalDir() string { return filepath.Join(defaultStateDir(), "matches") }
+
+// defaultStateDir is $XDG_STATE_HOME/boardcam (~/.local/state/boardcam;
+// /var/lib/boardcam under the package's unit).
+func defaultStateDir() string {
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "boardcam", "matches")
+		return filepath.Join(d, "boardcam")
 	}
 	if h, err := os.UserHomeDir(); err == nil && h != "" {
-		return filepath.Join(h, ".local", "state", "boardcam", "matches")
+		return filepath.Join(h, ".local", "state", "boardcam")
 	}
-	return filepath.Join(os.TempDir(), "boardcam", "matches")
+	return filepath.Join(os.TempDir(), "boardcam")
 }
 
 // LoadConfig reads a configuration file: unknown keys are rejected and
@@ -337,7 +373,7 @@ func ParseConfig(b []byte, name string) (Config, error) {
 			c.applyDefaults()
 			return c, c.Validate()
 		}
-		return Config{}, fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "yaml: "))
+		return Config{}, fmt.Errorf("%s:%s", name, syntaxError(b, err))
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
@@ -361,6 +397,40 @@ func ParseConfig(b []byte, name string) (Config, error) {
 	}
 	c.applyDefaults()
 	return c, c.Validate()
+}
+
+// syntaxError is "LINE: message" for a YAML syntax error in b.
+//
+// yaml.v3 numbers the lines of its syntax errors inconsistently: a parser
+// error gives the 0-based line of its context (one line early), a scanner
+// error the 1-based line of its context (where a scalar began, not where
+// the tab or colon is), and an error on the first line no line at all. The
+// error does not carry its position, so it is found here: the line is the
+// last line of the shortest prefix of the document that already fails
+// with the same message, the line where the document could no longer
+// become valid YAML.
+func syntaxError(b []byte, err error) string {
+	msg := yamlMessage(err)
+	lines := bytes.SplitAfter(b, []byte("\n"))
+	for n := 1; n <= len(lines); n++ {
+		prefix := bytes.Join(lines[:n], nil)
+		var v yaml.Node
+		if e := yaml.Unmarshal(prefix, &v); e != nil && yamlMessage(e) == msg {
+			return fmt.Sprintf("%d: %s", n, msg)
+		}
+	}
+	return " " + strings.TrimPrefix(err.Error(), "yaml: ")
+}
+
+// yamlMessage is a yaml.v3 syntax error's message without its line.
+func yamlMessage(err error) string {
+	s := strings.TrimPrefix(err.Error(), "yaml: ")
+	if rest, ok := strings.CutPrefix(s, "line "); ok {
+		if i := strings.Index(rest, ": "); i > 0 && strings.Trim(rest[:i], "0123456789") == "" {
+			s = rest[i+2:]
+		}
+	}
+	return s
 }
 
 func cleanYAMLError(err error) string {
@@ -559,10 +629,20 @@ func (c *Config) Validate() error {
 	if c.Journal.Dir == "" {
 		bad("journal.dir", "empty")
 	}
-	if c.Web.UmpireHash != "" || len(c.Web.AllowedOrigins) > 0 {
+	if t := c.Web.TLS; t.enabled() {
+		switch {
+		case t.SelfSigned && (t.Cert != "" || t.Key != ""):
+			bad("web.tls", "either cert and key, or self_signed, not both")
+		case !t.SelfSigned && (t.Cert == "" || t.Key == ""):
+			bad("web.tls", "cert and key go together (or self_signed: true)")
+		case !t.SelfSigned && (len(t.Hosts) > 0 || t.Dir != ""):
+			bad("web.tls", "hosts and dir are for self_signed")
+		}
+	}
+	if c.Web.UmpireHash != "" || len(c.Web.AllowedOrigins) > 0 || len(c.Web.TrustedProxies) > 0 {
 		// web checks the hash and the origins in Initialize; check them
 		// here too, so that the error names the file and line.
-		probe := web.Config{UmpireHash: c.Web.UmpireHash, AllowedOrigins: c.Web.AllowedOrigins}
+		probe := web.Config{UmpireHash: c.Web.UmpireHash, AllowedOrigins: c.Web.AllowedOrigins, TrustedProxies: c.Web.TrustedProxies}
 		srv := &web.Server{Config: probe}
 		if err := srv.Initialize(); err != nil {
 			bad("web", "%s", strings.TrimPrefix(err.Error(), "web: config: "))

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,6 +118,10 @@ func TestConfigErrors(t *testing.T) {
 		{"bad type", "source:\n  width: wide\n", []string{"bad.yaml", "line 2"}},
 		{"not a mapping", "- a\n- b\n", []string{"bad.yaml:1", "mapping"}},
 		{"bad level", "log:\n  level: loud\n", []string{"bad.yaml:2: log.level"}},
+		{"tls cert without key", "web:\n  tls:\n    cert: /etc/boardcam/console.crt\n", []string{"bad.yaml:3: web.tls", "cert and key go together"}},
+		{"tls both", "web:\n  tls:\n    cert: a.crt\n    key: a.key\n    self_signed: true\n", []string{"bad.yaml:3: web.tls", "not both"}},
+		{"tls hosts without self_signed", "web:\n  tls:\n    cert: a.crt\n    key: a.key\n    hosts: [x]\n", []string{"bad.yaml:3: web.tls", "for self_signed"}},
+		{"bad trusted proxy", "web:\n  trusted_proxies: [10.0.0.0/8, proxy.lan]\n", []string{"bad.yaml:", "trusted_proxies[1]", "proxy.lan"}},
 		{"two errors", "display: lcd\nlog:\n  format: xml\n", []string{"bad.yaml:1: display", "bad.yaml:3: log.format"}},
 	}
 	for _, c := range cases {
@@ -193,5 +198,45 @@ func TestParseSource(t *testing.T) {
 	}
 	if got := redactURL("rtsp://admin:hunter2@10.0.0.5/live"); strings.Contains(got, "hunter2") {
 		t.Errorf("password shown: %s", got)
+	}
+}
+
+// YAML syntax errors point to the line where the file stops being valid
+// YAML (yaml.v3 itself says one line early for parser errors, the line
+// before a stray tab, and nothing on the first line).
+func TestConfigSyntaxErrorLines(t *testing.T) {
+	cases := []struct {
+		name, src string
+		line      int
+		says      string
+	}{
+		{"unclosed flow sequence", "source:\n  uri: demo.mp4\nmatch:\n  players: [S=Asha, N=Ravi\n", 4, "did not find expected ',' or ']'"},
+		{"unclosed flow mapping", "source:\n  uri: demo.mp4\nmatch: {profile: icf\n", 3, "did not find expected ',' or '}'"},
+		{"tab indentation", "source:\n  uri: demo.mp4\n\twidth: 1280\n", 3, "tab character"},
+		{"unclosed quote", "source:\n  uri: demo.mp4\nmatch:\n  profile: \"icf\n", 4, "unexpected end of stream"},
+		{"bad indentation", "source:\n  uri: demo.mp4\nmatch:\n profile: icf\n  players: [S=A, N=B]\n", 5, "mapping values are not allowed"},
+		{"colon on the first line", "source: uri: demo.mp4\n", 1, "mapping values are not allowed"},
+		{"sequence item in a mapping", "source:\n  uri: demo.mp4\n- width: 3\n", 3, "did not find expected key"},
+		// "uri demo.mp4" continues as a plain scalar onto line 3, where the
+		// colon makes it invalid: line 3 is where YAML can tell.
+		{"missing colon", "source:\n  uri demo.mp4\n  width: 1280\n", 3, "mapping values are not allowed"},
+		{"missing colon at the end", "source:\n  width: 1280\n  uri demo.mp4\n", 3, "could not find expected ':'"},
+		{"after comments", "# boardcam\n\n# source\nsource:\n  uri: demo.mp4\n\n  width: [1280\nlog:\n  level: info\n", 7, "did not find expected ',' or ']'"},
+		{"duplicate key", "source:\n  uri: a.mp4\n  uri: b.mp4\n", 3, "already defined at line 2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseConfig([]byte(c.src), "bad.yaml")
+			if err == nil {
+				t.Fatal("no error")
+			}
+			want := fmt.Sprintf("bad.yaml:%d: ", c.line)
+			if c.name == "duplicate key" {
+				want = fmt.Sprintf("bad.yaml: line %d: ", c.line) // the decoder's own, exact
+			}
+			if !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), c.says) {
+				t.Errorf("error %q, want %q… %q", err, want, c.says)
+			}
+		})
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/hardware"
@@ -50,7 +51,7 @@ type Daemon struct {
 	Config Config
 	Logger *slog.Logger
 	// Clock is the time source (default the wall clock).
-	Clock Clock
+	Clock clock.Clock
 	// Out receives the terminal scoreboard (display: term); default
 	// standard output.
 	Out io.Writer
@@ -86,7 +87,7 @@ type Daemon struct {
 	// Hardware are the hardware openers (tests use fakes).
 	Hardware hardware.Options
 	// WebClock is the web server's clock (default the system clock).
-	WebClock web.Clock
+	WebClock clock.Clock
 	// WebTuning, when set, adjusts the web server's configuration before
 	// it starts (tests shrink the per-client queues).
 	WebTuning func(*web.Config)
@@ -151,7 +152,7 @@ func (d *Daemon) Initialize() error {
 
 func (d *Daemon) initialize() error {
 	if d.Clock == nil {
-		d.Clock = RealClock{}
+		d.Clock = clock.Real{}
 	}
 	if d.Logger == nil {
 		d.Logger = slog.Default()
@@ -240,10 +241,15 @@ func (d *Daemon) initialize() error {
 	if *cfg.Web.Listen != "" {
 		wc := d.WebClock
 		if wc == nil {
-			wc = web.SystemClock{}
+			wc = clock.Real{}
+		}
+		tlsCfg, err := d.webTLS()
+		if err != nil {
+			return err
 		}
 		d.web = &web.Server{
-			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins, Board: d.geom, Clock: wc},
+			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins,
+				TrustedProxies: cfg.Web.TrustedProxies, TLS: tlsCfg, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
 			Source: d, Sink: d, Frames: d, Metrics: wm,
 		}
@@ -258,7 +264,7 @@ func (d *Daemon) initialize() error {
 			}
 			return fmt.Errorf("%s: %w%s", cfg.at("web.listen"), err, hint)
 		}
-		d.Logger.Info("web server listening", "addr", d.web.Addr(), "umpire_console", cfg.Web.UmpireHash != "")
+		d.Logger.Info("web server listening", "addr", d.web.Addr(), "https", tlsCfg != nil, "umpire_console", cfg.Web.UmpireHash != "")
 	}
 	// Last, once everything else opened: a start that fails creates no
 	// journal.
@@ -301,7 +307,7 @@ func (d *Daemon) openSource() error {
 			return nil
 		}
 		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS, Format: strings.ToLower(cfg.Source.Format),
-			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto}
+			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto, Focus: cfg.Source.Focus}
 		s, err := NewCaptureSource(spec, opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
@@ -440,7 +446,7 @@ func (d *Daemon) openMatch() error {
 		Config: match.Config{Dir: cfg.Journal.Dir, Decisions: cfg.Match.Decisions, Delay: cfg.Match.Delay.D(),
 			Header: cfg.Header, Resume: d.resumeLog, ResumePath: d.Resume, NewMatch: d.NewMatch,
 			Source: d.identity, Referee: d.refereeConfig, Queue: cfg.Pipeline.PublishQueue, ExitAtEnd: cfg.Source.exitAtEnd()},
-		Logger: d.Logger, Clock: clockOf(d.Clock), Metrics: d.metrics,
+		Logger: d.Logger, Clock: d.Clock, Metrics: d.metrics,
 	}
 	if err := k.Initialize(); err != nil {
 		return err

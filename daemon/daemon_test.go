@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/referee"
@@ -125,7 +125,7 @@ func TestStalledSourceRecovers(t *testing.T) {
 	src := newWorldSource(lastFrame(evs)+5, stallAt, 2, true)
 	ana := newWorldAnalyzer(evs, src.tokens)
 	rec := newRecorder()
-	clock := displaytest.NewClock()
+	clock := clocktest.New()
 	cfg := testConfig(t)
 	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clock, Source: src, Analyzer: ana, Publishers: []Publisher{rec}}
 	done := runDaemon(t, d)

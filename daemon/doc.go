@@ -19,7 +19,7 @@
 // announcement, so a slow publisher costs frames, never decisions. Live
 // sources ([Source]) are read by a reader goroutine under a stall watchdog
 // and reopened with exponential backoff; every wait uses the injected
-// [Clock].
+// [clock.Clock].
 //
 // # Never silently wrong
 //

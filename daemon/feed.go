@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/web"
@@ -29,7 +30,7 @@ type feed struct {
 	queue    int // event_queue
 	cfg      SourceConfig
 	log      *slog.Logger
-	clock    Clock
+	clock    clock.Clock
 	metrics  *Metrics
 	status   func(web.Camera)
 	out      chan match.Observation
@@ -96,7 +97,7 @@ func (f *feed) run(done <-chan struct{}) error {
 				paceStart, paceBase = f.clock.Now(), t
 			}
 			due := paceStart.Add(time.Duration((t - paceBase) / f.cfg.Speed * float64(time.Second)))
-			if d := due.Sub(f.clock.Now()); d > 0 && !sleep(f.clock, d, done) {
+			if d := due.Sub(f.clock.Now()); d > 0 && !clock.Sleep(f.clock, d, done) {
 				return false
 			}
 		}

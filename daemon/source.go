@@ -121,6 +121,8 @@ type CaptureOptions struct {
 	// ExposureAuto asks for the camera's automatic exposure instead.
 	Exposure     time.Duration
 	ExposureAuto bool
+	// Focus is asked of a libcamera camera with a focus motor.
+	Focus Focus
 }
 
 // NewCaptureSource returns a Source read with OpenCV's VideoCapture: a file
@@ -157,7 +159,7 @@ func NewCaptureSource(spec SourceSpec, o CaptureOptions) (Source, error) {
 		}
 	case KindLibcamera:
 		c.api = gocv.VideoCaptureGstreamer
-		c.pipelines = libcameraPipelines(spec.Target, o)
+		c.pipelines, c.omits = libcameraPipelineList(spec.Target, o)
 		c.info.Name = "libcamera"
 		if spec.Target != "" {
 			c.info.Name += ":" + spec.Target
@@ -192,6 +194,8 @@ type captureSource struct {
 	read int // frames read since Open
 	// pipelines are the GStreamer pipelines to try, best first.
 	pipelines []string
+	// omits says what each pipeline leaves out of what was asked.
+	omits [][]string
 	// open opens a capture (default: OpenCV's); tests replace it.
 	open func(target string, api gocv.VideoCaptureAPI) (*gocv.VideoCapture, error)
 	// notes are said at every Open (settings the source cannot apply).
@@ -234,8 +238,15 @@ func (c *captureSource) Open() error {
 			if len(c.pipelines) > 0 {
 				c.info.Pipeline = t
 			}
-			if c.spec.Kind == KindLibcamera && c.opt.Exposure > 0 && i == len(targets)-1 {
-				c.info.Refused = append(c.info.Refused, fmt.Sprintf("exposure %s: this libcamera has no exposure-time property on libcamerasrc (libcamera 0.3 or later has); the camera keeps its automatic exposure and fast strokes may blur", c.opt.Exposure))
+			if c.spec.Kind == KindLibcamera && i < len(c.omits) {
+				for _, o := range c.omits[i] {
+					switch o {
+					case "exposure":
+						c.info.Refused = append(c.info.Refused, fmt.Sprintf("exposure %s: this libcamera has no exposure-time property on libcamerasrc (libcamera 0.3 or later has); the camera keeps its automatic exposure and fast strokes may blur", c.opt.Exposure))
+					case "focus":
+						c.info.Refused = append(c.info.Refused, fmt.Sprintf("focus %s: this libcamera or camera refuses af-mode/lens-position on libcamerasrc (a camera without a focus motor, or libcamera before 0.3); focus the lens by hand", c.opt.Focus))
+					}
+				}
 			}
 			break
 		}

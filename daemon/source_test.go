@@ -12,7 +12,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -136,7 +136,7 @@ func TestGStreamerSource(t *testing.T) {
 // A camera that is not there: the daemon says so and keeps trying, with
 // backoff, until stopped.
 func TestMissingCamera(t *testing.T) {
-	clock := displaytest.NewClock()
+	clock := clocktest.New()
 	cfg := testConfig(t)
 	cfg.Source.URI = "/dev/video97"
 	rec := newRecorder()

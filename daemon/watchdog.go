@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/internal/sdnotify"
 )
 
@@ -23,7 +24,7 @@ import (
 // journal carries the match on.
 type watchdog struct {
 	n     *sdnotify.Notifier
-	clock Clock
+	clock clock.Clock
 	log   *slog.Logger
 	// probe reports whether the match component answered within wait.
 	probe func(wait time.Duration, done <-chan struct{}) bool
@@ -51,7 +52,7 @@ func (w *watchdog) run(done <-chan struct{}) {
 	read, analysed := w.frames()
 	analysedAt := w.clock.Now()
 	var was string // the kind of the last reason for withholding the ping
-	for sleep(w.clock, every, done) {
+	for clock.Sleep(w.clock, every, done) {
 		kind, why := "", ""
 		if !w.probe(every, done) {
 			kind, why = "match", fmt.Sprintf("the match component has not answered for %v", every)

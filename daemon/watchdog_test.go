@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/internal/sdnotify"
 )
 
@@ -68,7 +68,7 @@ func (s *syncBuffer) String() string {
 // read and not analysed.
 func TestWatchdogWithholdsPingWhenUnhealthy(t *testing.T) {
 	n, next := fakeSystemd(t, 3_000_000) // WatchdogSec=3s: a check every second
-	clock := displaytest.NewClock()
+	clock := clocktest.New()
 	var logs syncBuffer
 	var answering atomic.Bool
 	var read, analysed, tick atomic.Int64
@@ -136,7 +136,7 @@ func TestWatchdogWithholdsPingWhenUnhealthy(t *testing.T) {
 func TestWatchdogWithoutInterval(t *testing.T) {
 	n, next := fakeSystemd(t, 0)
 	for _, n := range []*sdnotify.Notifier{n, nil} {
-		w := watchdog{n: n, clock: displaytest.NewClock(), log: quietLogger(),
+		w := watchdog{n: n, clock: clocktest.New(), log: quietLogger(),
 			probe:  func(time.Duration, <-chan struct{}) bool { t.Error("probed without a watchdog"); return true },
 			frames: func() (int64, int64) { return 0, 0 },
 			status: func() string { return "starting" }}

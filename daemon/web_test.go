@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/hardware/gpio"
 	"github.com/boardcam/boardcam/hardware/gpio/gpiotest"
@@ -179,7 +179,7 @@ func TestButtonUndo(t *testing.T) {
 	f := false
 	cfg.Source.Pace, cfg.Source.ExitAtEnd = &f, &f
 	chip := &gpiotest.Chip{}
-	clock := displaytest.NewClock()
+	clock := clocktest.New()
 	rec := newRecorder()
 	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clock, Publishers: []Publisher{rec},
 		Hardware: hardware.Options{OpenGPIO: func(string) (gpio.Chip, error) { return chip, nil }}}

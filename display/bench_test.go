@@ -5,14 +5,15 @@ import (
 
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/display/segment"
 )
 
 // nullPanel accepts every frame.
 type nullPanel struct{}
 
-func (nullPanel) Digits() int                          { return 8 }
-func (nullPanel) WriteDigits([]display.Segments) error { return nil }
-func (nullPanel) Halt() error                          { return nil }
+func (nullPanel) Digits() int                       { return 8 }
+func (nullPanel) WriteDigits([]segment.Digit) error { return nil }
+func (nullPanel) Halt() error                       { return nil }
 
 func BenchmarkFromState(b *testing.B) {
 	st := displaytest.Doubles()

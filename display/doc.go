@@ -7,7 +7,7 @@
 // the numbers and marks of a 7-segment scoreboard, the turn LED of each
 // seat, which fields blink and for how long, plus the names and fouls that
 // the text renderer prints. [Scoreboard.Digits] renders it into the digits
-// of a [Layout], one [Segments] byte per digit.
+// of a [Layout], one [segment.Digit] byte per digit.
 //
 // # Layout
 //
@@ -45,7 +45,7 @@
 // (3 s by default); once the match is won the winner's fields blink for
 // [Options.WinBlink] (10 s). A blink starts lit and alternates every half
 // [PanelOptions.BlinkPeriod] (250 ms lit, 250 ms dark by default), timed by
-// an injected [Clock]; a new state restarts it.
+// an injected [clock.Clock]; a new state restarts it.
 //
 // # Turn LEDs
 //

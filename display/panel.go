@@ -1,11 +1,14 @@
 package display
 
 import (
+	"github.com/boardcam/boardcam/display/segment"
+
 	"errors"
 	"io"
 	"sync"
 	"time"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -16,7 +19,7 @@ type Panel interface {
 	// Digits is the number of digits, left to right.
 	Digits() int
 	// WriteDigits shows d (len(d) == Digits()).
-	WriteDigits(d []Segments) error
+	WriteDigits(d []segment.Digit) error
 	// Halt blanks the digits and puts the chip in standby.
 	Halt() error
 }
@@ -34,7 +37,7 @@ type PanelOptions struct {
 	// DefaultBlinkPeriod.
 	BlinkPeriod time.Duration
 	// Clock drives blinking; nil means the real clock.
-	Clock Clock
+	Clock clock.Clock
 	// Report receives a report for every state shown, every blink phase
 	// (Unchanged when it needed no write) and the final halt.
 	Report Reporter
@@ -57,7 +60,7 @@ type PanelSink struct {
 	panel  Panel
 	layout Layout
 	o      PanelOptions
-	clock  Clock
+	clock  clock.Clock
 	mb     *Mailbox
 	stop   chan struct{}
 	done   chan struct{}
@@ -76,7 +79,7 @@ func NewPanelSink(p Panel, o PanelOptions) (*PanelSink, error) {
 		o.BlinkPeriod = DefaultBlinkPeriod
 	}
 	s := &PanelSink{
-		panel: p, layout: l, o: o, clock: clockOr(o.Clock),
+		panel: p, layout: l, o: o, clock: clock.Or(o.Clock),
 		mb: NewMailbox(0), stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	go s.run()
@@ -143,8 +146,8 @@ func (s *PanelSink) run() {
 		sb         Scoreboard
 		have       bool
 		blinkStart time.Time
-		last       []Segments
-		timer      Timer
+		last       []segment.Digit
+		timer      clock.Timer
 	)
 	for {
 		var tc <-chan time.Time
@@ -200,7 +203,7 @@ func (s *PanelSink) run() {
 	}
 }
 
-func equalDigits(a, b []Segments) bool {
+func equalDigits(a, b []segment.Digit) bool {
 	if len(a) != len(b) || a == nil || b == nil {
 		return false
 	}
@@ -214,8 +217,8 @@ func equalDigits(a, b []Segments) bool {
 
 // Pad returns d extended with blank digits (or cut) to n digits, for
 // panels with more digits than the layout uses.
-func Pad(d []Segments, n int) []Segments {
-	out := make([]Segments, n)
+func Pad(d []segment.Digit, n int) []segment.Digit {
+	out := make([]segment.Digit, n)
 	copy(out, d)
 	return out
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
 	"github.com/boardcam/boardcam/rules"
@@ -18,9 +19,9 @@ func (c *closer) Close() error { c.closed++; return nil }
 
 // newPanelSink returns a sink on a fake 8-digit panel, the fake clock and a
 // channel of its reports.
-func newPanelSink(t *testing.T, p *displaytest.Panel, c *closer) (*display.PanelSink, *displaytest.Clock, chan display.Report) {
+func newPanelSink(t *testing.T, p *displaytest.Panel, c *closer) (*display.PanelSink, *clocktest.Clock, chan display.Report) {
 	t.Helper()
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	p.Clock = clk
 	reports := make(chan display.Report, 1000)
 	o := display.PanelOptions{Name: "fake", Clock: clk, Report: func(r display.Report) { reports <- r }}
@@ -40,7 +41,7 @@ func TestPanelSinkBlinksOnFoulWithClock(t *testing.T) {
 	s, clk, reports := newPanelSink(t, p, c)
 
 	s.Show(displaytest.Singles())
-	if r := displaytest.Recv(t, reports); r.Op != "show" || r.Unchanged || r.Err != nil || !r.Queued.Equal(displaytest.Epoch) {
+	if r := displaytest.Recv(t, reports); r.Op != "show" || r.Unchanged || r.Err != nil || !r.Queued.Equal(clocktest.Epoch) {
 		t.Fatalf("first report %+v", r)
 	}
 	if n := clk.Pending(); n != 0 {
@@ -59,7 +60,7 @@ func TestPanelSinkBlinksOnFoulWithClock(t *testing.T) {
 	// 2750 ms, lit for good at 3000 ms.
 	for i := 1; i <= 12; i++ {
 		at := clk.Step()
-		if want := displaytest.Epoch.Add(time.Duration(i) * 250 * time.Millisecond); !at.Equal(want) {
+		if want := clocktest.Epoch.Add(time.Duration(i) * 250 * time.Millisecond); !at.Equal(want) {
 			t.Fatalf("step %d at %v, want %v", i, at, want)
 		}
 		if r := displaytest.Recv(t, reports); r.Op != "blink" || r.Err != nil {
@@ -81,9 +82,9 @@ func TestPanelSinkBlinksOnFoulWithClock(t *testing.T) {
 			want = "        "
 		}
 		if got := readDigits(f.Digits); got != want {
-			t.Errorf("frame %d at %v: %q, want %q", i, f.At.Sub(displaytest.Epoch), got, want)
+			t.Errorf("frame %d at %v: %q, want %q", i, f.At.Sub(clocktest.Epoch), got, want)
 		}
-		if wantAt := displaytest.Epoch.Add(time.Duration(i) * 250 * time.Millisecond); !f.At.Equal(wantAt) {
+		if wantAt := clocktest.Epoch.Add(time.Duration(i) * 250 * time.Millisecond); !f.At.Equal(wantAt) {
 			t.Errorf("frame %d at %v, want %v", i, f.At, wantAt)
 		}
 	}

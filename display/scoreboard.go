@@ -1,6 +1,8 @@
 package display
 
 import (
+	"github.com/boardcam/boardcam/display/segment"
+
 	"fmt"
 	"strings"
 	"time"
@@ -21,12 +23,12 @@ const (
 	QueenOut                      // "P": the queen waits to be placed back by the umpire
 )
 
-var queenGlyph = [...]Segments{
-	QueenNone:    Blank,
-	QueenInPlay:  SegG,
-	QueenPending: mustText("q.")[0],
-	QueenOwned:   mustText("q")[0],
-	QueenOut:     mustText("P")[0],
+var queenGlyph = [...]segment.Digit{
+	QueenNone:    segment.Blank,
+	QueenInPlay:  segment.G,
+	QueenPending: segment.MustText("q.")[0],
+	QueenOwned:   segment.MustText("q")[0],
+	QueenOut:     segment.MustText("P")[0],
 }
 
 func (q QueenMark) String() string {
@@ -223,22 +225,22 @@ func queenMarks(q rules.Queen) [2]QueenMark {
 
 // Digits renders the scoreboard into the digits of a layout. When lit is
 // false the blinking fields are dark (the "off" half of a blink).
-func (sb Scoreboard) Digits(l Layout, lit bool) []Segments {
-	out := make([]Segments, 0, l.Digits())
+func (sb Scoreboard) Digits(l Layout, lit bool) []segment.Digit {
+	out := make([]segment.Digit, 0, l.Digits())
 	for _, c := range l {
 		out = append(out, sb.cell(c, lit)...)
 	}
 	return out
 }
 
-func (sb Scoreboard) cell(c Cell, lit bool) []Segments {
-	d := make([]Segments, c.Width)
+func (sb Scoreboard) cell(c Cell, lit bool) []segment.Digit {
+	d := make([]segment.Digit, c.Width)
 	if c.Field == FieldBlank || (!lit && sb.Blink.Has(c.Field)) {
 		return d
 	}
 	if !sb.Active {
 		for i := range d {
-			d[i] = SegG
+			d[i] = segment.G
 		}
 		return d
 	}
@@ -267,15 +269,15 @@ func (sb Scoreboard) cell(c Cell, lit bool) []Segments {
 
 // number writes n right-aligned into d with leading blanks; a number too
 // wide for d shows as dashes (overflow), like a meter.
-func number(d []Segments, n int) {
+func number(d []segment.Digit, n int) {
 	s := fmt.Sprintf("%*d", len(d), n)
 	if len(s) > len(d) {
 		for i := range d {
-			d[i] = SegG
+			d[i] = segment.G
 		}
 		return
 	}
 	for i, r := range s {
-		d[i] = font[r]
+		d[i], _ = segment.Glyph(r) // digits and blanks all have glyphs
 	}
 }

@@ -7,15 +7,16 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/display/segment"
 	"github.com/boardcam/boardcam/rules"
 )
 
 // readDigits turns digits back into characters (the inverse of the font;
 // '?' for a pattern without a character), with "." for a decimal point.
-func readDigits(d []display.Segments) string {
-	rev := map[display.Segments]rune{}
+func readDigits(d []segment.Digit) string {
+	rev := map[segment.Digit]rune{}
 	for _, r := range " 0123456789-_=AbCcdEFGHhJLnoPqrtUuy" { // not S: same as 5
-		g, ok := display.Glyph(r)
+		g, ok := segment.Glyph(r)
 		if !ok {
 			panic("no glyph for " + string(r))
 		}
@@ -23,12 +24,12 @@ func readDigits(d []display.Segments) string {
 	}
 	out := []rune{}
 	for _, s := range d {
-		r, ok := rev[s&^display.SegDP]
+		r, ok := rev[s&^segment.DP]
 		if !ok {
 			r = '?'
 		}
 		out = append(out, r)
-		if s&display.SegDP != 0 {
+		if s&segment.DP != 0 {
 			out = append(out, '.')
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -22,7 +23,7 @@ type TerminalOptions struct {
 	// Model tunes the scoreboard.
 	Model Options
 	// Clock stamps the reports; nil means the real clock.
-	Clock Clock
+	Clock clock.Clock
 	// Report receives a report per write.
 	Report Reporter
 	// MaxAlerts bounds the alerts waiting to be written (default 16).
@@ -37,7 +38,7 @@ type TerminalOptions struct {
 type Terminal struct {
 	w     io.Writer
 	o     TerminalOptions
-	clock Clock
+	clock clock.Clock
 	mb    *Mailbox
 	stop  chan struct{}
 	done  chan struct{}
@@ -52,7 +53,7 @@ func NewTerminal(w io.Writer, o TerminalOptions) *Terminal {
 	if o.MaxAlerts <= 0 {
 		o.MaxAlerts = 16
 	}
-	t := &Terminal{w: w, o: o, clock: clockOr(o.Clock), mb: NewMailbox(o.MaxAlerts), stop: make(chan struct{}), done: make(chan struct{})}
+	t := &Terminal{w: w, o: o, clock: clock.Or(o.Clock), mb: NewMailbox(o.MaxAlerts), stop: make(chan struct{}), done: make(chan struct{})}
 	go t.run()
 	return t
 }

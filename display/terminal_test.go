@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
 )
@@ -30,7 +31,7 @@ func (s *syncBuffer) String() string {
 func TestTerminal(t *testing.T) {
 	var out syncBuffer
 	reports := make(chan display.Report, 10)
-	term := display.NewTerminal(&out, display.TerminalOptions{Style: display.StylePlain, Clock: displaytest.NewClock(), Report: func(r display.Report) { reports <- r }})
+	term := display.NewTerminal(&out, display.TerminalOptions{Style: display.StylePlain, Clock: clocktest.New(), Report: func(r display.Report) { reports <- r }})
 	prev := displaytest.Singles()
 	next := displaytest.Singles()
 	next.Fouls = []string{"thumbing"}
@@ -41,7 +42,7 @@ func TestTerminal(t *testing.T) {
 		t.Fatalf("report %+v", r)
 	}
 	term.Show(next)
-	if r := displaytest.Recv(t, reports); r.Op != "show" || !r.Queued.Equal(displaytest.Epoch) {
+	if r := displaytest.Recv(t, reports); r.Op != "show" || !r.Queued.Equal(clocktest.Epoch) {
 		t.Fatalf("report %+v", r)
 	}
 	if err := term.Close(); err != nil {
@@ -92,7 +93,7 @@ func TestFanout(t *testing.T) {
 func TestMailboxDropsOldestAlerts(t *testing.T) {
 	m := display.NewMailbox(2)
 	for k := range display.AlertKinds {
-		m.PutAlert(display.Alert{Kind: display.AlertKinds[k]}, displaytest.Epoch)
+		m.PutAlert(display.Alert{Kind: display.AlertKinds[k]}, clocktest.Epoch)
 	}
 	mail := m.Take()
 	if mail.Dropped != 2 || len(mail.Alerts) != 2 || mail.Alerts[0].Kind != display.AlertBoardWon {
@@ -101,7 +102,7 @@ func TestMailboxDropsOldestAlerts(t *testing.T) {
 	if m.Close() || !m.Close() {
 		t.Error("Close did not report the second close")
 	}
-	m.PutScoreboard(display.Scoreboard{}, displaytest.Epoch)
+	m.PutScoreboard(display.Scoreboard{}, clocktest.Epoch)
 	if m.Take().HasScoreboard {
 		t.Error("put after close")
 	}

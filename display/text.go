@@ -1,6 +1,8 @@
 package display
 
 import (
+	"github.com/boardcam/boardcam/display/segment"
+
 	"fmt"
 	"strings"
 
@@ -53,7 +55,7 @@ func RenderText(sb Scoreboard, l Layout, lit bool, style TextStyle) string {
 //	    _       _
 //	|_| _|  q   _|
 //	  ||_   .  |_
-func SegmentArt(digits []Segments, l Layout) string {
+func SegmentArt(digits []segment.Digit, l Layout) string {
 	gapAfter := map[int]bool{}
 	if l.Digits() == len(digits) {
 		n := 0
@@ -63,7 +65,7 @@ func SegmentArt(digits []Segments, l Layout) string {
 		}
 	}
 	var rows [3]strings.Builder
-	on := func(d, s Segments, c byte) byte {
+	on := func(d, s segment.Digit, c byte) byte {
 		if d&s != 0 {
 			return c
 		}
@@ -71,10 +73,10 @@ func SegmentArt(digits []Segments, l Layout) string {
 	}
 	for i, d := range digits {
 		rows[0].WriteByte(' ')
-		rows[0].WriteByte(on(d, SegA, '_'))
+		rows[0].WriteByte(on(d, segment.A, '_'))
 		rows[0].WriteString("  ")
-		rows[1].Write([]byte{on(d, SegF, '|'), on(d, SegG, '_'), on(d, SegB, '|'), ' '})
-		rows[2].Write([]byte{on(d, SegE, '|'), on(d, SegD, '_'), on(d, SegC, '|'), on(d, SegDP, '.')})
+		rows[1].Write([]byte{on(d, segment.F, '|'), on(d, segment.G, '_'), on(d, segment.B, '|'), ' '})
+		rows[2].Write([]byte{on(d, segment.E, '|'), on(d, segment.D, '_'), on(d, segment.C, '|'), on(d, segment.DP, '.')})
 		if gapAfter[i] {
 			for r := range rows {
 				rows[r].WriteByte(' ')

@@ -9,6 +9,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/display/segment"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -69,12 +70,12 @@ func TestRenderTextGolden(t *testing.T) {
 // Every digit pattern must draw as the segments it lights: check the art
 // of "8." (all on) and of a blank.
 func TestSegmentArtCells(t *testing.T) {
-	got := display.SegmentArt([]display.Segments{0xFF, 0}, nil)
+	got := display.SegmentArt([]segment.Digit{0xFF, 0}, nil)
 	want := " _\n|_|\n|_|.\n"
 	if got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	got = display.SegmentArt([]display.Segments{display.SegB | display.SegC, display.SegB | display.SegC}, display.Layout{{display.FieldScoreA, 1}, {display.FieldScoreB, 1}})
+	got = display.SegmentArt([]segment.Digit{segment.B | segment.C, segment.B | segment.C}, display.Layout{{display.FieldScoreA, 1}, {display.FieldScoreB, 1}})
 	want = "\n  |    |\n  |    |\n"
 	if got != want {
 		t.Errorf("gap: got %q, want %q", got, want)

@@ -27,7 +27,9 @@
 // (debounced edges to commands). docs/hardware.md has the parts list, the
 // wiring for a Raspberry Pi 4/5 and a configuration example.
 //
-// Dependencies: this package and its sub-packages import display (for the
-// Sink, Panel and Segments types) and periph, go-gpiocdev; display never
-// imports hardware.
+// Dependencies: the panel drivers import only display/segment (the digit
+// type and glyphs; they satisfy display.Panel without importing display,
+// so they never link the rules) and periph; this package, signals and
+// buttons import display (for the Sink and Reporter types), clock and
+// go-gpiocdev; display never imports hardware (TestDriversAreLeaves).
 package hardware

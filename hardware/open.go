@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/hardware/buttons"
 	"github.com/boardcam/boardcam/hardware/gpio"
@@ -29,7 +30,7 @@ import (
 type Options struct {
 	// Clock drives blinking, buzzer patterns and debouncing; nil means the
 	// real clock.
-	Clock display.Clock
+	Clock clock.Clock
 	// Report receives every report of every sink (errors and output
 	// latency); nil drops them.
 	Report display.Reporter

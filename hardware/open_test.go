@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
 	"github.com/boardcam/boardcam/hardware"
@@ -82,7 +83,7 @@ func (b *i2cBus) Close() error {
 // one alert reach every device, a button press comes out, Close turns
 // everything off.
 func TestOpenEverything(t *testing.T) {
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	spiRec := &spitest.Record{}
 	bus := &i2cBus{Record: &i2ctest.Record{}}
 	chip := &gpiotest.Chip{Now: clk.Now}

@@ -103,17 +103,6 @@ type catchUp struct {
 	pend  []*pending
 }
 
-// streamStart is the match as the source's frames begin: as it is now,
-// or, when a video is caught up with from its start after a restart, as
-// it was when the journal's stream of that video began (its first stroke
-// is played from that turn: see south_at first-stroke).
-func (k *Keeper) streamStart() rules.State {
-	if k.cu != nil && k.cu.m != nil {
-		return k.cu.m.State()
-	}
-	return k.m.State()
-}
-
 func (k *Keeper) newReferee() error {
 	ref, err := referee.New(k.refereeConfig(k.m.Profile()))
 	if err != nil {

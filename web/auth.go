@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/boardcam/boardcam/clock"
 )
 
 // The umpire's password (or token: any long random string works the same
@@ -115,13 +117,13 @@ type session struct {
 
 type sessionStore struct {
 	mu    sync.Mutex
-	clock Clock
+	clock clock.Clock
 	ttl   time.Duration
 	max   int
 	m     map[string]*session
 }
 
-func newSessionStore(clock Clock, ttl time.Duration, max int) *sessionStore {
+func newSessionStore(clock clock.Clock, ttl time.Duration, max int) *sessionStore {
 	return &sessionStore{clock: clock, ttl: ttl, max: max, m: map[string]*session{}}
 }
 
@@ -209,7 +211,7 @@ func (s *sessionStore) delete(key string) {
 // loginLimiter locks an address out after too many failed logins.
 type loginLimiter struct {
 	mu     sync.Mutex
-	clock  Clock
+	clock  clock.Clock
 	max    int
 	window time.Duration
 	m      map[string]*failures
@@ -222,7 +224,7 @@ type failures struct {
 
 const maxLimiterEntries = 4096
 
-func newLoginLimiter(clock Clock, max int, window time.Duration) *loginLimiter {
+func newLoginLimiter(clock clock.Clock, max int, window time.Duration) *loginLimiter {
 	return &loginLimiter{clock: clock, max: max, window: window, m: map[string]*failures{}}
 }
 

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net/url"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock"
 )
 
 // Config configures the web server. The zero value of every field but
@@ -38,10 +40,21 @@ type Config struct {
 	// MaxSessions bounds the number of live umpire sessions (default 16);
 	// a new login beyond it ends the oldest.
 	MaxSessions int
-	// LoginFailures failed logins from one address within LoginWindow
-	// lock that address out for the rest of the window (defaults 5, 1m).
+	// LoginFailures failed logins from one client within LoginWindow
+	// lock that client out for the rest of the window (defaults 5, 1m). A
+	// client is its address (IPv6: its /64), seen through TrustedProxies,
+	// or a browser that has logged in before (see lockout.go): the
+	// umpire's browser is not locked out by a guesser at the same address.
 	LoginFailures int
 	LoginWindow   time.Duration
+	// TrustedProxies lists the reverse proxies (addresses or CIDR blocks)
+	// whose X-Forwarded-For and X-Forwarded-Proto headers are believed.
+	// Empty: the peer's address is the client's, the headers are ignored.
+	TrustedProxies []string
+
+	// TLS, if set, makes the listener serve HTTPS with it (the session
+	// cookie is then Secure). Nil: plain HTTP.
+	TLS *tls.Config
 
 	// MaxClients bounds the websocket connections (default 500); beyond
 	// it /ws answers 503.
@@ -98,8 +111,8 @@ type Config struct {
 	// Board is the geometry the console draws and the preview marks
 	// (default board.ICF()).
 	Board *board.Geometry
-	// Clock is the time source (default SystemClock).
-	Clock Clock
+	// Clock is the time source (default the wall clock).
+	Clock clock.Clock
 }
 
 // Defaults.
@@ -152,7 +165,7 @@ func (c Config) withDefaults() Config {
 		c.Board = board.ICF()
 	}
 	if c.Clock == nil {
-		c.Clock = SystemClock{}
+		c.Clock = clock.Real{}
 	}
 	return c
 }
@@ -171,6 +184,12 @@ func (c Config) validate() error {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
 			bad(fmt.Sprintf("allowed_origins[%d]", i), "%q is not an origin like https://host:port (or \"null\")", o)
 		}
+	}
+	if _, err := parseTrustedProxies(c.TrustedProxies); err != nil {
+		errs = append(errs, err)
+	}
+	if c.TLS != nil && len(c.TLS.Certificates) == 0 && c.TLS.GetCertificate == nil {
+		bad("tls", "no certificate")
 	}
 	if c.UmpireHash != "" {
 		if _, err := parseHash(c.UmpireHash); err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/web"
 	"github.com/boardcam/boardcam/web/webtest"
 )
@@ -52,7 +53,7 @@ type env struct {
 	srv   *web.Server
 	fake  *webtest.Fake
 	be    backend
-	clock *webtest.FakeClock
+	clock *clocktest.Clock
 	hs    *httptest.Server
 	base  string
 }
@@ -63,7 +64,7 @@ var t0 = time.Date(2025, 5, 1, 18, 0, 0, 0, time.UTC)
 // the configuration.
 func newEnv(t *testing.T, edit func(*web.Config)) *env {
 	t.Helper()
-	clock := webtest.NewFakeClock(t0)
+	clock := clocktest.NewAt(t0)
 	cfg := web.Config{UmpireHash: passwordHash(t), Clock: clock}
 	if edit != nil {
 		edit(&cfg)

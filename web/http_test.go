@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/web"
 	"github.com/boardcam/boardcam/web/webtest"
 )
@@ -287,7 +288,7 @@ func TestPreviewLimits(t *testing.T) {
 		t.Errorf("second viewer: %d %s", resp.StatusCode, body)
 	}
 	// Without a frame source there is no preview (and no still).
-	clock := webtest.NewFakeClock(t0)
+	clock := clocktest.NewAt(t0)
 	srv := &web.Server{Config: web.Config{Clock: clock}}
 	if err := srv.Initialize(); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"crypto/tls"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"path"
 	"strconv"
@@ -21,6 +23,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -64,6 +67,7 @@ type Server struct {
 	preview  *previewer
 	mux      *http.ServeMux
 	started  time.Time
+	proxies  []netip.Prefix
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -95,6 +99,7 @@ func (s *Server) Initialize() error {
 	s.hub = newHub(&s.cfg, s.Metrics)
 	s.sessions = newSessionStore(s.cfg.Clock, s.cfg.SessionTTL, s.cfg.MaxSessions)
 	s.logins = newLoginLimiter(s.cfg.Clock, s.cfg.LoginFailures, s.cfg.LoginWindow)
+	s.proxies, _ = parseTrustedProxies(s.cfg.TrustedProxies) // checked by validate
 	s.verify = make(chan struct{}, 1)
 	s.stills = &stillStore{}
 	s.preview = newPreviewer(s)
@@ -124,6 +129,9 @@ func (s *Server) Initialize() error {
 		if err != nil {
 			s.Close()
 			return fmt.Errorf("web: listen: %w", err)
+		}
+		if s.cfg.TLS != nil {
+			ln = tls.NewListener(ln, s.cfg.TLS)
 		}
 		s.ln = ln
 		s.http = &http.Server{
@@ -214,7 +222,7 @@ func (s *Server) Resync() error {
 // Stats returns the websocket figures.
 func (s *Server) Stats() Stats { return s.Metrics.Stats() }
 
-func (s *Server) flushLoop(t Ticker) {
+func (s *Server) flushLoop(t clock.Ticker) {
 	defer s.wg.Done()
 	defer t.Stop()
 	for {
@@ -461,14 +469,6 @@ func sameOrigin(r *http.Request) bool {
 	return err == nil && strings.EqualFold(u.Host, r.Host)
 }
 
-func clientAddr(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
-
 func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 	if !sameOrigin(r) {
 		writeError(w, http.StatusForbidden, "login from another site refused")
@@ -478,7 +478,7 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, "no umpire password is configured: set umpire_hash in the configuration")
 		return
 	}
-	addr := clientAddr(r)
+	addr := s.loginKey(r)
 	if wait := s.logins.blocked(addr); wait > 0 {
 		secs := int(math.Ceil(wait.Seconds()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
@@ -503,13 +503,21 @@ func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.logins.succeed(addr)
+	secure := s.viaTLS(r)
+	if _, ok := s.device(r); !ok {
+		http.SetCookie(w, &http.Cookie{
+			Name: deviceCookie, Value: s.newDeviceToken(), Path: "/api/login",
+			MaxAge:   int(deviceTTL.Seconds()),
+			HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: secure,
+		})
+	}
 	token, ss := s.sessions.create()
 	http.SetCookie(w, &http.Cookie{
 		Name: cookieName, Value: token, Path: "/",
 		Expires:  ss.expires,
 		MaxAge:   int(s.cfg.SessionTTL.Seconds()),
 		HttpOnly: true, SameSite: http.SameSiteStrictMode,
-		Secure: r.TLS != nil,
+		Secure: secure,
 	})
 	writeJSON(w, http.StatusOK, s.sessionInfo(ss, true))
 }

@@ -5,13 +5,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/clock"
+	"github.com/boardcam/boardcam/display/segment"
 )
 
 // Frame is one write to a Panel.
 type Frame struct {
 	At     time.Time
-	Digits []display.Segments
+	Digits []segment.Digit
 }
 
 // Panel is a display.Panel that records every frame written to it.
@@ -19,7 +20,7 @@ type Panel struct {
 	// N is the number of digits.
 	N int
 	// Clock stamps the frames (nil: zero times).
-	Clock display.Clock
+	Clock clock.Clock
 	// Gate, when set, makes each write wait for a value on it (to simulate
 	// a hung bus).
 	Gate chan struct{}
@@ -38,7 +39,7 @@ func (p *Panel) Digits() int { return p.N }
 
 // WriteDigits records d (after waiting on Gate, if set) or returns the
 // error set by FailWith.
-func (p *Panel) WriteDigits(d []display.Segments) error {
+func (p *Panel) WriteDigits(d []segment.Digit) error {
 	if p.Entered != nil {
 		p.Entered <- struct{}{}
 	}
@@ -57,7 +58,7 @@ func (p *Panel) WriteDigits(d []display.Segments) error {
 	if p.Clock != nil {
 		at = p.Clock.Now()
 	}
-	p.frames = append(p.frames, Frame{at, append([]display.Segments(nil), d...)})
+	p.frames = append(p.frames, Frame{at, append([]segment.Digit(nil), d...)})
 	return nil
 }
 

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/hardware/gpio"
 )
 
@@ -77,7 +77,7 @@ type Options struct {
 	// Debounce is how long a line must be quiet (DefaultDebounce when 0).
 	Debounce time.Duration
 	// Clock times debouncing; nil means the real clock.
-	Clock display.Clock
+	Clock clock.Clock
 	// Buffer is the capacity of the presses channel (16 when 0); when it is
 	// full, presses are dropped (and counted), never blocking.
 	Buffer int
@@ -100,7 +100,7 @@ type button struct {
 type Buttons struct {
 	buttons []*button
 	o       Options
-	clock   display.Clock
+	clock   clock.Clock
 	out     chan Press
 	wake    chan struct{}
 	stop    chan struct{}
@@ -109,7 +109,7 @@ type Buttons struct {
 	err     error
 
 	mu     sync.Mutex
-	timer  display.Timer
+	timer  clock.Timer
 	lost   int // presses dropped because C was full
 	closed bool
 }
@@ -126,11 +126,8 @@ func Open(chip gpio.Chip, specs []Spec, o Options) (b *Buttons, errs []error) {
 		o.Buffer = 16
 	}
 	b = &Buttons{
-		o: o, clock: o.Clock, out: make(chan Press, o.Buffer),
+		o: o, clock: clock.Or(o.Clock), out: make(chan Press, o.Buffer),
 		wake: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}),
-	}
-	if b.clock == nil {
-		b.clock = display.RealClock{}
 	}
 	for _, s := range specs {
 		bt := &button{spec: s}

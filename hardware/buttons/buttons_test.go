@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/display/displaytest"
 	"github.com/boardcam/boardcam/hardware/buttons"
 	"github.com/boardcam/boardcam/hardware/gpio"
@@ -13,7 +14,7 @@ import (
 
 const ms = time.Millisecond
 
-var t0 = displaytest.Epoch
+var t0 = clocktest.Epoch
 
 // at is t0 + n ms.
 func at(n int) time.Time { return t0.Add(time.Duration(n) * ms) }
@@ -103,7 +104,7 @@ func TestDeadline(t *testing.T) {
 
 // Buttons on a fake chip, edges fed with timestamps of a fake clock.
 func TestButtons(t *testing.T) {
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	chip := &gpiotest.Chip{}
 	specs := []buttons.Spec{
 		{Command: buttons.Confirm, Line: "GPIO5"},
@@ -169,7 +170,7 @@ func TestButtons(t *testing.T) {
 
 // A button whose line is busy is reported; the others work.
 func TestButtonsPartialFailure(t *testing.T) {
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	chip := &gpiotest.Chip{Busy: map[int]bool{13: true}}
 	b, errs := buttons.Open(chip, []buttons.Spec{
 		{Command: buttons.Undo, Line: "GPIO13"},
@@ -192,7 +193,7 @@ func TestButtonsPartialFailure(t *testing.T) {
 
 // Presses nobody reads are counted and dropped, never blocking.
 func TestButtonsNeverBlock(t *testing.T) {
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	chip := &gpiotest.Chip{}
 	b, _ := buttons.Open(chip, []buttons.Spec{{Command: buttons.Confirm, Line: "GPIO5"}}, buttons.Options{Clock: clk, Buffer: 1})
 	line := chip.Line(5)

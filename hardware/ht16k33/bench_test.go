@@ -3,7 +3,7 @@ package ht16k33_test
 import (
 	"testing"
 
-	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/display/segment"
 	"github.com/boardcam/boardcam/hardware/ht16k33"
 	"periph.io/x/conn/v3/physic"
 )
@@ -23,8 +23,8 @@ func BenchmarkWriteDigitsBlink(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lit, _ := display.Text("12- 3- 7")
-	dark := make([]display.Segments, 8)
+	lit, _ := segment.Text("12- 3- 7")
+	dark := make([]segment.Digit, 8)
 	bus.tx = 0
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/display/segment"
 	"github.com/boardcam/boardcam/hardware/ht16k33"
 	"periph.io/x/conn/v3/i2c/i2creg"
 	"periph.io/x/conn/v3/i2c/i2ctest"
@@ -27,7 +27,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer d.Halt()
-	digits, err := display.Text("12- 3- 7")
+	digits, err := segment.Text("12- 3- 7")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -43,8 +43,8 @@ func ExampleDev_WriteDigits() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	before, _ := display.Text("12 7")
-	after, _ := display.Text("12 8")
+	before, _ := segment.Text("12 7")
+	after, _ := segment.Text("12 8")
 	_ = d.WriteDigits(before)
 	bus.Ops = nil
 	_ = d.WriteDigits(after)

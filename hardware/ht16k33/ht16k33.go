@@ -3,7 +3,7 @@ package ht16k33
 import (
 	"fmt"
 
-	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/display/segment"
 	"periph.io/x/conn/v3/i2c"
 	pht "periph.io/x/devices/v3/ht16k33"
 )
@@ -78,7 +78,7 @@ type Dev struct {
 	bus    i2c.Bus
 	o      Opts
 	chips  []*pht.Dev
-	shown  []display.Segments // what the RAM holds; nil when unknown
+	shown  []segment.Digit // what the RAM holds; nil when unknown
 	halted bool
 }
 
@@ -152,7 +152,7 @@ func (d *Dev) SetBrightness(b int) error {
 // WriteDigits shows digits[0] on the leftmost digit; only the digits that
 // differ from what the chips show are written. After Halt it first wakes
 // the chips.
-func (d *Dev) WriteDigits(digits []display.Segments) error {
+func (d *Dev) WriteDigits(digits []segment.Digit) error {
 	if len(digits) != d.o.Digits {
 		return fmt.Errorf("ht16k33: %d digits given, the display has %d", len(digits), d.o.Digits)
 	}
@@ -183,7 +183,7 @@ func (d *Dev) WriteDigits(digits []display.Segments) error {
 		}
 	}
 	if d.shown == nil {
-		d.shown = append([]display.Segments(nil), digits...)
+		d.shown = append([]segment.Digit(nil), digits...)
 	}
 	return nil
 }
@@ -213,7 +213,7 @@ func (d *Dev) clear() error {
 			return fmt.Errorf("ht16k33 %#02x: clear: %w", dev.Addr, err)
 		}
 	}
-	d.shown = make([]display.Segments, d.o.Digits)
+	d.shown = make([]segment.Digit, d.o.Digits)
 	return nil
 }
 

@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/display/segment"
 	"github.com/boardcam/boardcam/hardware/ht16k33"
 	"periph.io/x/conn/v3/i2c/i2ctest"
 )
@@ -55,9 +57,9 @@ var halt = []i2ctest.IO{
 	w(0x70, 0x80), w(0x70, 0x20), w(0x71, 0x80), w(0x71, 0x20),
 }
 
-func digits(t *testing.T, s string) []display.Segments {
+func digits(t *testing.T, s string) []segment.Digit {
 	t.Helper()
-	d, err := display.Text(s)
+	d, err := segment.Text(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +124,7 @@ func TestBlinkOnFoul(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	reports := make(chan display.Report, 10)
 	sink, err := display.NewPanelSink(d, display.PanelOptions{
 		Name: d.String(), Clock: clk, Model: display.Options{FoulBlink: 500 * time.Millisecond},
@@ -184,3 +186,5 @@ func TestBadOptions(t *testing.T) {
 		t.Error("ParseWiring accepted matrix")
 	}
 }
+
+var _ display.Panel = (*ht16k33.Dev)(nil)

@@ -3,7 +3,7 @@ package max7219_test
 import (
 	"testing"
 
-	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/display/segment"
 	"github.com/boardcam/boardcam/hardware/max7219"
 	"periph.io/x/conn/v3"
 	"periph.io/x/conn/v3/conntest"
@@ -31,7 +31,7 @@ func BenchmarkWriteDigits(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lit, _ := display.Text("12- 3- 712- 3- 7")
+	lit, _ := segment.Text("12- 3- 712- 3- 7")
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if err := d.WriteDigits(lit); err != nil {

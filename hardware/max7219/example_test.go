@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/display/segment"
 	"github.com/boardcam/boardcam/hardware/max7219"
 	"periph.io/x/conn/v3/spi/spireg"
 	"periph.io/x/conn/v3/spi/spitest"
@@ -27,7 +27,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer d.Halt()
-	digits, err := display.Text("12- 3- 7")
+	digits, err := segment.Text("12- 3- 7")
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func ExampleDev_WriteDigits() {
 		log.Fatal(err)
 	}
 	rec.Ops = nil // forget the initialisation
-	digits, _ := display.Text("12- 3- 7")
+	digits, _ := segment.Text("12- 3- 7")
 	if err := d.WriteDigits(digits); err != nil {
 		log.Fatal(err)
 	}

@@ -3,7 +3,7 @@ package max7219
 import (
 	"fmt"
 
-	"github.com/boardcam/boardcam/display"
+	"github.com/boardcam/boardcam/display/segment"
 	"periph.io/x/conn/v3/physic"
 	"periph.io/x/conn/v3/spi"
 	pmax "periph.io/x/devices/v3/max7219"
@@ -80,7 +80,7 @@ func New(p spi.Port, opts *Opts) (*Dev, error) {
 	if err := d.SetBrightness(o.Brightness); err != nil {
 		return nil, err
 	}
-	if err := d.WriteDigits(make([]display.Segments, d.Digits())); err != nil {
+	if err := d.WriteDigits(make([]segment.Digit, d.Digits())); err != nil {
 		return nil, err
 	}
 	return d, nil
@@ -106,7 +106,7 @@ func (d *Dev) SetBrightness(b int) error {
 // WriteDigits shows digits[0] on the leftmost digit of chip 0 through
 // digits[Digits()-1] on the rightmost digit of the last chip. After Halt it
 // first wakes the chips from shutdown.
-func (d *Dev) WriteDigits(digits []display.Segments) error {
+func (d *Dev) WriteDigits(digits []segment.Digit) error {
 	if len(digits) != d.Digits() {
 		return fmt.Errorf("max7219: %d digits given, the chain has %d", len(digits), d.Digits())
 	}
@@ -132,7 +132,7 @@ func (d *Dev) WriteDigits(digits []display.Segments) error {
 // Halt blanks every digit and puts the chips in shutdown mode (a few µA);
 // the next WriteDigits wakes them.
 func (d *Dev) Halt() error {
-	if err := d.WriteDigits(make([]display.Segments, d.Digits())); err != nil {
+	if err := d.WriteDigits(make([]segment.Digit, d.Digits())); err != nil {
 		return err
 	}
 	if err := d.shutdown(true); err != nil {
@@ -160,12 +160,12 @@ func (d *Dev) shutdown(on bool) error {
 // Raw converts boardcam's segment bits ("gfedcba", bit 7 the decimal
 // point) to the MAX7219's undecoded digit register ("DP A B C D E F G",
 // datasheet table 6).
-func Raw(s display.Segments) byte {
+func Raw(s segment.Digit) byte {
 	var b byte
-	if s&display.SegDP != 0 {
+	if s&segment.DP != 0 {
 		b |= 0x80
 	}
-	for i, seg := range [...]display.Segments{display.SegA, display.SegB, display.SegC, display.SegD, display.SegE, display.SegF, display.SegG} {
+	for i, seg := range [...]segment.Digit{segment.A, segment.B, segment.C, segment.D, segment.E, segment.F, segment.G} {
 		if s&seg != 0 {
 			b |= 0x40 >> i
 		}

@@ -6,8 +6,10 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
+	"github.com/boardcam/boardcam/display/segment"
 	"github.com/boardcam/boardcam/hardware/max7219"
 	"github.com/boardcam/boardcam/rules"
 	"periph.io/x/conn/v3/conntest"
@@ -123,7 +125,7 @@ func TestBlinkOnFoul(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	reports := make(chan display.Report, 10)
 	sink, err := display.NewPanelSink(d, display.PanelOptions{
 		Name: d.String(), Clock: clk, Model: display.Options{FoulBlink: 500 * time.Millisecond},
@@ -157,11 +159,11 @@ func TestBlinkOnFoul(t *testing.T) {
 
 func TestRawBitOrder(t *testing.T) {
 	for _, c := range []struct {
-		s    display.Segments
+		s    segment.Digit
 		want byte
 	}{
-		{display.SegA, 0x40}, {display.SegB, 0x20}, {display.SegC, 0x10}, {display.SegD, 0x08},
-		{display.SegE, 0x04}, {display.SegF, 0x02}, {display.SegG, 0x01}, {display.SegDP, 0x80},
+		{segment.A, 0x40}, {segment.B, 0x20}, {segment.C, 0x10}, {segment.D, 0x08},
+		{segment.E, 0x04}, {segment.F, 0x02}, {segment.G, 0x01}, {segment.DP, 0x80},
 		{0xFF, 0xFF}, {0, 0},
 	} {
 		if got := max7219.Raw(c.s); got != c.want {
@@ -182,7 +184,7 @@ func TestBadOptionsAndDigits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := d.WriteDigits(make([]display.Segments, 4)); err == nil {
+	if err := d.WriteDigits(make([]segment.Digit, 4)); err == nil {
 		t.Error("4 digits accepted by an 8-digit chip")
 	}
 	if err := d.SetBrightness(-1); err == nil {
@@ -201,3 +203,5 @@ func TestInitErrorIsReturned(t *testing.T) {
 		t.Errorf("New on a failing bus: %v", err)
 	}
 }
+
+var _ display.Panel = (*max7219.Dev)(nil)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/hardware/gpio"
 	"github.com/boardcam/boardcam/rules"
@@ -74,7 +75,7 @@ type BuzzerOptions struct {
 	// MaxQueue bounds the alerts waiting (DefaultMaxQueue when 0).
 	MaxQueue int
 	// Clock times the patterns; nil means the real clock.
-	Clock display.Clock
+	Clock clock.Clock
 	// Report receives a report per alert started ("alert foul"), ended
 	// ("end foul") or dropped ("drop foul"), and for the final "halt".
 	Report display.Reporter
@@ -86,7 +87,7 @@ type Buzzer struct {
 	line     gpio.Output
 	o        BuzzerOptions
 	patterns map[display.AlertKind]Pattern
-	clock    display.Clock
+	clock    clock.Clock
 	mb       *display.Mailbox
 	stop     chan struct{}
 	done     chan struct{}
@@ -112,10 +113,7 @@ func NewBuzzer(line gpio.Output, o BuzzerOptions) (*Buzzer, error) {
 	if b.o.MaxQueue <= 0 {
 		b.o.MaxQueue = DefaultMaxQueue
 	}
-	b.clock = o.Clock
-	if b.clock == nil {
-		b.clock = display.RealClock{}
-	}
+	b.clock = clock.Or(o.Clock)
 	// The mailbox itself holds more than MaxQueue so that pre-emption can
 	// see every alert that arrived; the queue bound is applied in run.
 	b.mb = display.NewMailbox(4 * b.o.MaxQueue)
@@ -152,7 +150,7 @@ func (b *Buzzer) run() {
 		step     int
 		stepEnd  time.Time
 		gapUntil time.Time
-		timer    display.Timer
+		timer    clock.Timer
 	)
 	// Reports are sent at the end of each round, once the timer is armed,
 	// so that whoever waits for a report sees the buzzer's next deadline.

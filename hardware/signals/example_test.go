@@ -5,8 +5,8 @@ import (
 	"log"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/display"
-	"github.com/boardcam/boardcam/display/displaytest"
 	"github.com/boardcam/boardcam/hardware/gpio"
 	"github.com/boardcam/boardcam/hardware/gpio/gpiotest"
 	"github.com/boardcam/boardcam/hardware/signals"
@@ -41,7 +41,7 @@ func Example() {
 
 // The foul pattern, played on a fake line with a fake clock.
 func ExampleBuzzer() {
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	chip := &gpiotest.Chip{Now: clk.Now}
 	line, _ := chip.Output("GPIO18", gpio.LineOptions{})
 	ended := make(chan bool)
@@ -57,7 +57,7 @@ func ExampleBuzzer() {
 	}
 	<-ended
 	for _, c := range chip.Line(18).Changes() {
-		fmt.Println(c.At.Sub(displaytest.Epoch), c.Active)
+		fmt.Println(c.At.Sub(clocktest.Epoch), c.Active)
 	}
 	// Output:
 	// 0s true

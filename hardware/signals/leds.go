@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/hardware/gpio"
 	"github.com/boardcam/boardcam/rules"
@@ -15,7 +16,7 @@ type LEDOptions struct {
 	// Name names the LEDs in reports.
 	Name string
 	// Clock stamps the reports; nil means the real clock.
-	Clock display.Clock
+	Clock clock.Clock
 	// Report receives a report per state shown ("turn") and the final
 	// "halt".
 	Report display.Reporter
@@ -27,7 +28,7 @@ type LEDOptions struct {
 type TurnLEDs struct {
 	lines [4]gpio.Output
 	o     LEDOptions
-	clock display.Clock
+	clock clock.Clock
 	mb    *display.Mailbox
 	stop  chan struct{}
 	done  chan struct{}
@@ -38,10 +39,7 @@ type TurnLEDs struct {
 // NewTurnLEDs starts the LEDs' goroutine; the LEDs stay as they are (off:
 // lines are requested inactive) until the first Show.
 func NewTurnLEDs(lines [4]gpio.Output, o LEDOptions) *TurnLEDs {
-	l := &TurnLEDs{lines: lines, o: o, clock: o.Clock, mb: display.NewMailbox(0), stop: make(chan struct{}), done: make(chan struct{})}
-	if l.clock == nil {
-		l.clock = display.RealClock{}
-	}
+	l := &TurnLEDs{lines: lines, o: o, clock: clock.Or(o.Clock), mb: display.NewMailbox(0), stop: make(chan struct{}), done: make(chan struct{})}
 	go l.run()
 	return l
 }

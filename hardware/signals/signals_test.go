@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/display/displaytest"
 	"github.com/boardcam/boardcam/hardware/gpio"
@@ -19,7 +20,7 @@ const ms = time.Millisecond
 
 // rig is a buzzer on a fake line of a fake chip, timed by a fake clock.
 type rig struct {
-	clk     *displaytest.Clock
+	clk     *clocktest.Clock
 	line    *gpiotest.Line
 	buzzer  *signals.Buzzer
 	reports chan display.Report
@@ -27,7 +28,7 @@ type rig struct {
 
 func newRig(t *testing.T, o signals.BuzzerOptions) *rig {
 	t.Helper()
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	chip := &gpiotest.Chip{Now: clk.Now}
 	out, err := chip.Output("GPIO18", gpio.LineOptions{})
 	if err != nil {
@@ -62,7 +63,7 @@ func timeline(ch []gpiotest.Change) string {
 		if c.Active {
 			s = "on"
 		}
-		parts = append(parts, "+"+itoa(int(c.At.Sub(displaytest.Epoch)/ms))+" "+s)
+		parts = append(parts, "+"+itoa(int(c.At.Sub(clocktest.Epoch)/ms))+" "+s)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -88,7 +89,7 @@ func itoa(n int) string {
 func TestFoulPattern(t *testing.T) {
 	r := newRig(t, signals.BuzzerOptions{Name: "buzzer"})
 	r.buzzer.Alert(display.Alert{Kind: display.AlertFoul, Team: 0})
-	if rep := r.expect(t, "alert foul"); !rep.Queued.Equal(displaytest.Epoch) || !rep.Done.Equal(displaytest.Epoch) {
+	if rep := r.expect(t, "alert foul"); !rep.Queued.Equal(clocktest.Epoch) || !rep.Done.Equal(clocktest.Epoch) {
 		t.Errorf("queued %v done %v", rep.Queued, rep.Done)
 	}
 	for i := 0; i < 5; i++ {
@@ -225,7 +226,7 @@ func TestBadPatternAndLineError(t *testing.T) {
 }
 
 func TestTurnLEDs(t *testing.T) {
-	clk := displaytest.NewClock()
+	clk := clocktest.New()
 	chip := &gpiotest.Chip{Now: clk.Now}
 	var lines [4]gpio.Output
 	offsets := map[board.Side]int{board.S: 17, board.E: 27, board.N: 22, board.W: 23}

@@ -1,7 +1,7 @@
 // Package webtest helps test package web and anything that speaks its
-// websocket protocol: a websocket test client (Client, Login), a fake
-// clock (FakeClock), and Fake, a scripted stand-in for the daemon that
-// implements web.StateSource, web.CommandSink and web.FrameSource.
+// websocket protocol: a websocket test client (Client, Login) and Fake, a
+// scripted stand-in for the daemon that implements web.StateSource,
+// web.CommandSink and web.FrameSource. The fake clock is clock/clocktest.
 //
 // The tests of package web drive the protocol end to end against Fake;
 // the daemon's tests can run the same checks with the same Client against
