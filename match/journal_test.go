@@ -230,6 +230,18 @@ func TestLatestJournal(t *testing.T) {
 	if p, _ := LatestJournal(dir); p != b.Path() {
 		t.Errorf("latest %q, want %q", p, b.Path())
 	}
+	// The match closed just before the next was created is written last:
+	// still the newer journal is the latest.
+	os.Chtimes(a.Path(), now.Add(time.Second), now.Add(time.Second))
+	if p, _ := LatestJournal(dir); p != b.Path() {
+		t.Errorf("latest after the old one was closed %q, want %q", p, b.Path())
+	}
+	c, _ := CreateJournal(dir, testHeader(), t0.Add(time.Minute))
+	c.Close()
+	os.Chtimes(c.Path(), now.Add(-2*time.Hour), now.Add(-2*time.Hour))
+	if p, _ := LatestJournal(dir); p != c.Path() {
+		t.Errorf("latest %q, want the one created last %q", p, c.Path())
+	}
 }
 
 // A failed sync is an error: the caller must not announce.
