@@ -19,6 +19,7 @@ import (
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/match"
+	"github.com/boardcam/boardcam/mqtt"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
 )
@@ -50,6 +51,14 @@ type Config struct {
 	Hardware hardware.Config `yaml:"hardware"`
 	Pipeline PipelineConfig  `yaml:"pipeline"`
 	Log      LogConfig       `yaml:"log"`
+	// Set overrides the set of pieces that calibration learned from the
+	// camera (sizes in mm; zero keeps what was learned): for a striker the
+	// camera measures only to about 10%, or a set whose sizes are known.
+	Set SetConfig `yaml:"set"`
+
+	// MQTT publishes the match to a broker (package mqtt, docs/mqtt.md);
+	// no broker: off.
+	MQTT mqtt.Config `yaml:"mqtt"`
 
 	// file is the configuration file's name and where holds the line of
 	// every field read from it ("source.uri" → 12); flag names the flag
@@ -211,6 +220,22 @@ type PipelineConfig struct {
 	// PublishQueue is the number of announcements waiting for the
 	// publishers (default 1024; never dropped).
 	PublishQueue int `yaml:"publish_queue"`
+}
+
+// SetConfig is the configuration's set of pieces: diameters in mm, zero
+// for what calibration learned (or the board geometry's figure).
+type SetConfig struct {
+	ManMM     float64 `yaml:"man_mm"`
+	QueenMM   float64 `yaml:"queen_mm"`
+	StrikerMM float64 `yaml:"striker_mm"`
+}
+
+// set returns the override as a board.Set (nil when nothing is set).
+func (s SetConfig) set() *board.Set {
+	if s == (SetConfig{}) {
+		return nil
+	}
+	return &board.Set{Source: "config", ManMM: s.ManMM, QueenMM: s.QueenMM, StrikerMM: s.StrikerMM}
 }
 
 // LogConfig configures the structured log on standard error.
@@ -554,6 +579,11 @@ func (c *Config) Validate() error {
 	bad := func(path, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", c.at(path), fmt.Sprintf(format, a...)))
 	}
+	if st := c.Set.set(); st != nil {
+		if err := st.Validate(); err != nil {
+			bad("set", "%v", err)
+		}
+	}
 	s := c.Source
 	switch s.Kind {
 	case KindAuto, KindFile, KindV4L2, KindGStreamer, KindRTSP, KindEvents, KindLibcamera:
@@ -674,6 +704,11 @@ func (c *Config) Validate() error {
 	if c.Log.Format != "text" && c.Log.Format != "json" {
 		bad("log.format", "unknown format %q (want text or json)", c.Log.Format)
 	}
+	if c.MQTT.Enabled() {
+		if err := c.MQTT.Check(true); err != nil {
+			bad("mqtt", "%v", err)
+		}
+	}
 	return errors.Join(errs...)
 }
 
@@ -709,65 +744,15 @@ func (c *Config) Header() (rules.Header, error) {
 	if _, err := rules.ProfileByName(m.Profile); err != nil {
 		return h, fmt.Errorf("%s: %v (known: %s)", c.at("match.profile"), err, strings.Join(rules.ProfileNames(), ", "))
 	}
-	seated := map[board.Side]string{}
-	var order []board.Side
-	for _, item := range m.Players {
-		seat, nm, ok := strings.Cut(item, "=")
-		if !ok {
-			return h, fmt.Errorf("%s: %q is not SEAT=NAME (e.g. S=Asha)", c.at("match.players"), item)
+	first, err := h.Seat(m.Players, m.Teams)
+	if err != nil {
+		field := "match.players"
+		if errors.Is(err, rules.ErrTeamNames) {
+			field = "match.teams"
 		}
-		s, err := board.ParseSide(strings.TrimSpace(seat))
-		if err != nil {
-			return h, fmt.Errorf("%s: %v", c.at("match.players"), err)
-		}
-		nm = strings.TrimSpace(nm)
-		if nm == "" {
-			return h, fmt.Errorf("%s: no name for seat %s", c.at("match.players"), s)
-		}
-		if _, dup := seated[s]; dup {
-			return h, fmt.Errorf("%s: two players at %s", c.at("match.players"), s)
-		}
-		seated[s] = nm
-		order = append(order, s)
+		return h, fmt.Errorf("%s: %v", c.at(field), err)
 	}
-	switch len(order) {
-	case 2:
-		if len(m.Teams) > 0 {
-			return h, fmt.Errorf("%s: team names are for doubles (four players)", c.at("match.teams"))
-		}
-		for t, s := range order {
-			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
-			h.Teams[t] = seated[s]
-		}
-	case 4:
-		first := order[0]
-		for _, s := range order {
-			t := 1
-			if s == first || s == first.Opposite() {
-				t = 0
-			}
-			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
-		}
-		switch len(m.Teams) {
-		case 0:
-			for t := range 2 {
-				var ns []string
-				for _, p := range h.Players {
-					if p.Team == t {
-						ns = append(ns, p.Name)
-					}
-				}
-				h.Teams[t] = strings.Join(ns, " & ")
-			}
-		case 2:
-			h.Teams = [2]string{strings.TrimSpace(m.Teams[0]), strings.TrimSpace(m.Teams[1])}
-		default:
-			return h, fmt.Errorf("%s: want two team names, got %d", c.at("match.teams"), len(m.Teams))
-		}
-	default:
-		return h, fmt.Errorf("%s: %d players: want 2 (singles, opposite seats) or 4 (doubles)", c.at("match.players"), len(order))
-	}
-	h.Break = order[0]
+	h.Break = first
 	if m.Breaker != "" {
 		b, err := board.ParseSide(m.Breaker)
 		if err != nil {

@@ -118,6 +118,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad type", "source:\n  width: wide\n", []string{"bad.yaml", "line 2"}},
 		{"not a mapping", "- a\n- b\n", []string{"bad.yaml:1", "mapping"}},
 		{"bad level", "log:\n  level: loud\n", []string{"bad.yaml:2: log.level"}},
+		{"bad set", "set:\n  striker_mm: 200\n", []string{"bad.yaml:2: set", "striker_mm 200"}},
 		{"tls cert without key", "web:\n  tls:\n    cert: /etc/boardcam/console.crt\n", []string{"bad.yaml:3: web.tls", "cert and key go together"}},
 		{"tls both", "web:\n  tls:\n    cert: a.crt\n    key: a.key\n    self_signed: true\n", []string{"bad.yaml:3: web.tls", "not both"}},
 		{"tls hosts without self_signed", "web:\n  tls:\n    cert: a.crt\n    key: a.key\n    hosts: [x]\n", []string{"bad.yaml:3: web.tls", "for self_signed"}},

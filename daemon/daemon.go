@@ -382,7 +382,7 @@ func (d *Daemon) openAnalyzer() error {
 	default:
 		south, _ = calibrate.ParseDirection(cfg.SouthAt) // validated
 	}
-	a, err := NewVisionAnalyzer(d.geom, cal, lens, st.Breaker, south, turn)
+	a, err := NewVisionAnalyzer(d.geom, cal, lens, st.Breaker, south, turn, cfg.Set.set())
 	if err != nil {
 		return fmt.Errorf("vision pipeline: %w", err)
 	}

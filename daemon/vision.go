@@ -38,12 +38,14 @@ type VisionAnalyzer struct {
 // known), the seat that breaks and the installation's orientation:
 // southAt, the image side nearest board side S, or, with turn set, none:
 // the orientation is then taken from the first stroke, played from turn
-// (see pipeline.Config.Turn).
-func NewVisionAnalyzer(g *board.Geometry, cal *calibrate.Calibration, lens *calibrate.Lens, breaker board.Side, southAt calibrate.Direction, turn *board.Side) (*VisionAnalyzer, error) {
+// (see pipeline.Config.Turn). set, when not nil, is the configuration's
+// set of pieces, over the one the calibration learned.
+func NewVisionAnalyzer(g *board.Geometry, cal *calibrate.Calibration, lens *calibrate.Lens, breaker board.Side, southAt calibrate.Direction, turn *board.Side, set *board.Set) (*VisionAnalyzer, error) {
 	o := calibrate.DefaultOrientation()
 	o.Breaker, o.BreakerSource = breaker, "config"
 	o.SouthAt = southAt
 	cfg := pipeline.Config{Geometry: g, Calibration: cal, Lens: lens, Orientation: o}
+	cfg.Vision.Set = set
 	if cal == nil && turn != nil {
 		t := *turn
 		cfg.Turn = &t

@@ -1078,15 +1078,7 @@ func (k *Keeper) foul(seat board.Side, f rules.Foul, by, note string) (string, e
 // startMatch closes the journal and starts a new match.
 func (k *Keeper) startMatch(ms *Setup, by string) (string, error) {
 	h := rules.Header{Profile: ms.Profile, Break: ms.Breaker, Players: append([]rules.Player(nil), ms.Players...)}
-	for t := 0; t < 2; t++ {
-		var ns []string
-		for _, p := range h.Players {
-			if p.Team == t {
-				ns = append(ns, p.Name)
-			}
-		}
-		h.Teams[t] = strings.Join(ns, " & ")
-	}
+	h.Teams = rules.TeamsOf(h.Players)
 	if err := h.Validate(); err != nil {
 		return "", err
 	}

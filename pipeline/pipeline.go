@@ -575,7 +575,10 @@ func (a *Analyzer) use(cal *calibrate.Calibration, ref *gocv.Mat, index int, t f
 	}
 	a.cal, a.suspect = cal, false
 	a.rep = turned(cal, a.turn)
-	a.tk.Emit(events.Event{Type: typ, Frame: index, T: t, CornersPx: a.rep.CornersPx(), Markings: a.rep.Markings, Set: a.rep.Set})
+	// The set the referee judges with: the calibration's (learned) with
+	// the configuration's over it.
+	set := a.rep.Set.Merge(a.cfg.Vision.Set)
+	a.tk.Emit(events.Event{Type: typ, Frame: index, T: t, CornersPx: a.rep.CornersPx(), Markings: a.rep.Markings, Set: set})
 	return nil
 }
 

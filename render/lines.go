@@ -29,6 +29,10 @@ type LineStyle struct {
 	// the arrows' thickness (0: the geometry's).
 	ArrowOffset float64 `yaml:"arrow_offset"`
 	Arrow       float64 `yaml:"arrow"`
+	// Cores is the radius of the base circles' red cores as a share of
+	// the circles' (0: the geometry's; near 1: red discs the size of a
+	// man, as some boards print them).
+	Cores float64 `yaml:"cores"`
 }
 
 func (l LineStyle) validate(bad func(path, format string, a ...any)) {
@@ -36,6 +40,9 @@ func (l LineStyle) validate(bad func(path, format string, a ...any)) {
 		if v < -20 || v > 20 {
 			bad("board.lines", "shift %d (%v mm) is beyond ±20 mm", i, v)
 		}
+	}
+	if l.Cores < 0 || l.Cores > 1 {
+		bad("board.lines.cores", "%v is not a share of the circle (0 to 1)", l.Cores)
 	}
 	for _, w := range []struct {
 		name string
@@ -87,6 +94,9 @@ func DrawnMarkings(b BoardStyle, g *board.Geometry) *board.Markings {
 		sm.Circles[1].X += l.Spread
 		for i := range sm.Circles {
 			sm.Circles[i].Y += d
+			if l.Cores > 0 {
+				sm.Circles[i].Core = l.Cores * sm.Circles[i].R
+			}
 		}
 	}
 	for _, p := range board.Pockets {
@@ -104,5 +114,5 @@ func DrawnMarkings(b BoardStyle, g *board.Geometry) *board.Markings {
 
 // String describes the style for test names.
 func (l LineStyle) String() string {
-	return fmt.Sprintf("offset %+.0f%v spread %+.0f widths %.0f/%.0f arrows %+.0f/%.0f", l.Offset, l.Sides, l.Spread, l.Front, l.Rear, l.ArrowOffset, l.Arrow)
+	return fmt.Sprintf("offset %+.0f%v spread %+.0f widths %.0f/%.0f arrows %+.0f/%.0f cores %.2f", l.Offset, l.Sides, l.Spread, l.Front, l.Rear, l.ArrowOffset, l.Arrow, l.Cores)
 }

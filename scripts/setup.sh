@@ -3,7 +3,9 @@
 # and builds bin/boardcam. Safe to run again: it only installs what is missing.
 #
 #   scripts/setup.sh          runtime needs (OpenCV, ffmpeg, Go) and the build
-#   scripts/setup.sh --test   also what the test suite needs (Chromium, Node.js)
+#   scripts/setup.sh --test   also what the test suite needs (Chromium, Node.js,
+#                             Mosquitto: the MQTT tests start their own broker
+#                             on a loopback port, internal/mosquittotest)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +26,7 @@ fi
 pkgs=(build-essential pkg-config libopencv-dev ffmpeg ca-certificates curl git)
 if [ "$want_test" = 1 ]; then
   # systemd: systemd-analyze checks the service unit (deploy/unit_test.go).
-  pkgs+=(chromium systemd)
+  pkgs+=(chromium systemd mosquitto)
   # Node.js may come from Debian or from NodeSource (whose nodejs package
   # bundles npm and conflicts with Debian's npm): ask for it only when the
   # commands are missing.

@@ -134,6 +134,12 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 		d.learnMarking(m, c)
 		return true
 	}
+	if m.core > 0 && reddish(featuresOf(c.colour, d.bg.illumAt(c.x, c.y))) && d.queenCame(c) {
+		// a red disc on a red core that was the queen a frame ago: she
+		// rolled onto the print (part of the core may still show beside
+		// her, her red like the core's)
+		return false
+	}
 	// judged where the candidate is: a man beside a base circle must not
 	// be mistaken for the circle
 	d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
@@ -154,7 +160,11 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 		if patchDiff(d.patch, m.patch, mask) > samePatch {
 			// The hand mask takes in the arm's shadow and more: what is
 			// seen of the circle may still be the empty circle, in the
-			// arm's shade.
+			// arm's shade. Without a hand in the picture nothing shades
+			// it: a disc lies there.
+			if !d.stats.Hands {
+				return false
+			}
 			if n := shadedSectors(d.patch, m.patch, d.discSamples(c.x, c.y, r, c.idx)); n >= minShadedSectors {
 				if d.trace != nil {
 					d.tracef(c.x, c.y, "the empty circle in %d sectors, shaded", n)
@@ -205,6 +215,14 @@ func (d *Detector) printedHere(pl plane, c disc, m *marking) bool {
 	if !cored && math.Abs(f[0]-1) > 0.2 {
 		return false // a plain ring shows the board inside: this does not
 	}
+	return !d.queenCame(c)
+}
+
+// queenCame reports whether the red candidate c is the queen come to
+// where it lies: the queen was reported within two radii of it in the
+// last frame, and no other red disc is on the board now (else she is
+// there, and c is a print).
+func (d *Detector) queenCame(c disc) bool {
 	came := false
 	for _, p := range d.prev {
 		if !p.parked && p.kind == board.Queen && math.Hypot(p.x-c.x, p.y-c.y) < 2*c.r {
@@ -212,17 +230,17 @@ func (d *Detector) printedHere(pl plane, c disc, m *marking) bool {
 		}
 	}
 	if !came {
-		return true
+		return false
 	}
 	for _, o := range d.accepted {
 		if o.x == c.x && o.y == c.y || o.marking >= 0 {
 			continue
 		}
 		if reddish(featuresOf(o.colour, d.bg.illumAt(o.x, o.y))) {
-			return true // the queen is elsewhere: this is the print again
+			return false // the queen is elsewhere: this is the print again
 		}
 	}
-	return false
+	return true
 }
 
 // reddish reports a red hue whatever the brightness (glare adds to every

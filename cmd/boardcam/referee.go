@@ -112,7 +112,9 @@ func cmdReferee(ctx context.Context, args []string, s stdio) error {
 		return usageError("%v", err)
 	}
 	seating, err := parsePlayers(*players, *teams)
-	if err != nil {
+	if errors.Is(err, rules.ErrTeamNames) {
+		return usageError("--teams: %v", err)
+	} else if err != nil {
 		return usageError("--players: %v", err)
 	}
 	var breaker *board.Side
@@ -361,9 +363,6 @@ func (er *eventReader) next() (lineEvent, error) {
 	return lineEvent{}, io.EOF
 }
 
-// seatName names a seat when the players are not given.
-var seatName = [4]string{board.S: "South", board.E: "East", board.N: "North", board.W: "West"}
-
 // parsePlayers reads "S=Ravi,N=Meena" (and team names for doubles). It
 // returns nil when no players are given.
 func parsePlayers(spec, teams string) (*rules.Header, error) {
@@ -373,65 +372,13 @@ func parsePlayers(spec, teams string) (*rules.Header, error) {
 		}
 		return nil, nil
 	}
-	h := &rules.Header{}
-	seated := map[board.Side]string{}
-	var order []board.Side
-	for _, item := range strings.Split(spec, ",") {
-		seat, nm, ok := strings.Cut(item, "=")
-		if !ok {
-			return nil, fmt.Errorf("%q is not SEAT=NAME", strings.TrimSpace(item))
-		}
-		s, err := board.ParseSide(seat)
-		if err != nil {
-			return nil, err
-		}
-		nm = strings.TrimSpace(nm)
-		if nm == "" {
-			return nil, fmt.Errorf("no name for seat %s", s)
-		}
-		if _, dup := seated[s]; dup {
-			return nil, fmt.Errorf("two players at %s", s)
-		}
-		seated[s] = nm
-		order = append(order, s)
+	var names []string
+	if teams != "" {
+		names = strings.Split(teams, ",")
 	}
-	switch len(order) {
-	case 2:
-		if teams != "" {
-			return nil, errors.New("--teams is for doubles (four players)")
-		}
-		for t, s := range order {
-			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
-			h.Teams[t] = seated[s]
-		}
-	case 4:
-		first := order[0]
-		for _, s := range order {
-			t := 1
-			if s == first || s == first.Opposite() {
-				t = 0
-			}
-			h.Players = append(h.Players, rules.Player{Name: seated[s], Seat: s, Team: t})
-		}
-		if teams != "" {
-			names := strings.Split(teams, ",")
-			if len(names) != 2 {
-				return nil, fmt.Errorf("--teams %q: want two names separated by a comma", teams)
-			}
-			h.Teams = [2]string{strings.TrimSpace(names[0]), strings.TrimSpace(names[1])}
-		} else {
-			for t := range 2 {
-				var ns []string
-				for _, p := range h.Players {
-					if p.Team == t {
-						ns = append(ns, p.Name)
-					}
-				}
-				h.Teams[t] = strings.Join(ns, " & ")
-			}
-		}
-	default:
-		return nil, fmt.Errorf("%d players: want 2 (singles) or 4 (doubles)", len(order))
+	h := &rules.Header{}
+	if _, err := h.Seat(strings.Split(spec, ","), names); err != nil {
+		return nil, err
 	}
 	return h, nil
 }
@@ -463,21 +410,7 @@ func matchHeader(profile, format string, seating *rules.Header, breaker *board.S
 		for s := range sides {
 			doubles = doubles || (s != f && s != f.Opposite())
 		}
-		if doubles {
-			for _, s := range []board.Side{f, f.Right(), f.Opposite(), f.Left()} {
-				t := 0
-				if s == f.Right() || s == f.Left() {
-					t = 1
-				}
-				h.Players = append(h.Players, rules.Player{Name: seatName[s], Seat: s, Team: t})
-			}
-			h.Teams = [2]string{seatName[f] + " & " + seatName[f.Opposite()], seatName[f.Right()] + " & " + seatName[f.Left()]}
-		} else {
-			for t, s := range []board.Side{f, f.Opposite()} {
-				h.Players = append(h.Players, rules.Player{Name: seatName[s], Seat: s, Team: t})
-				h.Teams[t] = seatName[s]
-			}
-		}
+		h.Players, h.Teams = rules.SeatBySide(f, doubles)
 	}
 	h.Profile, h.Format = profile, format
 	switch {

@@ -65,8 +65,18 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 		return err
 	}
 	defer d.Close()
+	board, err := attachMQTT(d, d.Logger)
+	if err != nil {
+		return err
+	}
+	if board != nil {
+		defer board.Close()
+	}
 	err = d.Run(ctx)
 	d.Close() // the outputs have written everything before the summary
+	if board != nil {
+		board.Close() // after the daemon's last message
+	}
 	if !quiet {
 		printFinal(s.Out, d)
 	}
@@ -95,6 +105,8 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	southAt := fs.String("south-at", "", "image side nearest board side S: bottom (default), right, top, left, or first-stroke (learnt from the first stroke)")
 	resume := fs.String("resume", "", "when no match is unfinished, start one continuing the stroke log `FILE` (its rules, players and strokes so far)")
 	logLevel := fs.String("log-level", "", "debug, info, warn or error")
+	mqttBroker := fs.String("mqtt", "", "publish to the MQTT broker `URL` (mqtt://host:1883, mqtts://host:8883); see mqtt: in the configuration")
+	mqttPrefix := fs.String("mqtt-prefix", "", "the board's topic `PREFIX`, e.g. boardcam/myclub/board1/")
 	quiet := fs.Bool("quiet", false, "do not print the final score and the pipeline figures at exit")
 	if err := parseFlags(fs, args); err != nil {
 		return nil, false, err
@@ -145,6 +157,8 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	override("lens", "lens", func() { cfg.Lens = *lens })
 	override("journal-dir", "journal.dir", func() { cfg.Journal.Dir = *journalDir })
 	override("log-level", "log.level", func() { cfg.Log.Level = *logLevel })
+	override("mqtt", "mqtt.broker", func() { cfg.MQTT.Broker = *mqttBroker })
+	override("mqtt-prefix", "mqtt.prefix", func() { cfg.MQTT.Prefix = *mqttPrefix })
 	if err := cfg.Validate(); err != nil {
 		return nil, false, err
 	}

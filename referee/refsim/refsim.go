@@ -72,24 +72,8 @@ type fix struct {
 // opposite in singles, all four sides in doubles (partners opposite), each
 // named after the side.
 func DefaultHeader(sc *sim.Scenario, profile string) rules.Header {
-	names := [4]string{board.S: "South", board.E: "East", board.N: "North", board.W: "West"}
-	b := sc.Breaker
-	h := rules.Header{Profile: profile, Break: b}
-	if sc.Players == 4 {
-		for _, s := range []board.Side{b, b.Right(), b.Opposite(), b.Left()} {
-			t := 0
-			if s == b.Right() || s == b.Left() {
-				t = 1
-			}
-			h.Players = append(h.Players, rules.Player{Name: names[s], Seat: s, Team: t})
-		}
-		h.Teams = [2]string{names[b] + " & " + names[b.Opposite()], names[b.Right()] + " & " + names[b.Left()]}
-		return h
-	}
-	for t, s := range []board.Side{b, b.Opposite()} {
-		h.Players = append(h.Players, rules.Player{Name: names[s], Seat: s, Team: t})
-		h.Teams[t] = names[s]
-	}
+	h := rules.Header{Profile: profile, Break: sc.Breaker}
+	h.Players, h.Teams = rules.SeatBySide(sc.Breaker, sc.Players == 4)
 	return h
 }
 

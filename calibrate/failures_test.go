@@ -1,0 +1,75 @@
+package calibrate
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/boardcam/boardcam/board"
+)
+
+// TestSideViewTooOblique: a camera looking at the board from the side, 30°
+// to 50° from straight down, is reported as too oblique to referee (or the
+// board refused as not found confidently), never accepted. The same
+// board seen from 8° is accepted and its tilt measured.
+func TestSideViewTooOblique(t *testing.T) {
+	g := board.ICF()
+	for _, c := range []struct {
+		tilt float64
+		ok   bool
+	}{{8, true}, {30, false}, {40, false}, {50, false}} {
+		v := view{W: 1280, H: 720, Fill: 0.7, Noise: 2, Blur: 0.6, Seed: 3, TiltX: c.tilt, Rotation: 12, Pieces: true}
+		img, _ := renderView(t, g, v)
+		cal, _, err := Detect(img, Options{Now: fixedNow})
+		img.Close()
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("tilted %.0f°: refused: %v", c.tilt, err)
+		case c.ok:
+			if d := math.Abs(cal.Tilt() - c.tilt); d > 3 {
+				t.Errorf("tilted %.0f°: tilt measured %.1f°", c.tilt, cal.Tilt())
+			}
+			t.Logf("tilted %.0f°: accepted, tilt measured %.1f°, confidence %.2f", c.tilt, cal.Tilt(), cal.Quality.Score)
+		case err == nil:
+			t.Errorf("tilted %.0f°: accepted (tilt measured %.1f°, confidence %.2f)", c.tilt, cal.Tilt(), cal.Quality.Score)
+		case errors.Is(err, ErrTooOblique):
+			t.Logf("tilted %.0f°: %v", c.tilt, err)
+		case errors.Is(err, ErrUnsure) || errors.Is(err, ErrNoBoard):
+			t.Logf("tilted %.0f°: refused, not as too oblique: %v", c.tilt, err)
+		default:
+			t.Errorf("tilted %.0f°: unexpected error %v", c.tilt, err)
+		}
+	}
+}
+
+// TestTightFraming: a camera framed on the playing surface — the frame
+// out of view, the picture's border across the surface up to the pockets,
+// the thick rear base lines the only long straight dark lines — is either
+// found with every corner within 0.5% of the board's width or refused with
+// ErrUnsure, never a confident wrong board (before, a rear base line was
+// taken for the surface's edge: a board 20% too small, confidence 0.47).
+func TestTightFraming(t *testing.T) {
+	g := board.ICF()
+	for _, fill := range []float64{1.02, 1.06, 1.12} {
+		for _, rot := range []float64{0, 4} {
+			v := view{W: 1280, H: 720, Fill: fill, Noise: 2, Blur: 0.6, Seed: 5, Rotation: rot}
+			img, truth := renderView(t, g, v)
+			cal, rep, err := Detect(img, Options{Now: fixedNow})
+			img.Close()
+			if err != nil {
+				if !errors.Is(err, ErrUnsure) && !errors.Is(err, ErrNoBoard) {
+					t.Errorf("fill %.2f, turned %.0f°: %v", fill, rot, err)
+				}
+				t.Logf("fill %.2f, turned %.0f°: refused: %v", fill, rot, err)
+				continue
+			}
+			e := cornerErrors(rep.ImageCorners, imageOrder(truth))
+			w := truth[0].Dist(truth[1])
+			mx := math.Max(math.Max(e[0], e[1]), math.Max(e[2], e[3]))
+			t.Logf("fill %.2f, turned %.0f°: accepted, worst corner %.2f px (%.2f%%), confidence %.2f", fill, rot, mx, 100*mx/w, cal.Quality.Score)
+			if mx > 0.005*w {
+				t.Errorf("fill %.2f, turned %.0f°: a wrong board accepted: worst corner %.1f px, %.2f%% of the width", fill, rot, mx, 100*mx/w)
+			}
+		}
+	}
+}
