@@ -72,6 +72,8 @@ type Metrics interface {
 	Decision(kind, outcome string)
 	// Gap: a run of frames not analysed was reported to the referee.
 	Gap(moved bool)
+	// SubscriberDropped: a subscriber was dropped for being slow.
+	SubscriberDropped()
 }
 
 // Latency path and origins the keeper reports (Metrics.Latency).
@@ -87,6 +89,7 @@ func (noMetrics) JournalCommit(time.Duration)           {}
 func (noMetrics) Latency(string, string, time.Duration) {}
 func (noMetrics) Decision(string, string)               {}
 func (noMetrics) Gap(bool)                              {}
+func (noMetrics) SubscriberDropped()                    {}
 
 // Keeper is the match component: referee → rules → journal. It owns the
 // referee, the match, the journal and the pending decisions; its Run
@@ -490,6 +493,7 @@ func (k *Keeper) announce(a Announcement) {
 			delete(k.subs, ch)
 			close(ch)
 			k.dropped++
+			k.metrics.SubscriberDropped()
 			k.log.Warn("a subscriber to the match's announcements was too slow: dropped")
 		}
 	}
