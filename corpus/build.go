@@ -28,6 +28,9 @@ type Simulation struct {
 	Trace     *sim.Trace
 	Setup     RefereeSetup
 	Judgement *Judgement
+	// Lines is the geometry with the markings as the renderer draws them
+	// (render.board.lines): what the truth's placements are judged by.
+	Lines *board.Geometry
 }
 
 // Simulate runs the spec's scenario and referees its events (exactly, as
@@ -47,7 +50,14 @@ func Simulate(sp *Spec) (*Simulation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %w", err)
 	}
-	cfg, err := setup.RefereeConfig(tr.Geometry, true)
+	// A board whose lines are drawn away from the figures is judged by
+	// its lines as drawn, as the referee judges it by the lines
+	// calibration measures.
+	lines := tr.Geometry
+	if sp.Render.Board.Lines != (render.LineStyle{}) {
+		lines = tr.Geometry.WithMarkings(render.DrawnMarkings(sp.Render.Board, tr.Geometry))
+	}
+	cfg, err := setup.RefereeConfig(lines, true)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %s: %w", sp.Path, err)
 	}
@@ -55,7 +65,7 @@ func Simulate(sp *Spec) (*Simulation, error) {
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %s: %w", sp.Path, err)
 	}
-	return &Simulation{Spec: sp, Trace: tr, Setup: setup, Judgement: j}, nil
+	return &Simulation{Spec: sp, Trace: tr, Setup: setup, Judgement: j, Lines: lines}, nil
 }
 
 // Verify checks that the simulation shows what the spec expects: the
@@ -171,6 +181,11 @@ var tagChecks = map[string]func(s *Simulation) string{
 	"home_board": func(s *Simulation) string {
 		return unless(s.Spec.Render.Board.Markings == "home", "render.board.markings is not home")
 	},
+	"drawn_lines": func(s *Simulation) string {
+		l := s.Spec.Render.Board.Lines
+		return unless(math.Abs(l.Offset) >= 5 && l.Front != l.Rear && l.Cores > 0.9,
+			"render.board.lines does not draw the lines 5 mm or more off the figures, of other thicknesses, with base-circle cores the size of a man")
+	},
 	"res_1080p": func(s *Simulation) string {
 		return unless(s.Spec.Render.Width == 1920 && s.Spec.Render.Height == 1080, "the frame is not 1920×1080")
 	},
@@ -250,7 +265,7 @@ func sideTag(side board.Side) func(s *Simulation) string {
 // with arrow, touches an arrow).
 func placementTag(kind board.PlacementKind, arrow bool) func(s *Simulation) string {
 	return func(s *Simulation) string {
-		g := s.Trace.Geometry
+		g := s.Lines
 		for _, e := range s.Trace.Events {
 			if e.Type != events.StrokeStart {
 				continue

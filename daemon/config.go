@@ -46,6 +46,7 @@ type Config struct {
 	Match    MatchConfig     `yaml:"match"`
 	Referee  RefereeConfig   `yaml:"referee"`
 	Journal  JournalConfig   `yaml:"journal"`
+	Evidence EvidenceConfig  `yaml:"evidence"`
 	Web      WebConfig       `yaml:"web"`
 	Display  string          `yaml:"display"`
 	Hardware hardware.Config `yaml:"hardware"`
@@ -163,6 +164,26 @@ type JournalConfig struct {
 	// Dir holds one journal per match (default
 	// $XDG_STATE_HOME/boardcam/matches, i.e. ~/.local/state/boardcam/matches).
 	Dir string `yaml:"dir"`
+}
+
+// EvidenceConfig configures the replay buffer and the evidence written for
+// the umpire (package evidence; docs/evidence.md).
+type EvidenceConfig struct {
+	// Off turns the replay buffer and the evidence off.
+	Off bool `yaml:"off"`
+	// ReplaySeconds of frames are kept in memory (default 8), besides the
+	// frames of the last stroke from the placement to the rest.
+	ReplaySeconds float64 `yaml:"replay_seconds"`
+	// MaxWidth: wider frames are kept scaled down to it (default 1280).
+	MaxWidth int `yaml:"max_width"`
+	// Dir holds the stills and clips (default DIR/evidence, DIR the
+	// journal directory).
+	Dir string `yaml:"dir"`
+	// MaxAge and MaxMB are the deletion policy: older files go, then the
+	// oldest until the directory holds at most MaxMB (defaults 720h and
+	// 1024).
+	MaxAge Duration `yaml:"max_age"`
+	MaxMB  int64    `yaml:"max_mb"`
 }
 
 // WebConfig configures the web server.
@@ -333,6 +354,21 @@ func (c *Config) applyDefaults() {
 	}
 	if c.Journal.Dir == "" {
 		c.Journal.Dir = defaultJournalDir()
+	}
+	{
+		e := &c.Evidence
+		if e.ReplaySeconds == 0 {
+			e.ReplaySeconds = 8
+		}
+		if e.MaxWidth == 0 {
+			e.MaxWidth = 1280
+		}
+		if e.MaxAge == 0 {
+			e.MaxAge = Duration(720 * time.Hour)
+		}
+		if e.MaxMB == 0 {
+			e.MaxMB = 1024
+		}
 	}
 	if c.Web.Listen == nil {
 		l := "localhost:8080"
@@ -697,6 +733,15 @@ func (c *Config) Validate() error {
 	}
 	if p.PublishQueue < 1 || p.PublishQueue > 1<<16 {
 		bad("pipeline.publish_queue", "%d: want 1…65536", p.PublishQueue)
+	}
+	if e := c.Evidence; e.ReplaySeconds < 1 || e.ReplaySeconds > 120 {
+		bad("evidence.replay_seconds", "%g: want 1…120", e.ReplaySeconds)
+	}
+	if e := c.Evidence; e.MaxWidth < 160 {
+		bad("evidence.max_width", "%d: want 160 or more", e.MaxWidth)
+	}
+	if e := c.Evidence; e.MaxMB < 1 {
+		bad("evidence.max_mb", "%d: want 1 or more", e.MaxMB)
 	}
 	if _, err := parseLevel(c.Log.Level); err != nil {
 		bad("log.level", "%v", err)

@@ -104,6 +104,7 @@ type Daemon struct {
 	cap      *capture
 	feed     *feed
 	analyzer Analyzer
+	ev       *evidenceKeeper // replay buffer and evidence (evidence.go)
 	srcInfo  SourceInfo
 	identity string
 	catchUp  int64 // the last frame the journal has already (-1 none)
@@ -203,6 +204,9 @@ func (d *Daemon) initialize() error {
 		return err
 	}
 	d.catchUp = d.keeper.CatchUpUntil()
+	if err := d.openEvidence(); err != nil {
+		return err
+	}
 	if d.cap != nil {
 		d.cap.catchUp = d.catchUp
 	}
@@ -253,6 +257,9 @@ func (d *Daemon) initialize() error {
 			Logger: d.Logger.With("component", "web"),
 			Source: d, Sink: d, Frames: d, Metrics: wm,
 		}
+		if d.ev != nil {
+			d.web.Evidence = d.ev
+		}
 		if d.WebTuning != nil {
 			d.WebTuning(&d.web.Config)
 		}
@@ -271,6 +278,7 @@ func (d *Daemon) initialize() error {
 	if err := d.keeper.Start(); err != nil {
 		return err
 	}
+	d.ev.resync(d.JournalPath(), nil) // the evidence files are named after the journal
 	d.Logger.Info("boardcam starting", "source", d.srcInfo.Name, "live", d.srcInfo.Live, "profile", d.keeper.Snapshot().Profile.Name,
 		"decisions", cfg.Match.Decisions, "journal", d.keeper.JournalPath(), "display", cfg.Display)
 	return nil
@@ -565,6 +573,7 @@ func (d *Daemon) putAnalysis(a web.Analysis) {
 
 // putPieces hands live positions to the publishers (latest wins).
 func (d *Daemon) putPieces(p web.Pieces) {
+	d.ev.pieces(p)
 	d.slotMu.Lock()
 	if d.pieceSlot != nil {
 		d.metrics.drop("publish")
@@ -780,6 +789,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 			}
 			if skip != "" {
 				d.keepLatest(f)
+				d.ev.frame(f)
 				captured := f.Captured
 				d.cap.pool <- f
 				if skip == "rest" {
@@ -805,6 +815,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 			d.metrics.stage(t.Stage, t.D)
 		}
 		d.keepLatest(f)
+		d.ev.frame(f)
 		if err == nil && res.Unanalysed == "" && backlog >= 1 {
 			det.Reference(f.Mat) // what the next frames are checked against
 		} else {
@@ -830,6 +841,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 			d.calibration(*res.Calibration, index)
 		}
 		o := match.Observation{Frame: index, Captured: captured, Events: res.Events}
+		d.ev.events(res.Events)
 		for _, e := range res.Events {
 			switch e.Type {
 			case events.StrokeStart:
@@ -958,6 +970,17 @@ func (d *Daemon) publishSlots() {
 		d.snapMu.Unlock()
 		d.send(*pcs)
 	}
+	for _, m := range d.ev.drain() {
+		d.snapMu.Lock()
+		for i := range d.snap.Pending {
+			if d.snap.Pending[i].ID == m.ID {
+				mm := m
+				d.snap.Pending[i].Media = &mm
+			}
+		}
+		d.snapMu.Unlock()
+		d.send(m)
+	}
 }
 
 func (d *Daemon) send(m web.Message) {
@@ -974,6 +997,10 @@ func (d *Daemon) send(m web.Message) {
 }
 
 func (d *Daemon) publish(a match.Announcement) {
+	if a.NewMatch {
+		d.ev.resync(d.JournalPath(), a.State)
+	}
+	msgs := d.ev.annotate(web.Messages(a))
 	if a.NewMatch && a.Snapshot != nil {
 		d.snapMu.Lock()
 		d.resync = a.Snapshot
@@ -1008,7 +1035,7 @@ func (d *Daemon) publish(a match.Announcement) {
 			}
 		}
 	}
-	for _, m := range web.Messages(a) {
+	for _, m := range msgs {
 		d.send(m)
 	}
 	if !a.Captured.IsZero() {
@@ -1083,6 +1110,7 @@ func (d *Daemon) Close() {
 		if d.cap != nil {
 			d.cap.Close()
 		}
+		d.ev.Close() // writes what is queued
 		if d.feed != nil {
 			d.feed.Close()
 		}

@@ -32,6 +32,7 @@ func testConfig(t *testing.T) Config {
 	cfg.Web.Listen = &off
 	zero := 0.0
 	cfg.Referee.ToleranceMM, cfg.Referee.TimeToleranceS = &zero, &zero
+	cfg.Evidence.Off = true // evidence_test.go turns it on
 	return cfg
 }
 

@@ -50,6 +50,8 @@ const (
 // registry (beside the web server's own) and summarised at exit. Each
 // thing is counted once, here.
 type Metrics struct {
+	reg *prometheus.Registry
+
 	framesIn, framesOut prometheus.Counter
 	stageLatency        *prometheus.HistogramVec
 	subscribersDropped  prometheus.Counter
@@ -116,6 +118,13 @@ func (m *Metrics) droppedCount(stage string) int64 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.drops[stage]
+}
+
+// register adds a component's own metrics (the evidence adapter's).
+func (m *Metrics) register(cs ...prometheus.Collector) {
+	for _, c := range cs {
+		_ = m.reg.Register(c) // a second daemon in one process (tests) keeps the first's
+	}
 }
 
 func (m *Metrics) setBacklog(n int) { m.backlog.Set(float64(n)) }
@@ -185,6 +194,7 @@ func NewMetrics(w *web.Metrics, now time.Time) *Metrics {
 	if w != nil {
 		reg = w.Registry()
 	}
+	m.reg = reg
 	reg.MustRegister(m.stageLatency, m.subscribersDropped, m.framesIn, m.framesOut, m.dropped, m.fpsIn, m.fpsOut, m.latency, m.decisions, m.reconnects, m.journalSync, m.gaps, m.degradedC, m.unanalysableC, m.backlog)
 	return m
 }

@@ -92,6 +92,21 @@ type Evidence struct {
 	// Positions are the discs involved at the decisive frame.
 	Positions []Position
 	Note      string
+	// Marking names the board marking the call measures against;
+	// MarginMM how far the measurement lies on the foul side of it;
+	// Confidence (0…1) how likely the call is right; LowConfidence marks
+	// a call within the tolerance.
+	Marking       string
+	MarginMM      *float64
+	Confidence    float64
+	LowConfidence bool
+	// Contacts are the striker's contacts up to the decisive one; Frames
+	// the video frames the call rests on.
+	Contacts []string
+	Frames   []int64
+	// HandMM is the point of the hand furthest beyond the foul line
+	// (hand_over_foul_line), in board mm.
+	HandMM *[2]float64
 }
 
 // Position is where a disc lay, in board millimetres.

@@ -1180,6 +1180,16 @@ func foulOf(c referee.Call, pendingID string) Foul {
 		kind, _ := board.KindOfID(ev.Piece)
 		f.Evidence.Positions = append(f.Evidence.Positions, Position{ID: ev.Piece, Kind: kind, MM: [2]float64(*ev.PieceMM)})
 	}
+	if ev.PieceMM != nil && ev.Piece == "" && c.Foul == rules.FoulHandOverFoulLine {
+		h := [2]float64(*ev.PieceMM)
+		f.Evidence.HandMM = &h
+	}
+	f.Evidence.Marking, f.Evidence.MarginMM = ev.Marking, c.Margin
+	f.Evidence.Confidence, f.Evidence.LowConfidence = c.Confidence, c.LowConfidence
+	f.Evidence.Contacts = ev.Contacts
+	for _, fr := range ev.Frames {
+		f.Evidence.Frames = append(f.Evidence.Frames, int64(fr))
+	}
 	return f
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -175,8 +176,20 @@ func (b *Board) Publish(m web.Message) error {
 	case web.Analysis:
 		b.setHealth(func(h *Health) { h.Analysis = v.Status })
 		return nil
-	case web.Pieces:
+	case web.Pieces, web.Replay:
 		return nil
+	case web.Media:
+		// The evidence's still and clip: absolute URLs on the board's
+		// web server, so that any subscriber can fetch them.
+		if base := strings.TrimSuffix(b.Config.PublicURL, "/"); base != "" {
+			if strings.HasPrefix(v.Still, "/") {
+				v.Still = base + v.Still
+			}
+			if strings.HasPrefix(v.Clip, "/") {
+				v.Clip = base + v.Clip
+			}
+		}
+		m = v
 	case web.Calibration:
 		b.setHealth(func(h *Health) { h.Calibration = v.Status })
 	case web.Snapshot:

@@ -34,6 +34,10 @@ type Config struct {
 	// Name is the board's name on the tournament screen ("Board 3");
 	// empty: the prefix's last part.
 	Name string `yaml:"name"`
+	// PublicURL is the board's web server as the other machines reach it
+	// (http://board1.club.lan:8080): the evidence messages' still and
+	// clip URLs are made absolute with it. Empty: they stay relative.
+	PublicURL string `yaml:"public_url"`
 	// Spool is the directory of the outbox (what waits for the broker);
 	// empty: "mqtt" in the journal directory.
 	Spool string `yaml:"spool"`

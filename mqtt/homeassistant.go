@@ -18,7 +18,7 @@ type DiscoveryMessage struct {
 // configuration. The entities read the board's retained snapshot and
 // health topics (docs/mqtt.md).
 func Discovery(c Config) []DiscoveryMessage {
-	node := "boardcam_" + sanitize(c.BoardID())
+	node := "boardcam_" + sanitize(strings.TrimPrefix(c.BoardID(), "boardcam/"))
 	device := map[string]any{
 		"identifiers":  []string{node},
 		"name":         "boardcam " + c.Name,

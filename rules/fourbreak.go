@@ -26,27 +26,17 @@ var fourBreak = &Profile{
 	QueenStrikerAllNineLosesTurn: true,
 	Demands:                      true,
 	Fouls: foulRules("four-break-queen-3.md", map[Foul]string{
-		FoulPlacement:             "~Striking 1; General Rules 29",
-		FoulCutMoon:               "~Striking 2",
-		FoulArrow:                 "~General Rules 30",
-		FoulWrongSide:             "~Equipment (base lines); Striking",
-		FoulBackwardFlick:         "~Striking 3",
-		FoulBehindLineFirst:       "~Striking 4",
-		FoulHandOverFoulLine:      "~Striking 5, 6; Sitting Position 7",
-		FoulPush:                  "~Interpretations (Push); Shooting Styles",
-		FoulTouchedPiece:          "~General Rules 34",
+		FoulPlacement:             icfRef,
+		FoulCutMoon:               icfRef,
+		FoulWrongSide:             icfRef,
+		FoulBackwardFlick:         icfRef,
+		FoulBehindLineFirst:       icfRef,
+		FoulHandOverFoulLine:      icfRef,
+		FoulPush:                  icfRef,
+		FoulTouchedPiece:          icfRef,
 		FoulDueOutsideOuterCircle: "Dues 1-3 (\"kept anywhere in the circle\")",
 		FoulDueOnCentreCircle:     "Dues 1-3 (\"except for the centermost red circle\")",
-		FoulWrongManPlaced:        "~Dues and Penalties 17",
-		FoulPlacementDisturbed:    "~Dues and Penalties 23",
-		FoulPlacementTimeout:      "~Dues and Penalties 26, 27",
 		FoulDueUsedForQueen:       "Queen 25",
-		FoulTalking:               "~General Rules 31",
-		FoulPowder:                "~General Rules 10-13",
-		FoulTappedBoard:           "~General Rules 23",
-		FoulBoardDisturbed:        "~General Rules 24",
-		FoulGotUp:                 "~Dues and Penalties 31",
-		FoulAppealViolation:       "~General Rules 7, 8",
 	}, boardLoss),
 	Finish: func() []FinishRule {
 		const win, lose = true, false
@@ -55,7 +45,7 @@ var fourBreak = &Profile{
 			return finish("four-break: "+ref, last&1 != 0, last&2 != 0, q, s, imp, w, a, c, d)
 		}
 		ic := func(ref string, last int, q QueenSituation, s, imp Tri, w bool, a, c Award, d int) FinishRule {
-			return finish("icf: Covering the Queen "+ref+" (fallback)", last&1 != 0, last&2 != 0, q, s, imp, w, a, c, d)
+			return finish(icfFallbackRef("Covering the Queen "+ref), last&1 != 0, last&2 != 0, q, s, imp, w, a, c, d)
 		}
 		return []FinishRule{
 			fb("Queen 13", both, QCovering, No, No, win, awardQueen, awardOne, 0),
@@ -102,7 +92,6 @@ var fourBreak = &Profile{
 		"dues":               "four-break: Dues 1-3",
 		"dues.placer":        "four-break: Dues 1-3 (removed by the next player)",
 		"queen":              "four-break: Queen 1-12",
-		"queen.unnoticed":    "icf: Covering the Queen 8 (fallback)",
 		"format.four-breaks": "four-break: Example (4 Breaks, 1 Hour)",
 		"time":               "four-break: Example (1 Hour)",
 	},

@@ -25,6 +25,10 @@ func finish(ref string, own, opp bool, q QueenSituation, striker, improper Tri, 
 
 func analogy(r FinishRule) FinishRule { r.Analogy = true; return r }
 
+// icfFallbackRef marks an ICF rule applied where a profile's document is
+// silent.
+func icfFallbackRef(r string) string { return "icf: " + r + " (fallback)" }
+
 // icfFinish is the ICF table of board endings, Covering the Queen 19-39,
 // plus the cases the laws do not list, decided by analogy. p is the
 // reference prefix ("icf: " or "icf: … (fallback)").
@@ -77,6 +81,9 @@ func icfFinish(p func(string) string) []FinishRule {
 		f("Covering the Queen 31", own, QOnBoard, Yes, Either, lose, awardQueen, awardOne, 1),
 	}
 }
+
+// icfDoc is the ICF laws' document, the fallback of every other profile.
+const icfDoc = "icf-laws-of-carrom.md"
 
 // icfFoulRefs is the ICF reference of every foul the laws name.
 var icfFoulRefs = map[Foul]string{
@@ -132,7 +139,7 @@ var icfRefs = map[string]string{
 var icf = &Profile{
 	Name:                         "icf",
 	Title:                        "ICF Laws of Carrom",
-	Document:                     "icf-laws-of-carrom.md",
+	Document:                     icfDoc,
 	QueenValue:                   5,
 	QueenCutoff:                  24,
 	Formats:                      []Format{{Name: "points-29", Kind: PointsTarget, Target: 29, Ref: "icf: Game 3"}},
@@ -146,7 +153,7 @@ var icf = &Profile{
 	ReturnOwnWithStriker:         true,
 	QueenStrikerAllNineLosesTurn: true,
 	Demands:                      true,
-	Fouls:                        foulRules("icf-laws-of-carrom.md", icfFoulRefs, boardLoss),
+	Fouls:                        foulRules(icfDoc, icfFoulRefs, boardLoss),
 	Finish:                       icfFinish(func(r string) string { return "icf: " + r }),
 	PlainFinish:                  "icf: Game 2, 3",
 	Refs:                         icfRefs,

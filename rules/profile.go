@@ -411,20 +411,51 @@ func ProfileByName(name string) (*Profile, error) {
 	return nil, fmt.Errorf("unknown profile %q (want one of %s)", name, strings.Join(ProfileNames(), ", "))
 }
 
-// foulRules builds a profile's foul list from code → reference pairs. A
-// reference starting with "~" marks an ICF fallback; effect overrides go
+// icfRef, as a profile's reference for a foul, means its document is
+// silent and the ICF laws' rule ([icfFoulRefs]) applies, marked as a
+// fallback.
+const icfRef = "~"
+
+// icfFallback lists the fouls every other document is silent on: the
+// umpire's and the players' conduct, the placement of dues and the arrow.
+// Every profile recognises them under the ICF laws' rule, marked as a
+// fallback, unless its own table cites its document for them.
+var icfFallback = []Foul{
+	FoulArrow, FoulDueOnCentreCircle, FoulWrongManPlaced, FoulPlacementDisturbed,
+	FoulPlacementTimeout, FoulDueUsedForQueen, FoulTalking, FoulPowder,
+	FoulTappedBoard, FoulBoardDisturbed, FoulGotUp, FoulAppealViolation,
+}
+
+// foulRules builds a profile's foul list from code → reference pairs (a
+// reference [icfRef] takes the ICF laws' rule as a fallback) plus, for the
+// profiles other than icf, the shared [icfFallback]. Effect overrides go
 // in fx.
 func foulRules(doc string, refs map[Foul]string, fx map[Foul]FoulEffect) []FoulRule {
-	out := make([]FoulRule, 0, len(refs))
+	all := make(map[Foul]string, len(refs)+len(icfFallback))
 	for code, ref := range refs {
+		all[code] = ref
+	}
+	if doc != icfDoc {
+		for _, code := range icfFallback {
+			if _, own := all[code]; !own {
+				all[code] = icfRef
+			}
+		}
+	}
+	out := make([]FoulRule, 0, len(all))
+	for code, ref := range all {
 		info, ok := foulInfo[code]
 		if !ok {
 			panic("rules: unknown foul code in profile table: " + string(code))
 		}
 		fr := FoulRule{Code: code, Camera: info.camera, Derived: info.derived, Effect: EffectImproper}
-		if strings.HasPrefix(ref, "~") {
+		if ref == icfRef {
+			icf, ok := icfFoulRefs[code]
+			if !ok {
+				panic("rules: no ICF rule to fall back on for " + string(code))
+			}
 			fr.Fallback = true
-			fr.Ref = "icf-laws-of-carrom.md: " + ref[1:] + " (fallback: " + doc + " is silent)"
+			fr.Ref = icfDoc + ": " + icf + " (fallback: " + doc + " is silent)"
 		} else {
 			fr.Ref = doc + ": " + ref
 		}

@@ -201,10 +201,17 @@ func (d *Detector) printedHere(pl plane, c disc, m *marking) bool {
 	if d.cal == nil || d.cal.Markings == nil || d.cal.Markings.Source != "measured" {
 		return false
 	}
+	if d.trace != nil {
+		d.tracef(c.x, c.y, "printedHere: %.2f r from the measured centre, outline %.2f r, core %.1f", c.top.Dist(m.c)/m.r, c.outline/d.v.ppm/m.r, m.core)
+	}
 	if c.top.Dist(m.c) > printedAt*m.r {
 		return false
 	}
-	if rr := c.outline / d.v.ppm; rr < 0.7*m.r || rr > 1.15*m.r {
+	// The outline is measured in half-pixel steps, and the lines that
+	// cross a print (an arrow, the small ring between the circles) widen
+	// it: up to 1.2 radii is the print's size; a striker measures 1.3 or
+	// more.
+	if rr := c.outline / d.v.ppm; rr < 0.7*m.r || rr > 1.2*m.r {
 		return false // a disc larger or smaller than the print
 	}
 	f := featuresOf(c.colour, d.bg.illumAt(c.x, c.y))

@@ -3,6 +3,8 @@ package web
 import (
 	"errors"
 	"math"
+
+	"github.com/boardcam/boardcam/board"
 )
 
 // homography is a row-major 3×3 projective map.
@@ -64,4 +66,12 @@ func homographyFrom(src, dst [4][2]float64) (homography, error) {
 	}
 	h[8] = 1
 	return h, nil
+}
+
+// BoardToPixels is the map from board millimetres to pixels of the
+// calibrated camera frame (Width wide): the calibration's homography, or
+// one solved from its corners.
+func (c Calibration) BoardToPixels(g *board.Geometry) ([9]float64, error) {
+	h, err := previewHomography(c, g, 1)
+	return [9]float64(h), err
 }

@@ -118,7 +118,9 @@ func (h *hub) publish(m Message) error {
 		if h.lastFoul != nil && h.lastFoul.Pending == v.ID {
 			h.lastFoul = nil
 		}
-	case Notice:
+	case Notice, Replay:
+	case Media:
+		h.setPendingMediaLocked(v)
 	default:
 		return fmt.Errorf("web: publish: unsupported message type %T", m)
 	}
@@ -146,6 +148,25 @@ func (h *hub) setPendingLocked(id string, raw json.RawMessage) {
 		}
 	}
 	h.pending = append(h.pending, pendingEntry{id, raw})
+}
+
+// setPendingMediaLocked puts the evidence into its pending decision, so
+// that a console connecting later sees the still.
+func (h *hub) setPendingMediaLocked(m Media) {
+	for i := range h.pending {
+		if h.pending[i].id != m.ID {
+			continue
+		}
+		var p Pending
+		if json.Unmarshal(h.pending[i].raw, &p) != nil {
+			return
+		}
+		p.Media = &m
+		if raw, err := json.Marshal(p); err == nil {
+			h.pending[i].raw = raw
+		}
+		return
+	}
 }
 
 func (h *hub) removePendingLocked(id string) {
@@ -247,7 +268,7 @@ func (h *hub) snapshotLocked(you *Peer) []byte {
 // list.
 func isHistory(t string) bool {
 	switch t {
-	case TypeStroke, TypeFoul, TypePending, TypeDecided, TypeCalibration, TypeCamera, TypeNotice:
+	case TypeStroke, TypeFoul, TypePending, TypeDecided, TypeCalibration, TypeCamera, TypeNotice, TypeEvidence:
 		return true
 	}
 	return false

@@ -46,7 +46,9 @@ func strokeOf(s match.Stroke) Stroke {
 
 func foulOf(f match.Foul) Foul {
 	w := Foul{Code: f.Code, Rule: f.Rule, Text: f.Text, Seat: f.Seat, Frame: f.Frame, Source: f.Source, Pending: f.Pending}
-	w.Evidence.Note = f.Evidence.Note
+	e := f.Evidence
+	w.Evidence = Evidence{Note: e.Note, Marking: e.Marking, MarginMM: e.MarginMM, Confidence: e.Confidence,
+		LowConfidence: e.LowConfidence, Contacts: e.Contacts, Frames: e.Frames, HandMM: e.HandMM}
 	for _, p := range f.Evidence.Positions {
 		w.Evidence.Positions = append(w.Evidence.Positions, Piece{ID: p.ID, Kind: p.Kind, MM: p.MM, State: PieceRest})
 	}

@@ -324,6 +324,11 @@ type Foul struct {
 	// Pending is the id of the pending decision this foul belongs to.
 	Pending  string   `json:"pending,omitempty"`
 	Evidence Evidence `json:"evidence"`
+	// Heading says the foul in plain words: "Asha's hand crossed the foul
+	// line, 17 mm".
+	Heading string `json:"heading,omitempty"`
+	// Media is the annotated still and clip (Pending's, when it waits).
+	Media *Media `json:"media,omitempty"`
 }
 
 // MessageType implements Message.
@@ -349,6 +354,9 @@ type Evidence struct {
 	// "frame", …); Frames the video frames the call rests on.
 	Contacts []string `json:"contacts,omitempty"`
 	Frames   []int64  `json:"frames,omitempty"`
+	// HandMM is the point of the hand or arm furthest beyond the foul
+	// line (hand_over_foul_line), in board mm.
+	HandMM *[2]float64 `json:"hand_mm,omitempty"`
 }
 
 // Pending is an automatic decision the umpire must confirm or overrule.
@@ -373,6 +381,15 @@ type Pending struct {
 	// Queued: a decision the camera is sure of that waits only behind an
 	// uncertain one; it applies itself once those before it are settled.
 	Queued bool `json:"queued,omitempty"`
+	// Heading says the decision in plain words, for the card's title
+	// ("Asha's hand crossed the foul line, 17 mm", "Ravi's stroke: not
+	// sure — frames were missed"); Clean marks an ordinary stroke without
+	// fouls or doubts (the console's "Confirm all clean strokes").
+	Heading string `json:"heading,omitempty"`
+	Clean   bool   `json:"clean,omitempty"`
+	// Media is the annotated still of the decisive frame and the clip
+	// (status preparing until an evidence message says ready).
+	Media *Media `json:"media,omitempty"`
 }
 
 // Doubt is one thing the camera could not establish about a decision.

@@ -55,6 +55,8 @@ type Server struct {
 	Frames FrameSource
 	// Metrics is exported on /metrics; Initialize makes it when nil.
 	Metrics *Metrics
+	// Evidence serves the decisions' stills and clips (nil: none).
+	Evidence EvidenceSource
 
 	cfg      Config
 	hub      *hub
@@ -252,6 +254,7 @@ func (s *Server) routes() {
 	}
 	mux.HandleFunc("GET /{$}", page("index.html", false))
 	mux.HandleFunc("GET /overlay", page("overlay.html", true))
+	mux.HandleFunc("GET /overlay/replay", page("replay.html", true))
 	mux.HandleFunc("GET /umpire", page("umpire.html", false))
 	mux.HandleFunc("GET /static/{file...}", func(w http.ResponseWriter, r *http.Request) {
 		s.serveStatic(w, r, r.PathValue("file"), false)
@@ -269,6 +272,8 @@ func (s *Server) routes() {
 	mux.HandleFunc("POST /api/logout", s.serveLogout)
 	mux.HandleFunc("POST /api/still", s.serveTakeStill)
 	mux.HandleFunc("GET /api/still/{id}", s.serveStill)
+	mux.HandleFunc("GET /api/evidence/{name}", s.serveEvidence)
+	mux.HandleFunc("POST /api/replay", s.serveReplay)
 	s.mux = mux
 }
 

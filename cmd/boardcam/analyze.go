@@ -15,6 +15,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/daemon"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/pipeline"
 
@@ -41,8 +42,8 @@ later, once recognised, always in time order. Board millimetres: origin at
 the centre, x toward E, y toward S.
 
 The sides are named from the calibration (--calibration), else from
---south-at; with --turn the first stroke names them: it is played from
-that seat.
+--south-at; with --south-at first-stroke the first stroke names them: it is
+played from the breaker's seat (--breaker).
 
 --truth FILE (a developer's diagnostic) compares the events, and the fouls
 the referee makes of them, with a corpus clip's ground truth and prints
@@ -52,16 +53,22 @@ clip's seating is taken from the truth as boardcam eval does;
 (measuring tracking without the calibration's errors).`
 
 func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
-	fs := newFlags("analyze", "VIDEO [--calibration FILE] [--board FILE] [--json] [--progress]", analyzeDescription, s)
+	fs := newFlags("analyze", "VIDEO [--calibration FILE] [--board FILE] [--json] [--quiet]", analyzeDescription, s)
 	calPath := fs.String("calibration", "", "calibration `file` (from boardcam calibrate); default: find the board in the frames")
 	boardPath := fs.String("board", "", "board geometry `file` (YAML); default: the ICF board")
 	lensPath := fs.String("lens-file", "", "lens model `file` (from calibrate --lens) when the board is found in the frames")
-	southAt := fs.String("south-at", "bottom", "image side nearest board side S, when the board is found in the frames: bottom, right, top or left")
-	breaker := fs.String("breaker-side", "S", "side the first player (breaker) sits on (numbers the opening position)")
-	turnFlag := fs.String("turn", "", "seat (S, E, N, W) of the player who strikes first in the video: the board's orientation is then taken from the first stroke (instead of --south-at)")
+	southAt := fs.String("south-at", "bottom", "image side nearest board side S, when the board is found in the frames: bottom, right, top, left, or first-stroke (learnt from the first stroke, played by --breaker)")
+	breaker := fs.String("breaker", "S", "`seat` (S, E, N, W) of the player who breaks (numbers the opening position)")
+	alias(fs, "breaker-side", "breaker")
+	// Old: the seat striking first, the orientation taken from that stroke
+	// (now --south-at first-stroke with --breaker).
+	turnFlag := fs.String("turn", "", "seat of the player who strikes first: orientation from the first stroke")
+	hide(fs, "turn")
 	fpsFlag := fs.Float64("fps", 0, "frame rate, frames per second (default: the video's)")
 	asJSON := fs.Bool("json", false, "print one JSON object per line per event")
-	progress := fs.Bool("progress", false, "report progress on standard error")
+	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
+	fs.Bool("progress", true, "progress lines (the default)")
+	hide(fs, "progress")
 	truthPath := fs.String("truth", "", "a clip's ground truth `file` (corpus *.truth.json): compare the events and fouls with it and show the tracker's view around every miss (a diagnostic; the video defaults to the truth's)")
 	viewFlag := fs.String("view", "", "with --truth: also show the tracker's view of frames `A-B`")
 	if err := parseFlags(fs, args); err != nil {
@@ -110,15 +117,22 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 			return err
 		}
 	}
-	dir, err := calibrate.ParseDirection(*southAt)
-	if err != nil {
-		return usageError("--south-at: %v", err)
+	firstStroke := *southAt == daemon.SouthAtFirstStroke
+	dir := calibrate.Bottom
+	if !firstStroke {
+		var err error
+		if dir, err = calibrate.ParseDirection(*southAt); err != nil {
+			return usageError("--south-at: %v", err)
+		}
 	}
 	side, err := board.ParseSide(*breaker)
 	if err != nil {
-		return usageError("--breaker-side: %v", err)
+		return usageError("--breaker: %v", err)
 	}
 	cfg.Orientation = calibrate.Orientation{SouthAt: dir, Breaker: side, BreakerSource: "config"}
+	if firstStroke {
+		cfg.Turn = &side
+	}
 	if *turnFlag != "" {
 		turn, err := board.ParseSide(*turnFlag)
 		if err != nil {
@@ -178,7 +192,7 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 			nevents++
 		}
 		frames++
-		if *progress {
+		if !*quiet {
 			if res.Note != "" && res.Note != lastNote {
 				fmt.Fprintf(s.Err, "analyze: frame %d: %s\n", res.Index, res.Note)
 			}
@@ -204,7 +218,7 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 	if a.Calibration() == nil {
 		fmt.Fprintf(s.Err, "analyze: %s: the board was never found (%s); give --calibration\n", video, lastNote)
 	}
-	if *progress {
+	if !*quiet {
 		fmt.Fprintf(s.Err, "analyze: done: %s\n", progressLine(frames, frames, time.Since(start), nevents))
 	}
 	return nil

@@ -20,7 +20,7 @@ func TestAnalyzeUsage(t *testing.T) {
 		{[]string{"analyze", "a.mp4", "b.mp4"}, "one video at a time"},
 		{[]string{"analyze", "--fps", "-3", "a.mp4"}, "--fps"},
 		{[]string{"analyze", "--south-at", "up", "a.mp4"}, "--south-at"},
-		{[]string{"analyze", "--breaker-side", "X", "a.mp4"}, "--breaker-side"},
+		{[]string{"analyze", "--breaker", "X", "a.mp4"}, "--breaker"},
 		{[]string{"analyze", "--turn", "Q", "a.mp4"}, "--turn"},
 		{[]string{"analyze", "--frobnicate", "a.mp4"}, "frobnicate"},
 	} {
@@ -68,7 +68,7 @@ func TestAnalyzeCorpusClip(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	code, out, errOut := runCmd(t, "", "analyze", "--json", "--progress", video)
+	code, out, errOut := runCmd(t, "", "analyze", "--json", video)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -24,7 +24,7 @@ func init() {
 }
 
 const calibrateSynopsis = `IMAGE|VIDEO [--frame N] [--board board.yaml] [--corners x1,y1,...,x4,y4] [--lens-file lens.json]
-       [--breaker-side S] [--south-at bottom] [--out calibration.json] [--debug out.png]
+       [--breaker S] [--south-at bottom] [--out calibration.json] [--debug out.png]
    or: boardcam calibrate --lens [--cols 9 --rows 6 --square 25] [--out lens.json] IMAGE...`
 
 const calibrateDescription = `
@@ -58,7 +58,8 @@ func cmdCalibrate(ctx context.Context, args []string, s stdio) error {
 	boardFile := fs.String("board", "", "board geometry YAML (default: the ICF tournament board)")
 	corners := fs.String("corners", "", "the four surface corners in pixels: x1,y1,x2,y2,x3,y3,x4,y4 (top-left, top-right, bottom-right, bottom-left)")
 	lensFile := fs.String("lens-file", "", "lens model (from calibrate --lens) to undistort the frame with and store in the calibration")
-	breaker := fs.String("breaker-side", "", "side the first player (breaker) sits on: S, E, N or W (default S)")
+	breaker := fs.String("breaker", "", "`seat` of the player who breaks: S, E, N or W (default S)")
+	alias(fs, "breaker-side", "breaker")
 	southAt := fs.String("south-at", "bottom", "image side nearest board side S: bottom, right, top or left")
 	out := fs.String("out", "", "where to write the result (default calibration.json, or lens.json with --lens)")
 	debug := fs.String("debug", "", "write an image showing what was found (corners, edges, markings) to this file")
@@ -70,7 +71,7 @@ func cmdCalibrate(ctx context.Context, args []string, s stdio) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *lensMode {
-		for _, n := range []string{"frame", "board", "corners", "lens-file", "breaker-side", "south-at", "debug"} {
+		for _, n := range []string{"frame", "board", "corners", "lens-file", "breaker", "south-at", "debug"} {
 			if set[n] {
 				return usageError("--%s does not apply to --lens", n)
 			}
@@ -113,7 +114,7 @@ func cmdCalibrate(ctx context.Context, args []string, s stdio) error {
 	if *breaker != "" {
 		side, err := board.ParseSide(*breaker)
 		if err != nil {
-			return usageError("--breaker-side: %v", err)
+			return usageError("--breaker: %v", err)
 		}
 		opt.Orientation.Breaker, opt.Orientation.BreakerSource = side, "config"
 	}

@@ -73,7 +73,7 @@ func TestCalibrateAuto(t *testing.T) {
 	img, truth := syntheticBoard(t, dir)
 	out := filepath.Join(dir, "cal.json")
 	dbg := filepath.Join(dir, "debug.png")
-	code, stdout, stderr := runCmd(t, "", "calibrate", img, "--out", out, "--debug", dbg, "--breaker-side", "E")
+	code, stdout, stderr := runCmd(t, "", "calibrate", img, "--out", out, "--debug", dbg, "--breaker", "E")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
 	}
@@ -157,7 +157,7 @@ func TestCalibrateUsageErrors(t *testing.T) {
 		{[]string{"calibrate"}, 2, "give one image or video"},
 		{[]string{"calibrate", img, img}, 2, "got 2 arguments"},
 		{[]string{"calibrate", img, "--corners", "1,2,3"}, 2, "want 8 numbers"},
-		{[]string{"calibrate", img, "--breaker-side", "X"}, 2, "unknown side"},
+		{[]string{"calibrate", img, "--breaker", "X"}, 2, "unknown side"},
 		{[]string{"calibrate", img, "--south-at", "up"}, 2, "unknown image direction"},
 		{[]string{"calibrate", img, "--frame", "2"}, 2, "is an image, not a video"},
 		{[]string{"calibrate", img, "--cols", "7"}, 2, "only applies to --lens"},

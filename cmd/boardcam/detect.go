@@ -25,7 +25,7 @@ func init() {
 }
 
 const detectSynopsis = `IMAGE|VIDEO [--frame N] [--json] [--out found.png] [--calibration calibration.json]
-       [--board board.yaml] [--lens-file lens.json] [--classes classes.json] [--breaker-side S] [--south-at bottom]`
+       [--board board.yaml] [--lens-file lens.json] [--classes classes.json] [--breaker S] [--south-at bottom]`
 
 const detectDescription = `
 Finds the playing surface in a photo or a video frame (or takes it from
@@ -103,7 +103,8 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 	boardFile := fs.String("board", "", "board geometry YAML (default: the ICF tournament board)")
 	lensFile := fs.String("lens-file", "", "lens model (from boardcam calibrate --lens) for finding the board")
 	classFile := fs.String("classes", "", "class model (colours of this set's men) saved before, instead of learning it")
-	breaker := fs.String("breaker-side", "", "side the breaker sits on: S, E, N or W (default S)")
+	breaker := fs.String("breaker", "", "`seat` of the player who breaks: S, E, N or W (default S)")
+	alias(fs, "breaker-side", "breaker")
 	southAt := fs.String("south-at", "bottom", "image side nearest board side S: bottom, right, top or left")
 	posArgs, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -118,7 +119,7 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 		return usageError("--frame %d: frames count from 0", *frameN)
 	}
 	if *calFile != "" {
-		for _, n := range []string{"lens-file", "breaker-side", "south-at"} {
+		for _, n := range []string{"lens-file", "breaker", "south-at"} {
 			if set[n] {
 				return usageError("--%s does not apply with --calibration (the calibration file has it)", n)
 			}
@@ -146,7 +147,7 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 	if *breaker != "" {
 		side, err := board.ParseSide(*breaker)
 		if err != nil {
-			return usageError("--breaker-side: %v", err)
+			return usageError("--breaker: %v", err)
 		}
 		opt.Orientation.Breaker, opt.Orientation.BreakerSource = side, "config"
 	}

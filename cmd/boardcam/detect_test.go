@@ -145,7 +145,7 @@ func TestDetectErrors(t *testing.T) {
 		{[]string{"detect", img, "--calibration", filepath.Join(dir, "missing.json")}, 1, "no such file"},
 		{[]string{"detect", img, "--calibration", "c.json", "--south-at", "top"}, 2, "does not apply with --calibration"},
 		{[]string{"detect", img, "--classes", filepath.Join(dir, "missing.json")}, 1, "no such file"},
-		{[]string{"detect", img, "--breaker-side", "X"}, 2, "--breaker-side"},
+		{[]string{"detect", img, "--breaker", "X"}, 2, "--breaker"},
 	} {
 		code, _, stderr := runCmd(t, "", c.args...)
 		if code != c.code || !strings.Contains(stderr, c.msg) {

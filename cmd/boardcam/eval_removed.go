@@ -290,7 +290,7 @@ func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
 		return out
 	}
 	defer os.RemoveAll(dir)
-	args := append(append([]string(nil), c.Args...), "--no-pace", "--listen", "", "--journal-dir", dir, "--quiet", "--log-level", "error")
+	args := append(append([]string(nil), c.Args...), "--no-pace", "--listen", "", "--journal-dir", dir, "--quiet", "--log-level", "error", "--no-evidence")
 	d, _, err := newRunDaemon(args, stdio{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 	if err != nil {
 		out.Error = err.Error()

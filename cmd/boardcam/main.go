@@ -55,14 +55,68 @@ func newFlags(name, synopsis, description string, s stdio) *flag.FlagSet {
 	fs.SetOutput(s.Err)
 	fs.Usage = func() {
 		fmt.Fprintf(s.Err, "usage: boardcam %s %s\n\n%s\n", name, synopsis, strings.TrimSpace(description))
-		var any bool
-		fs.VisitAll(func(*flag.Flag) { any = true })
-		if any {
+		// The listing leaves out the old names kept for scripts.
+		shown := flag.NewFlagSet(name, flag.ContinueOnError)
+		shown.SetOutput(s.Err)
+		fs.VisitAll(func(f *flag.Flag) {
+			if _, old := f.Value.(hiddenValue); !old {
+				shown.Var(f.Value, f.Name, f.Usage)
+				shown.Lookup(f.Name).DefValue = f.DefValue
+			}
+		})
+		if countFlags(shown) > 0 {
 			fmt.Fprintf(s.Err, "\nflags:\n")
-			fs.PrintDefaults()
+			shown.PrintDefaults()
 		}
 	}
 	return fs
+}
+
+func countFlags(fs *flag.FlagSet) int {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n
+}
+
+// hiddenValue is a flag that works but is not listed: an old name kept
+// working for scripts (README, "Command-line flags").
+type hiddenValue struct{ flag.Value }
+
+func (h hiddenValue) IsBoolFlag() bool {
+	b, ok := h.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// aliasValue sets the flag it stands for.
+type aliasValue struct {
+	fs     *flag.FlagSet
+	target string
+}
+
+func (a aliasValue) String() string { return "" }
+func (a aliasValue) Set(v string) error {
+	return a.fs.Set(a.target, v)
+}
+func (a aliasValue) IsBoolFlag() bool {
+	f := a.fs.Lookup(a.target)
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// alias keeps the old flag name old working as the flag target (defined
+// before): setting it sets target, which is what the command reads and
+// what its messages name. Usage does not list old.
+func alias(fs *flag.FlagSet, old, target string) {
+	if fs.Lookup(target) == nil {
+		panic("alias of an undefined flag --" + target)
+	}
+	fs.Var(hiddenValue{aliasValue{fs, target}}, old, "old name of --"+target)
+}
+
+// hide leaves the flag name out of the usage (it keeps working).
+func hide(fs *flag.FlagSet, name string) {
+	f := fs.Lookup(name)
+	f.Value = hiddenValue{f.Value}
 }
 
 // parseFlags parses args, turning flag errors into usage errors and --help

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,42 @@ func TestUnknownCommand(t *testing.T) {
 	}
 	if code, _, _ := runCmd(t, ""); code != 2 {
 		t.Errorf("no command: exit %d", code)
+	}
+}
+
+// One vocabulary across the commands (README, "Command-line flags"); the
+// old names still work for scripts but are not listed.
+func TestOldFlagNamesStillWork(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string // in the error: the new name
+	}{
+		{[]string{"referee", "--break", "X", "-"}, "--breaker"},
+		{[]string{"analyze", "--breaker-side", "X", "a.mp4"}, "--breaker"},
+		{[]string{"detect", "x.png", "--breaker-side", "X"}, "--breaker"},
+		{[]string{"calibrate", "x.png", "--breaker-side", "X"}, "--breaker"},
+	} {
+		code, _, errOut := runCmd(t, "", c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want+":") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %s", c.args, code, errOut, c.want)
+		}
+	}
+	for name, old := range map[string][]string{
+		"analyze": {"breaker-side", "turn", "progress"}, "referee": {"break"}, "run": {"break", "lens"},
+		"simulate": {"progress"}, "calibrate": {"breaker-side"}, "detect": {"breaker-side"},
+	} {
+		_, _, help := runCmd(t, "", name, "--help")
+		for _, o := range old {
+			if strings.Contains(help, "\n  -"+o+" ") || strings.Contains(help, "\n  -"+o+"\n") {
+				t.Errorf("%s --help lists the old --%s", name, o)
+			}
+		}
+	}
+	// run: --break and --lens set the new flags (the configuration's
+	// match.breaker and lens, named by the new flags in errors).
+	dir := t.TempDir()
+	code, _, errOut := runCmd(t, "", "run", "--journal-dir", dir, "--lens", filepath.Join(dir, "none.json"))
+	if code != 1 || !strings.Contains(errOut, "--lens-file: ") {
+		t.Errorf("run --lens: exit %d, %q", code, errOut)
 	}
 }

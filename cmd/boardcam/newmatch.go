@@ -24,7 +24,7 @@ it runs, the umpire console's "new match" does the same).
 The unfinished match's journal, if any, is closed (it stays on disk and
 replays with boardcam score), and the new match's journal is created with
 the configuration's profile and players (--profile, --players, --teams,
---break override them) or, with --resume LOG, with a stroke log's header
+--breaker override them) or, with --resume LOG, with a stroke log's header
 and lines (a match begun without boardcam). The next boardcam run referees
 it.
 `
@@ -36,7 +36,8 @@ func cmdNewMatch(ctx context.Context, args []string, s stdio) error {
 	profile := fs.String("profile", "", "rule profile of the new match")
 	players := fs.String("players", "", "players of the new match: S=Asha,N=Ravi (four for doubles)")
 	teams := fs.String("teams", "", "doubles team names: Blue,Red")
-	breaker := fs.String("break", "", "seat that breaks the first board (default: the first player's)")
+	breaker := fs.String("breaker", "", "`seat` of the player who breaks the first board (default: the first player's)")
+	alias(fs, "break", "breaker")
 	resume := fs.String("resume", "", "the new match continues the stroke log `FILE` (its rules, players and strokes so far)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -47,7 +48,7 @@ func cmdNewMatch(ctx context.Context, args []string, s stdio) error {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *resume != "" {
-		for _, f := range []string{"profile", "players", "teams", "break"} {
+		for _, f := range []string{"profile", "players", "teams", "breaker"} {
 			if set[f] {
 				return usageError("--%s with --resume: the stroke log's header says who plays what", f)
 			}
@@ -69,7 +70,7 @@ func cmdNewMatch(ctx context.Context, args []string, s stdio) error {
 	override("profile", "match.profile", func() { cfg.Match.Profile = *profile })
 	override("players", "match.players", func() { cfg.Match.Players = splitList(*players) })
 	override("teams", "match.teams", func() { cfg.Match.Teams = splitList(*teams) })
-	override("break", "match.breaker", func() { cfg.Match.Breaker = *breaker })
+	override("breaker", "match.breaker", func() { cfg.Match.Breaker = *breaker })
 	override("journal-dir", "journal.dir", func() { cfg.Journal.Dir = *journalDir })
 	if err := cfg.Validate(); err != nil {
 		return err

@@ -42,7 +42,7 @@ Seating: --players S=Ravi,N=Meena (singles, opposite seats) or four seats
 (doubles: partners opposite; --teams names the two pairs, the pair of the
 first player listed first). Without --players the seats are read from the
 sides that strike in the whole input (two opposite sides: singles; more:
-doubles) and named after the sides. --break defaults to the side of the
+doubles) and named after the sides. --breaker defaults to the side of the
 first stroke.
 
 --play SCENARIO.yaml plays a simulator scenario (docs/scenarios.md) instead
@@ -66,7 +66,8 @@ func cmdReferee(ctx context.Context, args []string, s stdio) error {
 	format := fs.String("format", "", "match format of the profile (default: the profile's first)")
 	players := fs.String("players", "", "seats and names: S=Ravi,N=Meena (or four for doubles)")
 	teams := fs.String("teams", "", "doubles team names: Blue,Red")
-	brk := fs.String("break", "", "seat that breaks the first board (default: the first stroke's side)")
+	brk := fs.String("breaker", "", "`seat` of the player who breaks the first board (default: the first stroke's side)")
+	alias(fs, "break", "breaker")
 	boardFile := fs.String("board", "", "board description YAML (default: the ICF board)")
 	tol := fs.Float64("tolerance", referee.DefaultTolerance, "measurement noise in mm: closer calls are low-confidence")
 	ttol := fs.Float64("time-tolerance", referee.DefaultTimeTolerance, "seconds within which two striker contacts count as simultaneous")
@@ -121,7 +122,7 @@ func cmdReferee(ctx context.Context, args []string, s stdio) error {
 	if *brk != "" {
 		b, err := board.ParseSide(*brk)
 		if err != nil {
-			return usageError("--break: %v", err)
+			return usageError("--breaker: %v", err)
 		}
 		breaker = &b
 	}
@@ -281,7 +282,7 @@ func playScenario(ctx context.Context, sc *sim.Scenario, seed int64, profile, fo
 		h.Players, h.Teams = seating.Players, seating.Teams
 	}
 	if breaker != nil && *breaker != sc.Breaker {
-		return nil, usageError("--break %s: the scenario's breaker is %s", *breaker, sc.Breaker)
+		return nil, usageError("--breaker %s: the scenario's breaker is %s", *breaker, sc.Breaker)
 	}
 	h.Format = format
 	if err := h.Validate(); err != nil {

@@ -104,8 +104,8 @@ func TestRefereeSeating(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "team Blue S:Ravi N:Meena") || !strings.Contains(out, "team Red E:Asha W:Kiran") {
 		t.Errorf("named doubles: exit %d %s\n%s", code, errOut, out)
 	}
-	// Singles given, streamed: --break names the breaker.
-	code, out, errOut = runCmd(t, simEvents(t, "break.yaml"), "referee", "--log", "--players", "S=Ravi,N=Meena", "--break", "S", "-")
+	// Singles given, streamed: --breaker names the breaker.
+	code, out, errOut = runCmd(t, simEvents(t, "break.yaml"), "referee", "--log", "--players", "S=Ravi,N=Meena", "--breaker", "S", "-")
 	if code != 0 || !strings.Contains(out, "player S Ravi") || !strings.Contains(out, "break S") {
 		t.Errorf("singles: exit %d %s\n%s", code, errOut, out)
 	}
@@ -163,7 +163,7 @@ func TestRefereeErrors(t *testing.T) {
 		{"referee", "--profile", "fide", "-"},
 		{"referee", "--players", "S=Ravi", "-"},
 		{"referee", "--players", "S=Ravi,E=Asha", "-"},
-		{"referee", "--break", "X", "-"},
+		{"referee", "--breaker", "X", "-"},
 		{"referee", "--tolerance", "-1", "-"},
 		{"referee", "--format", "points-99", "-"},
 	} {
@@ -197,7 +197,7 @@ func TestRefereePlay(t *testing.T) {
 	for _, args := range [][]string{
 		{"referee", "--play", scenarioDir + "break.yaml", "events.jsonl"},
 		{"referee", "--seed", "3", "-"},
-		{"referee", "--play", scenarioDir + "break.yaml", "--break", "N"},
+		{"referee", "--play", scenarioDir + "break.yaml", "--breaker", "N"},
 	} {
 		if code, _, errOut := runCmd(t, "", args...); code != 2 {
 			t.Errorf("%v: exit %d %q", args, code, errOut)

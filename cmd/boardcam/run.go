@@ -46,7 +46,7 @@ restart the daemon replays the journal and carries on (a video is caught up
 with from its start). An unfinished match always continues, whatever flags
 the daemon is started with: a new match is started explicitly, with
 boardcam new-match (then run) or the umpire console's "new match". The
-match flags (--profile, --players, --teams, --break, --resume LOG) describe
+match flags (--profile, --players, --teams, --breaker, --resume LOG) describe
 the match to start when there is no unfinished one. --resume LOG starts it
 from a stroke log (a match scored by hand before boardcam was switched on):
 the log's rules, players and lines go into the new journal first, and the
@@ -94,17 +94,20 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	profile := fs.String("profile", "", "rule profile of a new match: "+strings.Join(rules.ProfileNames(), ", "))
 	players := fs.String("players", "", "players of a new match: S=Asha,N=Ravi (four for doubles)")
 	teams := fs.String("teams", "", "doubles team names: Blue,Red")
-	breaker := fs.String("break", "", "seat that breaks the first board (default: the first player's)")
+	breaker := fs.String("breaker", "", "`seat` of the player who breaks the first board (default: the first player's)")
+	alias(fs, "break", "breaker")
 	decisions := fs.String("decisions", "", "automatic decisions: auto, delay or confirm (default auto)")
 	noPace := fs.Bool("no-pace", false, "read video files as fast as possible (default: at their frame rate)")
 	speed := fs.Float64("speed", 0, "play video files this many times faster than real time")
 	exitAtEnd := fs.Bool("exit-at-end", true, "exit when a video ends (false: keep the web server up until SIGTERM)")
 	journalDir := fs.String("journal-dir", "", "directory of the match journals (default ~/.local/state/boardcam/matches)")
 	newMatch := fs.Bool("new-match", false, "no longer accepted: use boardcam new-match (a restart must continue the match)")
-	lens := fs.String("lens", "", "lens `FILE` from boardcam calibrate --lens (undistorts the board found in the frames)")
+	lens := fs.String("lens-file", "", "lens model `file` from boardcam calibrate --lens (undistorts the board found in the frames)")
+	alias(fs, "lens", "lens-file")
 	southAt := fs.String("south-at", "", "image side nearest board side S: bottom (default), right, top, left, or first-stroke (learnt from the first stroke)")
 	resume := fs.String("resume", "", "when no match is unfinished, start one continuing the stroke log `FILE` (its rules, players and strokes so far)")
 	logLevel := fs.String("log-level", "", "debug, info, warn or error")
+	noEvidence := fs.Bool("no-evidence", false, "keep no replay buffer and write no stills or clips (evidence.off)")
 	mqttBroker := fs.String("mqtt", "", "publish to the MQTT broker `URL` (mqtt://host:1883, mqtts://host:8883); see mqtt: in the configuration")
 	mqttPrefix := fs.String("mqtt-prefix", "", "the board's topic `PREFIX`, e.g. boardcam/myclub/board1/")
 	quiet := fs.Bool("quiet", false, "do not print the final score and the pipeline figures at exit")
@@ -122,7 +125,7 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *resume != "" {
-		for _, f := range []string{"profile", "players", "teams", "break"} {
+		for _, f := range []string{"profile", "players", "teams", "breaker"} {
 			if set[f] {
 				return nil, false, usageError("--%s with --resume: the stroke log's header says who plays what", f)
 			}
@@ -148,15 +151,16 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	override("profile", "match.profile", func() { cfg.Match.Profile = *profile })
 	override("players", "match.players", func() { cfg.Match.Players = splitList(*players) })
 	override("teams", "match.teams", func() { cfg.Match.Teams = splitList(*teams) })
-	override("break", "match.breaker", func() { cfg.Match.Breaker = *breaker })
+	override("breaker", "match.breaker", func() { cfg.Match.Breaker = *breaker })
 	override("decisions", "match.decisions", func() { cfg.Match.Decisions = *decisions })
 	override("no-pace", "source.pace", func() { p := !*noPace; cfg.Source.Pace = &p })
 	override("speed", "source.speed", func() { cfg.Source.Speed = *speed })
 	override("exit-at-end", "source.exit_at_end", func() { e := *exitAtEnd; cfg.Source.ExitAtEnd = &e })
 	override("south-at", "south_at", func() { cfg.SouthAt = *southAt })
-	override("lens", "lens", func() { cfg.Lens = *lens })
+	override("lens-file", "lens", func() { cfg.Lens = *lens })
 	override("journal-dir", "journal.dir", func() { cfg.Journal.Dir = *journalDir })
 	override("log-level", "log.level", func() { cfg.Log.Level = *logLevel })
+	override("no-evidence", "evidence.off", func() { cfg.Evidence.Off = *noEvidence })
 	override("mqtt", "mqtt.broker", func() { cfg.MQTT.Broker = *mqttBroker })
 	override("mqtt-prefix", "mqtt.prefix", func() { cfg.MQTT.Prefix = *mqttPrefix })
 	if err := cfg.Validate(); err != nil {

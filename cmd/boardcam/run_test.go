@@ -102,7 +102,7 @@ func TestRunErrors(t *testing.T) {
 		{[]string{"--config", bad}, 1, "bad.yaml:4: match.profil: unknown key"},
 		{[]string{"--display", "lcd"}, 1, "--display: unknown display"},
 		{[]string{"--south-at", "sideways"}, 1, "--south-at: \"sideways\": want bottom, right, top, left or first-stroke"},
-		{[]string{"--lens", filepath.Join(dir, "none.lens.json")}, 1, "--lens: "},
+		{[]string{"--lens-file", filepath.Join(dir, "none.lens.json")}, 1, "--lens-file: "},
 		{[]string{"--players", "S=Asha,E=Ravi"}, 1, "--players:"},
 		{[]string{"--source", filepath.Join(dir, "none.mp4"), "--listen", ""}, 1, "none.mp4"},
 		{[]string{"extra"}, 2, "takes no arguments"},
@@ -178,7 +178,7 @@ func runCorpusClip(t *testing.T, dir, v, name string, truth *corpus.Truth, lense
 		t.Fatal(err)
 	}
 	defer c.cleanup()
-	args := append(append([]string{"run"}, c.Args...), "--no-pace", "--listen", "", "--journal-dir", t.TempDir(), "--quiet=false")
+	args := append(append([]string{"run"}, c.Args...), "--no-pace", "--listen", "", "--journal-dir", t.TempDir(), "--quiet=false", "--no-evidence")
 	code, out, errOut := runCmd(t, "", args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -42,7 +42,9 @@ func cmdSimulate(ctx context.Context, args []string, s stdio) error {
 	frames := fs.Bool("frames", false, "also print every frame's scene (implies --json)")
 	seed := fs.Int64("seed", -1, "replace the scenario's seed (≥ 0)")
 	fps := fs.Int("fps", 0, "replace the scenario's frame rate")
-	progress := fs.Bool("progress", false, "report progress on stderr after every 10 strokes")
+	quiet := fs.Bool("quiet", false, "no progress lines on standard error (one every 10 strokes)")
+	fs.Bool("progress", true, "progress lines (the default)")
+	hide(fs, "progress")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -59,7 +61,7 @@ func cmdSimulate(ctx context.Context, args []string, s stdio) error {
 	} else if *seed != -1 {
 		return usageError("--seed must not be negative")
 	}
-	if *progress {
+	if !*quiet {
 		opt.Progress = func(p sim.Progress) {
 			if p.Strokes%10 == 0 {
 				fmt.Fprintf(s.Err, "simulate: board %d, %d strokes, %.0f s simulated\n", p.Board, p.Strokes, p.T)

@@ -71,7 +71,7 @@ func TestSpeedSweep(t *testing.T) {
 			t.Parallel()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			args := append(append([]string{"run"}, r.c.Args...), "--speed", fmt.Sprint(r.speed), "--listen", "", "--journal-dir", t.TempDir())
+			args := append(append([]string{"run"}, r.c.Args...), "--speed", fmt.Sprint(r.speed), "--listen", "", "--journal-dir", t.TempDir(), "--no-evidence")
 			code, out, errOut := runCmd(t, "", args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)

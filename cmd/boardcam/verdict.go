@@ -172,7 +172,7 @@ func newClipRun(dir, v, name string, truth *corpus.Truth, lenses *corpus.LensInd
 		}
 	}
 	if e, ok := lenses.Clips[name]; ok {
-		args = append(args, "--lens", filepath.Join(dir, corpus.LensDir, e.File))
+		args = append(args, "--lens-file", filepath.Join(dir, corpus.LensDir, e.File))
 	}
 	switch {
 	case rs.Mode == corpus.ModeResume || rs.Mode == corpus.ModeMidBoard:
@@ -188,10 +188,10 @@ func newClipRun(dir, v, name string, truth *corpus.Truth, lenses *corpus.LensInd
 		c.cleanup = func() { os.Remove(f.Name()) }
 		args = append(args, "--resume", f.Name())
 	case len(rs.Players) == 4:
-		args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--break", rs.Break.String(),
+		args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--breaker", rs.Break.String(),
 			"--teams", rs.Teams[0]+","+rs.Teams[1])
 	default:
-		args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--break", rs.Break.String())
+		args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--breaker", rs.Break.String())
 	}
 	c.Args = args
 	return c, nil

@@ -5,6 +5,7 @@ package mqtttest
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -47,8 +48,17 @@ type Received struct {
 // filter with QoS 1.
 func Subscribe(t testing.TB, broker, user, pass, clientID, filter string) *Subscriber {
 	t.Helper()
+	return SubscribeTLS(t, broker, nil, user, pass, clientID, filter)
+}
+
+// SubscribeTLS is Subscribe over TLS (broker mqtts://…, tls://…).
+func SubscribeTLS(t testing.TB, broker string, tc *tls.Config, user, pass, clientID, filter string) *Subscriber {
+	t.Helper()
 	s := &Subscriber{retained: map[string][]byte{}}
 	u, _ := url.Parse(broker)
+	if u.Scheme == "mqtts" {
+		u.Scheme = "tls"
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
 	ready := make(chan struct{}, 1)
@@ -60,6 +70,7 @@ func Subscribe(t testing.TB, broker, user, pass, clientID, filter string) *Subsc
 		ReconnectBackoff:              func(int) time.Duration { return 200 * time.Millisecond },
 		ConnectUsername:               user,
 		ConnectPassword:               []byte(pass),
+		TlsCfg:                        tc,
 		OnConnectionUp: func(cm *autopaho.ConnectionManager, ca *paho.Connack) {
 			go func() {
 				if !ca.SessionPresent {

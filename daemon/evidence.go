@@ -1,0 +1,636 @@
+package daemon
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/evidence"
+	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/web"
+)
+
+// evidenceKeeper is the daemon's one adapter to package evidence: it feeds
+// the replay buffer with the analysis's frames and strokes, asks the
+// writer for the still and clip of every foul, pending decision and held
+// stroke (and of every pocketing, for the stream's replay scene), puts
+// their addresses and plain-language headings into the messages, and
+// serves the files to the web server (web.EvidenceSource). It never makes
+// the pipeline wait: the buffer and the writer refuse work rather than
+// queue it without bound.
+type evidenceKeeper struct {
+	log  *slog.Logger
+	geom *board.Geometry
+	buf  *evidence.Buffer
+	w    *evidence.Writer
+	// pre is how many frames before the strike a stroke's frames start
+	// (the striker's placement); fps the source's frame rate.
+	pre int64
+	fps float64
+
+	written, failed *prometheus.CounterVec
+	clipSeconds     prometheus.Histogram
+
+	mu      sync.Mutex
+	prefix  string // the journal's base name: files are PREFIX-ID.jpg/.mp4
+	cal     web.Calibration
+	pcs     []web.Pieces // recent piece positions, oldest first
+	players map[board.Side]string
+	items   map[string]*evItem // by media id
+	files   map[string]*evItem // by file name
+	order   []string           // media ids, oldest first (bounded)
+	ready   []web.Media        // to publish
+	last    *evItem            // the last settled foul or pocketing with a clip
+	stroke  [2]int64           // the last stroke's frames (from, to)
+	inPlay  int64              // the stroke in play's first frame (-1: none)
+	wake    func()
+}
+
+type evItem struct {
+	media   web.Media
+	public  bool // settled: anyone may read it
+	written bool // the writer answered
+	seq     int
+}
+
+const keepItems = 500
+
+// openEvidence makes the replay buffer and the writer (nothing when
+// evidence is off or the source has no frames).
+func (d *Daemon) openEvidence() error {
+	cfg := d.Config.Evidence
+	if cfg.Off || d.cap == nil {
+		return nil
+	}
+	dir := cfg.Dir
+	if dir == "" {
+		dir = filepath.Join(d.Config.Journal.Dir, "evidence")
+	}
+	fps := d.srcInfo.FPS
+	if fps <= 0 || fps > 240 {
+		fps = 30
+	}
+	e := &evidenceKeeper{log: d.Logger.With("component", "evidence"), geom: d.geom, fps: fps, pre: int64(3 * fps),
+		players: map[board.Side]string{}, items: map[string]*evItem{}, files: map[string]*evItem{}, inPlay: -1, wake: d.signal}
+	e.prefix = journalPrefix(d.JournalPath())
+	if d.keeper != nil {
+		e.setPlayers(d.keeper.Snapshot().State)
+	}
+	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth}}
+	if err := e.buf.Initialize(); err != nil {
+		return fmt.Errorf("%s: %w", d.Config.at("evidence"), err)
+	}
+	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: dir, MaxAge: cfg.MaxAge.D(), MaxBytes: cfg.MaxMB << 20}, Done: e.finished}
+	if err := e.w.Initialize(); err != nil {
+		e.buf.Close()
+		return fmt.Errorf("%s: %w", d.Config.at("evidence.dir"), err)
+	}
+	if err := e.w.FFmpegErr(); err != nil {
+		e.log.Warn("evidence: "+err.Error(), "dir", dir)
+	}
+	e.initMetrics(d.metrics)
+	e.log.Info("evidence: replay buffer and clips", "seconds", e.buf.Config.Seconds, "dir", dir)
+	d.ev = e
+	return nil
+}
+
+func (e *evidenceKeeper) initMetrics(m *Metrics) {
+	e.written = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "boardcam_evidence_files_total", Help: "Evidence files written, by kind (still, clip).",
+	}, []string{"kind"})
+	e.failed = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "boardcam_evidence_skipped_total", Help: "Evidence not written, by reason: write (a full disk, an unwritable directory), ffmpeg (missing or failed), frames (none kept for it), busy (the writer's queue was full).",
+	}, []string{"reason"})
+	e.clipSeconds = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "boardcam_evidence_write_seconds", Help: "Time to write one decision's still and clip (on the writer's goroutine, never the pipeline's).",
+		Buckets: []float64{.1, .25, .5, 1, 2, 5, 10, 30},
+	})
+	m.register(e.written, e.failed, e.clipSeconds)
+}
+
+// Close writes what is queued and stops.
+func (e *evidenceKeeper) Close() {
+	if e == nil {
+		return
+	}
+	e.w.Close()
+	e.buf.Close()
+}
+
+var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+func journalPrefix(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	base = strings.Trim(unsafeName.ReplaceAllString(base, "-"), "-")
+	if base == "" || base == "." {
+		base = "match"
+	}
+	return base
+}
+
+// frame keeps a frame in the replay buffer (a copy, or nothing when the
+// compressor is busy).
+func (e *evidenceKeeper) frame(f *Frame) {
+	if e != nil {
+		e.buf.Add(f.Mat, f.Index, f.PTS)
+	}
+}
+
+// events follows the strokes: a stroke's frames are kept from shortly
+// before the strike (the placement) to the rest.
+func (e *evidenceKeeper) events(evs []events.Event) {
+	if e == nil {
+		return
+	}
+	for _, ev := range evs {
+		switch ev.Type {
+		case events.StrokeStart:
+			from := max(0, int64(ev.Frame)-e.pre)
+			e.buf.StrokeStart(from)
+			e.mu.Lock()
+			e.inPlay = from
+			e.mu.Unlock()
+		case events.StrokeEnd:
+			e.buf.StrokeEnd(int64(ev.Frame))
+			e.mu.Lock()
+			if e.inPlay >= 0 {
+				e.stroke = [2]int64{e.inPlay, int64(ev.Frame)}
+			}
+			e.inPlay = -1
+			e.mu.Unlock()
+		}
+	}
+}
+
+// pieces remembers recent positions (the still shows the decisive
+// frame's).
+func (e *evidenceKeeper) pieces(p web.Pieces) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if n := len(e.pcs); n > 0 && e.pcs[n-1].Frame >= p.Frame {
+		if e.pcs[n-1].Frame == p.Frame {
+			e.pcs[n-1] = p
+			return
+		}
+		e.pcs = nil // a new stream
+	}
+	e.pcs = append(e.pcs, p)
+	if len(e.pcs) > 600 {
+		e.pcs = append(e.pcs[:0:0], e.pcs[len(e.pcs)-300:]...)
+	}
+}
+
+func (e *evidenceKeeper) piecesAt(frame int64) []web.Piece {
+	best := -1
+	for i, p := range e.pcs {
+		if best < 0 || abs(p.Frame-frame) < abs(e.pcs[best].Frame-frame) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return e.pcs[best].Pieces
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// resync follows a new match (its journal names the files).
+func (e *evidenceKeeper) resync(journal string, st *rules.State) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if journal != "" {
+		e.prefix = journalPrefix(journal)
+	}
+	if st != nil {
+		e.setPlayers(*st)
+	}
+}
+
+func (e *evidenceKeeper) setPlayers(st rules.State) {
+	for _, p := range st.Players {
+		e.players[p.Seat] = p.Name
+	}
+}
+
+func (e *evidenceKeeper) name(seat board.Side) string {
+	if n := e.players[seat]; n != "" {
+		return n
+	}
+	return seat.String()
+}
+
+// annotate runs on the publishing goroutine before the messages go out:
+// it asks for evidence and fills in the messages' media and headings.
+func (e *evidenceKeeper) annotate(msgs []web.Message) []web.Message {
+	if e == nil {
+		return msgs
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, m := range msgs {
+		switch v := m.(type) {
+		case web.Calibration:
+			e.cal = v
+		case web.StateUpdate:
+			e.setPlayers(rules.State(v))
+		case web.Pending:
+			for j := range v.Fouls {
+				v.Fouls[j].Heading = e.foulHeading(v.Fouls[j])
+			}
+			v.Heading, v.Clean = e.pendingHeading(v)
+			it := e.items[v.ID]
+			if it == nil {
+				kind := "decision"
+				if len(v.Fouls) > 0 {
+					kind = "foul"
+				}
+				it = e.request(v.ID, kind, v.Heading, decisive(v), v.Fouls, false)
+			}
+			media := it.media
+			v.Media = &media
+			for j := range v.Fouls {
+				v.Fouls[j].Media = &media
+			}
+			msgs[i] = v
+		case web.Foul:
+			v.Heading = e.foulHeading(v)
+			id := v.Pending
+			if id == "" {
+				id = fmt.Sprintf("f-%d-%s", v.Frame, v.Code)
+			}
+			it := e.items[id]
+			if it == nil {
+				it = e.request(id, "foul", v.Heading, v.Frame, []web.Foul{v}, v.Pending == "")
+			}
+			media := it.media
+			v.Media = &media
+			msgs[i] = v
+		case web.Stroke:
+			p := v.Pocketed
+			if v.Pending != "" || (p.White == 0 && p.Black == 0 && !p.Queen) {
+				continue
+			}
+			id := fmt.Sprintf("s-%d", v.Frame)
+			if e.items[id] == nil {
+				e.request(id, "pocketing", e.pocketHeading(v), v.Frame, nil, true)
+			}
+		case web.Decided:
+			if it := e.items[v.ID]; it != nil {
+				it.public = true
+				e.considerReplay(it)
+			}
+		}
+	}
+	return msgs
+}
+
+// decisive is the frame a pending decision's still shows: its first
+// foul's, else its own.
+func decisive(p web.Pending) int64 {
+	for _, f := range p.Fouls {
+		if f.Frame > 0 {
+			return f.Frame
+		}
+	}
+	if p.Stroke != nil && p.Stroke.Frame > 0 {
+		return p.Stroke.Frame
+	}
+	return p.Frame
+}
+
+// request submits the writing of one decision's evidence (e.mu held).
+func (e *evidenceKeeper) request(id, kind, heading string, frame int64, fouls []web.Foul, public bool) *evItem {
+	base := e.prefix + "-" + strings.Trim(unsafeName.ReplaceAllString(id, "-"), "-")
+	it := &evItem{public: public, seq: len(e.order)}
+	it.media = web.Media{ID: id, Status: web.MediaPreparing, Frame: frame, Heading: heading, Kind: kind,
+		Still: "/api/evidence/" + base + ".jpg", Clip: "/api/evidence/" + base + ".mp4"}
+	e.items[id] = it
+	e.files[base+".jpg"] = it
+	e.files[base+".mp4"] = it
+	e.order = append(e.order, id)
+	if len(e.order) > keepItems {
+		old := e.order[0]
+		e.order = e.order[1:]
+		if o := e.items[old]; o != nil {
+			delete(e.files, filepath.Base(o.media.Still))
+			delete(e.files, filepath.Base(o.media.Clip))
+			delete(e.items, old)
+		}
+	}
+	from, to := frame-int64(4*e.fps), frame+int64(e.fps)
+	if s := e.stroke; s[1] > 0 && frame >= s[0] && frame <= s[1]+int64(2*e.fps) {
+		from, to = s[0], max(s[1], frame)+int64(e.fps/2)
+	}
+	frames := e.buf.Frames(from, to)
+	req := evidence.Request{Name: base, Frames: frames, Decisive: frame, Scene: e.scene(frame, fouls, heading, frames)}
+	if !e.w.Submit(req) {
+		e.failed.WithLabelValues("busy").Inc()
+		e.log.Warn("evidence: the writer is behind: no still or clip for this decision", "id", id)
+		it.media.Status, it.media.Still, it.media.Clip = web.MediaFailed, "", ""
+		it.media.Message = "the evidence writer was busy"
+		it.written = true
+	}
+	return it
+}
+
+// scene is what the still shows (e.mu held).
+func (e *evidenceKeeper) scene(frame int64, fouls []web.Foul, heading string, frames []evidence.Frame) evidence.Scene {
+	s := evidence.Scene{Geometry: e.geom, Title: heading}
+	if e.cal.Usable() {
+		if h, err := e.cal.BoardToPixels(e.geom); err == nil {
+			s.H, s.CalW = &h, e.cal.Width
+			if s.CalW == 0 && len(frames) > 0 {
+				s.CalW = frames[0].W
+			}
+		}
+	}
+	for _, p := range e.piecesAt(frame) {
+		switch p.State {
+		case web.PieceRest, web.PieceMoving, web.PieceHeld, "":
+			s.Discs = append(s.Discs, evidence.Disc{ID: p.ID, Kind: p.Kind, MM: board.V(p.MM[0], p.MM[1])})
+		}
+	}
+	detail := fmt.Sprintf("frame %d", frame)
+	if len(fouls) > 0 {
+		f := fouls[0]
+		s.Marking, s.Seat = f.Evidence.Marking, f.Seat
+		if h := f.Evidence.HandMM; h != nil {
+			v := board.V(h[0], h[1])
+			s.Hand = &v
+		}
+		for _, p := range f.Evidence.Positions {
+			s.Involved = append(s.Involved, p.ID)
+			if !hasDisc(s.Discs, p.ID) {
+				s.Discs = append(s.Discs, evidence.Disc{ID: p.ID, Kind: p.Kind, MM: board.V(p.MM[0], p.MM[1])})
+			}
+		}
+		if f.Evidence.Marking != "" {
+			detail += "  " + f.Evidence.Marking
+		}
+		if m := f.Evidence.MarginMM; m != nil {
+			detail += "  margin " + evidence.Margin(*m)
+		}
+	}
+	s.Detail = detail
+	return s
+}
+
+func hasDisc(ds []evidence.Disc, id string) bool {
+	for _, d := range ds {
+		if d.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// finished receives the writer's results (on its goroutine).
+func (e *evidenceKeeper) finished(r evidence.Result) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	it := e.files[r.Name+".jpg"]
+	if r.Still != "" {
+		e.written.WithLabelValues("still").Inc()
+	}
+	if r.Clip != "" {
+		e.written.WithLabelValues("clip").Inc()
+		e.clipSeconds.Observe(r.Took.Seconds())
+	}
+	if r.Err != nil {
+		reason := "write"
+		switch {
+		case r.Frames == 0:
+			reason = "frames"
+		case strings.Contains(r.Err.Error(), "ffmpeg"):
+			reason = "ffmpeg"
+		}
+		e.failed.WithLabelValues(reason).Inc()
+		e.log.Warn("evidence: not all written (refereeing goes on)", "name", r.Name, "err", r.Err)
+	} else {
+		e.log.Debug("evidence written", "name", r.Name, "frames", r.Frames, "took", r.Took.Round(time.Millisecond), "bytes", r.Bytes)
+	}
+	if it == nil {
+		return // forgotten meanwhile
+	}
+	it.written = true
+	m := &it.media
+	if r.Still == "" {
+		m.Still = ""
+	}
+	if r.Clip == "" {
+		m.Clip = ""
+	}
+	m.Frame, m.Frames, m.FPS = r.StillFrame, r.Frames, e.fps
+	switch {
+	case m.Still == "" && m.Clip == "":
+		m.Status = web.MediaFailed
+	default:
+		m.Status = web.MediaReady
+	}
+	if r.Err != nil {
+		m.Message = shortErr(r.Err)
+	}
+	e.ready = append(e.ready, *m)
+	e.considerReplay(it)
+	e.wake()
+}
+
+func shortErr(err error) string {
+	s := err.Error()
+	if i := strings.Index(s, ": "); i > 0 && strings.HasPrefix(s, "evidence ") {
+		s = s[i+2:]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// considerReplay makes a settled foul's or pocketing's clip the one the
+// replay scene plays (e.mu held).
+func (e *evidenceKeeper) considerReplay(it *evItem) {
+	if !it.public || !it.written || it.media.Clip == "" || it.media.Kind == "decision" {
+		return
+	}
+	if e.last == nil || it.seq >= e.last.seq {
+		e.last = it
+	}
+}
+
+// drain returns the evidence ready to publish.
+func (e *evidenceKeeper) drain() []web.Media {
+	if e == nil {
+		return nil
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	out := e.ready
+	e.ready = nil
+	return out
+}
+
+// EvidenceFile implements web.EvidenceSource.
+func (e *evidenceKeeper) EvidenceFile(name string) (string, bool, bool) {
+	e.mu.Lock()
+	it := e.files[name]
+	public := it != nil && it.public
+	e.mu.Unlock()
+	if it == nil {
+		return "", false, false
+	}
+	p, ok := e.w.Path(name)
+	return p, public, ok
+}
+
+// LastReplay implements web.EvidenceSource.
+func (e *evidenceKeeper) LastReplay() (web.Media, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.last == nil {
+		return web.Media{}, false
+	}
+	return e.last.media, true
+}
+
+// Headings in plain words.
+
+// foulPhrases say a foul after the player's name ("Asha" + "'s hand
+// crossed the foul line").
+var foulPhrases = map[rules.Foul]string{
+	rules.FoulHandOverFoulLine:      "'s %s crossed the foul line",
+	rules.FoulPlacement:             "'s striker was not placed within the base lines",
+	rules.FoulCutMoon:               "'s striker cut the base circle",
+	rules.FoulArrow:                 "'s striker touched the arrow",
+	rules.FoulWrongSide:             " struck from the wrong side",
+	rules.FoulBackwardFlick:         " flicked backwards",
+	rules.FoulBehindLineFirst:       " hit a piece behind the front line first",
+	rules.FoulNoContact:             "'s striker touched no piece",
+	rules.FoulThumbing:              " struck with the thumb",
+	rules.FoulPush:                  " pushed the striker",
+	rules.FoulTouchedPiece:          " touched a piece",
+	rules.FoulStrikerOverboard:      "'s striker left the board",
+	rules.FoulPieceOverboard:        " sent a piece off the board",
+	rules.FoulStrikerPocketed:       " pocketed the striker",
+	rules.FoulOpponentPocketed:      " pocketed an opponent's man",
+	rules.FoulBreakFailed:           "'s break touched no piece",
+	rules.FoulDueOutsideOuterCircle: "'s due man was placed outside the outer circle",
+	rules.FoulDueOnCentreCircle:     "'s due man was placed on the centre circle",
+	rules.FoulPlacementDisturbed:    " disturbed the pieces while placing",
+}
+
+// foulHeading: "Asha's hand crossed the foul line, 17 mm" (e.mu held).
+func (e *evidenceKeeper) foulHeading(f web.Foul) string {
+	who := e.name(f.Seat)
+	var h string
+	if p, ok := foulPhrases[rules.Foul(f.Code)]; ok {
+		if strings.Contains(p, "%s") {
+			part := "hand"
+			switch note := f.Evidence.Note; {
+			case strings.Contains(note, "hand or arm"):
+				part = "hand or arm"
+			case strings.Contains(note, "the arm of"):
+				part = "arm"
+			}
+			p = fmt.Sprintf(p, part)
+		}
+		h = who + p
+	} else {
+		what := f.Text
+		if what == "" {
+			what = strings.ReplaceAll(f.Code, "_", " ")
+		}
+		h = who + ": " + what
+	}
+	if m := f.Evidence.MarginMM; m != nil && *m > 0 {
+		h += ", " + evidence.Margin(*m)
+	}
+	return h
+}
+
+// pendingHeading titles a pending card and says whether it is a clean
+// stroke (e.mu held).
+func (e *evidenceKeeper) pendingHeading(p web.Pending) (string, bool) {
+	if len(p.Fouls) > 0 {
+		h := p.Fouls[0].Heading
+		if n := len(p.Fouls) - 1; n > 0 {
+			h += fmt.Sprintf(" (and %d more)", n)
+		}
+		if p.Fouls[0].Evidence.LowConfidence {
+			h += " — not sure"
+		}
+		return h, false
+	}
+	seat, stroke := board.S, p.Stroke
+	if stroke != nil {
+		seat = stroke.Seat
+	}
+	who := e.name(seat)
+	if len(p.Doubts) > 0 {
+		return fmt.Sprintf("%s's stroke: the camera is not sure (%s)", who, p.Doubts[0].Reason), false
+	}
+	if stroke == nil {
+		return p.Summary, false
+	}
+	return who + "'s stroke: " + pocketWords(stroke.Pocketed), !p.Queued
+}
+
+func (e *evidenceKeeper) pocketHeading(s web.Stroke) string {
+	return e.name(s.Seat) + " pocketed " + strings.TrimPrefix(pocketWords(s.Pocketed), "pocketed ")
+}
+
+// pocketWords: "pocketed 2 white and the queen", "nothing pocketed".
+func pocketWords(p web.Pocketed) string {
+	var parts []string
+	if p.White > 0 {
+		parts = append(parts, fmt.Sprintf("%d white", p.White))
+	}
+	if p.Black > 0 {
+		parts = append(parts, fmt.Sprintf("%d black", p.Black))
+	}
+	if p.Queen {
+		parts = append(parts, "the queen")
+	}
+	if p.Striker {
+		parts = append(parts, "the striker")
+	}
+	if len(parts) == 0 {
+		return "nothing pocketed"
+	}
+	if len(parts) > 1 {
+		return "pocketed " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
+	return "pocketed " + parts[0]
+}
+
+// sortedIDs is for tests.
+func (e *evidenceKeeper) sortedIDs() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var ids []string
+	for id := range e.items {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}

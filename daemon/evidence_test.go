@@ -1,0 +1,176 @@
+package daemon
+
+import (
+	"image"
+	"image/color"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/evidence"
+	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/web"
+)
+
+// newTestEvidence is the adapter over a small replay buffer and a writer
+// in a temporary directory, fed 3 s of 160×120 frames and one stroke.
+func newTestEvidence(t *testing.T, ffmpeg string) (*evidenceKeeper, string) {
+	t.Helper()
+	dir := t.TempDir()
+	m := NewMetrics(nil, time.Now())
+	e := &evidenceKeeper{log: quietLogger(), geom: board.ICF(), fps: 30, pre: 30, prefix: "match-1",
+		players: map[board.Side]string{board.S: "Asha", board.N: "Ravi"}, items: map[string]*evItem{}, files: map[string]*evItem{},
+		inPlay: -1, wake: func() {}}
+	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}}
+	if err := e.buf.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: filepath.Join(dir, "evidence"), FFmpeg: ffmpeg}, Done: e.finished}
+	if err := e.w.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	e.initMetrics(m)
+	t.Cleanup(e.Close)
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 120, 160, 0), 120, 160, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	for i := 0; i < 90; i++ {
+		gocv.Circle(&img, image.Pt(i, 60), 4, color.RGBA{255, 255, 255, 0}, -1)
+		f := &Frame{Mat: img, Index: int64(i), PTS: time.Duration(i) * time.Second / 30}
+		for !e.buf.Add(f.Mat, f.Index, f.PTS) {
+			_ = e.buf.Sync(5 * time.Second)
+		}
+		switch i {
+		case 40:
+			e.events([]events.Event{{Type: events.StrokeStart, Frame: 40}})
+		case 80:
+			e.events([]events.Event{{Type: events.StrokeEnd, Frame: 80}})
+		}
+		e.pieces(web.Pieces{Frame: int64(i), Pieces: []web.Piece{{ID: "S", Kind: board.Striker, MM: [2]float64{0, 250}, State: web.PieceMoving}}})
+	}
+	if err := e.buf.Sync(5 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	return e, dir
+}
+
+func handFoulPending() web.Pending {
+	m := 16.97
+	hand := [2]float64{-357.7, 333.7}
+	f := web.Foul{Code: string(rules.FoulHandOverFoulLine), Seat: board.S, Frame: 60, Source: web.SourceAuto, Pending: "p3",
+		Evidence: web.Evidence{Note: "the hand or arm of S went 17.0 mm beyond the imaginary line while striking", Marking: "imaginary line", MarginMM: &m, HandMM: &hand}}
+	return web.Pending{ID: "p3", Frame: 80, Fouls: []web.Foul{f}, Stroke: &web.Stroke{Seat: board.S, Frame: 80}}
+}
+
+// waitMedia drains the adapter until the media of id is settled.
+func waitMedia(t *testing.T, e *evidenceKeeper, id string) web.Media {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second) // ffmpeg on a busy machine; a guard, not a timing
+	for time.Now().Before(deadline) {
+		for _, m := range e.drain() {
+			if m.ID == id {
+				return m
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no evidence for %s", id)
+	return web.Media{}
+}
+
+// A pending foul gets a plain heading, a still and a clip of its stroke;
+// only the umpire may read them until it is decided; then the replay scene
+// plays it.
+func TestEvidenceOfAPendingFoul(t *testing.T) {
+	if _, err := exec.LookPath("ffmpeg"); err != nil {
+		t.Skip("ffmpeg is not installed")
+	}
+	e, dir := newTestEvidence(t, "")
+	msgs := e.annotate([]web.Message{handFoulPending()})
+	p := msgs[0].(web.Pending)
+	if p.Heading != "Asha's hand or arm crossed the foul line, 17 mm" || p.Clean {
+		t.Fatalf("heading %q clean %v", p.Heading, p.Clean)
+	}
+	if p.Media == nil || p.Media.Status != web.MediaPreparing || p.Media.Still != "/api/evidence/match-1-p3.jpg" {
+		t.Fatalf("media at publication: %+v", p.Media)
+	}
+	m := waitMedia(t, e, "p3")
+	if m.Status != web.MediaReady || m.Clip != "/api/evidence/match-1-p3.mp4" || m.Frame != 60 || m.Message != "" {
+		t.Fatalf("media written: %+v", m)
+	}
+	// The stroke's frames, from 30 before its start (the placement) to
+	// half a second after the rest.
+	if m.Frames != 80 {
+		t.Errorf("clip of %d frames, want 80 (10…95 asked, 10…89 kept)", m.Frames)
+	}
+	file, public, ok := e.EvidenceFile("match-1-p3.mp4")
+	if !ok || public || file != filepath.Join(dir, "evidence", "match-1-p3.mp4") {
+		t.Fatalf("before the decision: %q public %v ok %v", file, public, ok)
+	}
+	if _, ok := e.LastReplay(); ok {
+		t.Fatal("a pending foul is offered to the replay scene")
+	}
+	e.annotate([]web.Message{web.Decided{ID: "p3", Decision: web.DecisionConfirmed}})
+	if _, public, _ := e.EvidenceFile("match-1-p3.jpg"); !public {
+		t.Fatal("decided, yet not public")
+	}
+	if r, ok := e.LastReplay(); !ok || r.ID != "p3" {
+		t.Fatalf("replay: %+v %v", r, ok)
+	}
+	if _, _, ok := e.EvidenceFile("match-1-p9.jpg"); ok {
+		t.Fatal("an unknown file is served")
+	}
+}
+
+// Without ffmpeg the still is written, the clip skipped with its reason
+// and a metric, and the decision goes out as always.
+func TestEvidenceWithoutFFmpeg(t *testing.T) {
+	e, _ := newTestEvidence(t, "/nonexistent/ffmpeg")
+	e.annotate([]web.Message{handFoulPending()})
+	m := waitMedia(t, e, "p3")
+	if m.Status != web.MediaReady || m.Still == "" || m.Clip != "" || !strings.Contains(m.Message, "ffmpeg") {
+		t.Fatalf("media: %+v", m)
+	}
+	var dm dto.Metric
+	if err := e.failed.WithLabelValues("ffmpeg").Write(&dm); err != nil || dm.GetCounter().GetValue() != 1 {
+		n := dm.GetCounter().GetValue()
+		t.Fatalf("boardcam_evidence_skipped_total{reason=ffmpeg} = %v", n)
+	}
+}
+
+func TestEvidenceHeadings(t *testing.T) {
+	e := &evidenceKeeper{players: map[board.Side]string{board.S: "Asha", board.N: "Ravi"}}
+	m := 3.25
+	for _, c := range []struct {
+		f    web.Foul
+		want string
+	}{
+		{web.Foul{Code: "striker_pocketed", Seat: board.N}, "Ravi pocketed the striker"},
+		{web.Foul{Code: "cut_moon", Seat: board.S, Evidence: web.Evidence{MarginMM: &m}}, "Asha's striker cut the base circle, 3.2 mm"},
+		{web.Foul{Code: "talking", Seat: board.S, Text: "talking during play"}, "Asha: talking during play"},
+		{web.Foul{Code: "hand_over_foul_line", Seat: board.E, Evidence: web.Evidence{Note: "the arm of E went 4 mm beyond"}}, "E's arm crossed the foul line"},
+	} {
+		if got := e.foulHeading(c.f); got != c.want {
+			t.Errorf("%s: %q, want %q", c.f.Code, got, c.want)
+		}
+	}
+	h, clean := e.pendingHeading(web.Pending{Stroke: &web.Stroke{Seat: board.N, Pocketed: web.Pocketed{White: 2, Queen: true}}})
+	if h != "Ravi's stroke: pocketed 2 white and the queen" || !clean {
+		t.Errorf("clean stroke: %q %v", h, clean)
+	}
+	h, clean = e.pendingHeading(web.Pending{Stroke: &web.Stroke{Seat: board.S}, Doubts: []web.Doubt{{Reason: "frames 512–530 were not analysed"}}})
+	if !strings.Contains(h, "not sure (frames 512–530 were not analysed)") || clean {
+		t.Errorf("uncertain stroke: %q %v", h, clean)
+	}
+	for _, h := range []string{h} {
+		if strings.Contains(h, "mm [") || strings.Contains(h, "[-") {
+			t.Errorf("coordinates in a heading: %q", h)
+		}
+	}
+}

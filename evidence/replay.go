@@ -1,0 +1,364 @@
+package evidence
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"gocv.io/x/gocv"
+)
+
+// Frame is one compressed camera frame.
+type Frame struct {
+	// Index is the frame's number in the stream, PTS its time in the
+	// source (the buffer's seconds are counted in PTS, so that a file read
+	// faster than real time keeps its own seconds).
+	Index int64
+	PTS   time.Duration
+	// JPEG is the compressed picture, W×H its size (smaller than the
+	// camera's when BufferConfig.MaxWidth scaled it down). Never modified
+	// once in the buffer: slices of frames share it.
+	JPEG []byte
+	W, H int
+}
+
+// BufferConfig sizes a [Buffer]. Zero values take the defaults.
+type BufferConfig struct {
+	// Seconds of frames kept (default 8).
+	Seconds float64
+	// StrokeSeconds bounds the frames kept for one stroke, from the
+	// striker's placement to the rest (default 30): a stroke longer than
+	// that keeps its last StrokeSeconds.
+	StrokeSeconds float64
+	// MaxWidth: wider frames are scaled down before compressing (default
+	// 1280; a 1080p camera's frames are kept at 1280×720).
+	MaxWidth int
+	// Quality is the JPEG quality, 1…100 (default 80).
+	Quality int
+	// MaxBytes bounds the compressed frames of the ring and, separately,
+	// of the last stroke (default 96 MiB each): past it the oldest frames
+	// go whatever their age.
+	MaxBytes int64
+	// Slots is the number of frames that may wait for compression (default
+	// 3): a frame arriving while all are busy is not kept (counted in
+	// Stats.NotKept).
+	Slots int
+}
+
+// Defaults of BufferConfig.
+const (
+	DefaultSeconds       = 8
+	DefaultStrokeSeconds = 30
+	DefaultMaxWidth      = 1280
+	DefaultQuality       = 80
+	DefaultMaxBytes      = 96 << 20
+	DefaultSlots         = 3
+)
+
+func (c BufferConfig) withDefaults() BufferConfig {
+	if c.Seconds <= 0 {
+		c.Seconds = DefaultSeconds
+	}
+	if c.StrokeSeconds <= 0 {
+		c.StrokeSeconds = DefaultStrokeSeconds
+	}
+	if c.MaxWidth <= 0 {
+		c.MaxWidth = DefaultMaxWidth
+	}
+	if c.Quality <= 0 || c.Quality > 100 {
+		c.Quality = DefaultQuality
+	}
+	if c.MaxBytes <= 0 {
+		c.MaxBytes = DefaultMaxBytes
+	}
+	if c.Slots <= 0 {
+		c.Slots = DefaultSlots
+	}
+	return c
+}
+
+// Buffer is the replay buffer: the last Seconds of frames, compressed, and
+// the frames of the stroke in play and of the last stroke, from the
+// striker's placement to the rest.
+//
+//	b := &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}}
+//	if err := b.Initialize(); err != nil { … }
+//	defer b.Close()
+//	b.Add(mat, index, pts) // in the frame loop: never waits
+//	frames := b.Frames(from, to)
+type Buffer struct {
+	Config BufferConfig
+
+	cfg  BufferConfig
+	free chan *slot
+	work chan *slot
+	done chan struct{}
+
+	mu        sync.Mutex
+	ring      []Frame
+	ringBytes int64
+	open      bool  // a stroke is in play
+	from      int64 // its first frame
+	last      []Frame
+	lastBytes int64
+
+	added, notKept, failed atomic.Int64
+	encodeNs, encodeCPU    atomic.Int64
+	closed                 atomic.Bool
+	closeOnce              sync.Once
+}
+
+type slot struct {
+	mat, small gocv.Mat
+	index      int64
+	pts        time.Duration
+}
+
+// Stats describe a buffer's content and work.
+type Stats struct {
+	// Frames and Bytes are in the ring; StrokeFrames and StrokeBytes in
+	// the last complete stroke (shared with the ring where both hold a
+	// frame, so the memory used is at most Bytes + StrokeBytes).
+	Frames       int
+	Bytes        int64
+	StrokeFrames int
+	StrokeBytes  int64
+	// Span is the PTS span of the ring.
+	Span time.Duration
+	// Added counts frames kept, NotKept frames refused because every
+	// compression slot was busy, Failed frames that did not compress.
+	Added, NotKept, Failed int64
+	// EncodeMean is the mean time to scale and compress one frame,
+	// EncodeCPU the mean CPU time it took (the same on a machine not
+	// shared; less when other programs compete for the CPU).
+	EncodeMean, EncodeCPU time.Duration
+}
+
+// Initialize starts the compressing goroutine.
+func (b *Buffer) Initialize() error {
+	b.cfg = b.Config.withDefaults()
+	b.free = make(chan *slot, b.cfg.Slots)
+	b.work = make(chan *slot, b.cfg.Slots)
+	b.done = make(chan struct{})
+	for i := 0; i < b.cfg.Slots; i++ {
+		b.free <- &slot{mat: gocv.NewMat(), small: gocv.NewMat()}
+	}
+	go b.compress()
+	return nil
+}
+
+// Close stops the compressing goroutine and releases the slots' Mats.
+func (b *Buffer) Close() {
+	if b.work == nil {
+		return
+	}
+	b.closeOnce.Do(func() {
+		b.closed.Store(true)
+		close(b.work)
+		<-b.done
+		for i := 0; i < b.cfg.Slots; i++ {
+			s := <-b.free
+			s.mat.Close()
+			s.small.Close()
+		}
+	})
+}
+
+// Add copies a frame for compression and returns at once; it reports
+// false (and counts the frame in Stats.NotKept) when every slot is busy.
+// The copy is the only work done on the caller's goroutine.
+func (b *Buffer) Add(m gocv.Mat, index int64, pts time.Duration) bool {
+	if b.closed.Load() || m.Empty() {
+		return false
+	}
+	var s *slot
+	select {
+	case s = <-b.free:
+	default:
+		b.notKept.Add(1)
+		return false
+	}
+	m.CopyTo(&s.mat)
+	s.index, s.pts = index, pts
+	b.work <- s // never blocks: as many places as slots
+	return true
+}
+
+func (b *Buffer) compress() {
+	defer close(b.done)
+	// One OS thread, so that its CPU time is the compression's.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0 := threadCPU()
+	params := []int{gocv.IMWriteJpegQuality, b.cfg.Quality}
+	for s := range b.work {
+		t0 := time.Now()
+		src := s.mat
+		if src.Cols() > b.cfg.MaxWidth {
+			h := int(float64(src.Rows())*float64(b.cfg.MaxWidth)/float64(src.Cols()) + 0.5)
+			gocv.Resize(src, &s.small, image.Pt(b.cfg.MaxWidth, h), 0, 0, gocv.InterpolationLinear)
+			src = s.small
+		}
+		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, src, params)
+		if err != nil {
+			b.failed.Add(1)
+			b.free <- s
+			continue
+		}
+		f := Frame{Index: s.index, PTS: s.pts, JPEG: append([]byte(nil), buf.GetBytes()...), W: src.Cols(), H: src.Rows()}
+		buf.Close()
+		b.encodeNs.Add(int64(time.Since(t0)))
+		cpu := threadCPU()
+		b.encodeCPU.Add(int64(cpu - cpu0))
+		cpu0 = cpu
+		b.added.Add(1)
+		b.put(f)
+		b.free <- s
+	}
+}
+
+// put appends a compressed frame and lets the oldest go.
+func (b *Buffer) put(f Frame) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n := len(b.ring); n > 0 && f.Index <= b.ring[n-1].Index {
+		// The stream started again (a restarted source numbers from 0):
+		// what was kept belongs to the old one.
+		b.ring, b.ringBytes = nil, 0
+	}
+	b.ring = append(b.ring, f)
+	b.ringBytes += int64(len(f.JPEG))
+	keep := time.Duration(b.cfg.Seconds * float64(time.Second))
+	stroke := time.Duration(b.cfg.StrokeSeconds * float64(time.Second))
+	cut := 0
+	for cut < len(b.ring)-1 {
+		old := b.ring[cut]
+		age := f.PTS - old.PTS
+		over := b.ringBytes > b.cfg.MaxBytes
+		pinned := b.open && old.Index >= b.from && age <= stroke
+		if !over && (age <= keep || pinned) {
+			break
+		}
+		b.ringBytes -= int64(len(old.JPEG))
+		cut++
+	}
+	if cut > 0 {
+		b.ring = append(b.ring[:0:0], b.ring[cut:]...)
+	}
+}
+
+// StrokeStart marks the start of a stroke (the striker's placement, or the
+// strike when the placement was not seen): the frames from index on are
+// kept until StrokeEnd, up to StrokeSeconds. A second start before the
+// end keeps the first.
+func (b *Buffer) StrokeStart(index int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.open {
+		return
+	}
+	b.open, b.from = true, index
+}
+
+// StrokeEnd closes the stroke in play at index (the rest): its frames
+// become the last stroke's, kept until the next stroke ends.
+func (b *Buffer) StrokeEnd(index int64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.open {
+		return
+	}
+	b.open = false
+	b.last, b.lastBytes = nil, 0
+	for _, f := range b.ring {
+		if f.Index >= b.from && f.Index <= index {
+			b.last = append(b.last, f)
+			b.lastBytes += int64(len(f.JPEG))
+		}
+	}
+	for b.lastBytes > b.cfg.MaxBytes && len(b.last) > 1 {
+		b.lastBytes -= int64(len(b.last[0].JPEG))
+		b.last = b.last[1:]
+	}
+}
+
+// Frames returns the frames kept with from ≤ Index ≤ to, oldest first,
+// from the ring and the last stroke together. The frames are shared: do
+// not modify their JPEG.
+func (b *Buffer) Frames(from, to int64) []Frame {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []Frame
+	// The last stroke first: its frames may have left the ring.
+	for _, f := range b.last {
+		if f.Index >= from && f.Index <= to {
+			out = append(out, f)
+		}
+	}
+	for _, f := range b.ring {
+		if f.Index >= from && f.Index <= to && (len(out) == 0 || f.Index > out[len(out)-1].Index) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Latest returns the newest frame kept.
+func (b *Buffer) Latest() (Frame, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.ring) == 0 {
+		return Frame{}, false
+	}
+	return b.ring[len(b.ring)-1], true
+}
+
+// Stats returns the buffer's content and counters.
+func (b *Buffer) Stats() Stats {
+	b.mu.Lock()
+	s := Stats{Frames: len(b.ring), Bytes: b.ringBytes, StrokeFrames: len(b.last), StrokeBytes: b.lastBytes}
+	if n := len(b.ring); n > 1 {
+		s.Span = b.ring[n-1].PTS - b.ring[0].PTS
+	}
+	b.mu.Unlock()
+	s.Added, s.NotKept, s.Failed = b.added.Load(), b.notKept.Load(), b.failed.Load()
+	if s.Added > 0 {
+		s.EncodeMean = time.Duration(b.encodeNs.Load() / s.Added)
+		s.EncodeCPU = time.Duration(b.encodeCPU.Load() / s.Added)
+	}
+	return s
+}
+
+// Sync waits until the frames already added are compressed (tests, and
+// the end of a video). It returns an error if that takes longer than d.
+func (b *Buffer) Sync(d time.Duration) error {
+	deadline := time.Now().Add(d)
+	for len(b.free) < b.cfg.Slots {
+		if time.Now().After(deadline) {
+			return errors.New("evidence: the replay buffer is still compressing")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return nil
+}
+
+// threadCPU is the CPU time of the calling OS thread (0 where unknown).
+func threadCPU() time.Duration {
+	const rusageThread = 1 // RUSAGE_THREAD, Linux
+	var ru syscall.Rusage
+	if syscall.Getrusage(rusageThread, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// String summarises the buffer for logs.
+func (s Stats) String() string {
+	return fmt.Sprintf("%d frames, %.1f MiB over %.1f s; last stroke %d frames, %.1f MiB; not kept %d",
+		s.Frames, float64(s.Bytes)/(1<<20), s.Span.Seconds(), s.StrokeFrames, float64(s.StrokeBytes)/(1<<20), s.NotKept)
+}
