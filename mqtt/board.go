@@ -216,7 +216,9 @@ func (b *Board) spoolMsg(m web.Message) error {
 		b.snap = v
 		m = v
 	case web.StateUpdate:
+		prev := b.snap.State
 		b.snap.State = rules.State(v)
+		defer b.results(prev, rules.State(v))
 	case web.Calibration:
 		b.snap.Calibration = v
 	case web.Pending:
@@ -236,6 +238,58 @@ func (b *Board) spoolMsg(m web.Message) error {
 	b.snapSeq = e.Seq
 	b.metrics.spooled.Inc()
 	return nil
+}
+
+// Results derived from the state, for subscribers that want only them
+// (Home Assistant automations, a streamer's graphics).
+const (
+	TypeBoardResult = "board_result" // BoardResult: a board of the match finished
+	TypeMatchResult = "match_result" // MatchResult: the match is over
+)
+
+// BoardResult is the data of a board_result event.
+type BoardResult struct {
+	rules.BoardResult
+	// WinnerName is the winning team's name ("" for a board replayed).
+	WinnerName string `json:"winner_name,omitempty"`
+}
+
+// MatchResult is the data of a match_result event.
+type MatchResult struct {
+	Winner     int                `json:"winner"`
+	WinnerName string             `json:"winner_name,omitempty"`
+	Teams      [2]rules.TeamState `json:"teams"`
+	Boards     int                `json:"boards"`
+	Ended      *rules.MatchEnd    `json:"ended,omitempty"`
+}
+
+// results spools a board_result for each board that finished between
+// prev and st, and a match_result when the match ended (b.mu held, after
+// the state message itself).
+func (b *Board) results(prev, st rules.State) {
+	name := func(team int) string {
+		if team >= 0 && team < len(st.Teams) {
+			return st.Teams[team].Name
+		}
+		return ""
+	}
+	var out []Envelope
+	if len(st.Boards) > len(prev.Boards) && prev.Profile != "" {
+		for _, r := range st.Boards[len(prev.Boards):] {
+			out = append(out, b.envelope(TypeBoardResult, BoardResult{BoardResult: r, WinnerName: name(r.Winner)}))
+		}
+	}
+	if st.MatchOver && !prev.MatchOver && prev.Profile != "" {
+		out = append(out, b.envelope(TypeMatchResult, MatchResult{Winner: st.Winner, WinnerName: name(st.Winner), Teams: st.Teams, Boards: len(st.Boards), Ended: st.Ended}))
+	}
+	for i := range out {
+		if err := b.spool.add(&out[i]); err != nil {
+			b.metrics.spoolErrors.Inc()
+			continue
+		}
+		b.snapSeq = out[i].Seq
+		b.metrics.spooled.Inc()
+	}
 }
 
 func (b *Board) envelope(typ string, data any) Envelope {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -69,6 +68,7 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
 	fs.Bool("progress", true, "progress lines (the default)")
 	hide(fs, "progress")
+	decoder := fs.String("decoder", decoderOpenCV, "video decoder: opencv (in boardcam) or ffmpeg (an ffmpeg process; the same frames, see docs/memory.md)")
 	truthPath := fs.String("truth", "", "a clip's ground truth `file` (corpus *.truth.json): compare the events and fouls with it and show the tracker's view around every miss (a diagnostic; the video defaults to the truth's)")
 	viewFlag := fs.String("view", "", "with --truth: also show the tracker's view of frames `A-B`")
 	if err := parseFlags(fs, args); err != nil {
@@ -141,25 +141,19 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 		cfg.Turn = &turn
 	}
 
-	if _, err := os.Stat(video); err != nil {
+	vc, err := openVideo(video, *decoder)
+	if err != nil {
 		return fmt.Errorf("analyze: %w", err)
 	}
-	vc, err := gocv.VideoCaptureFile(video)
-	if err != nil {
-		return fmt.Errorf("analyze: %s: cannot open the video: %w", video, err)
-	}
 	defer vc.Close()
-	if !vc.IsOpened() {
-		return fmt.Errorf("analyze: %s: cannot open the video (not a video file, or a format OpenCV cannot decode)", video)
-	}
 	fps := *fpsFlag
 	if fps == 0 {
-		fps = vc.Get(gocv.VideoCaptureFPS)
+		fps = vc.Info().FPS
 		if !(fps > 0 && fps < 1000) {
 			return fmt.Errorf("analyze: %s: the video does not say its frame rate: give --fps", video)
 		}
 	}
-	total := int(vc.Get(gocv.VideoCaptureFrameCount))
+	total := vc.Info().Frames
 
 	a, err := pipeline.New(cfg)
 	if err != nil {
@@ -178,7 +172,10 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if !vc.Read(&img) || img.Empty() {
+		if !vc.Read(&img) {
+			if err := vc.Err(); err != nil {
+				return fmt.Errorf("analyze: %w", err)
+			}
 			break
 		}
 		res, err := a.Process(img, frames, float64(frames)/fps)
@@ -220,6 +217,9 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 	}
 	if !*quiet {
 		fmt.Fprintf(s.Err, "analyze: done: %s\n", progressLine(frames, frames, time.Since(start), nevents))
+		if kb := vc.DecoderRSS(); kb > 0 {
+			fmt.Fprintf(s.Err, "analyze: the decoder process's peak resident memory: %d KiB\n", kb)
+		}
 	}
 	return nil
 }

@@ -126,3 +126,26 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// --decoder ffmpeg decodes in an ffmpeg process: the same frames, so the
+// same events, byte for byte (docs/memory.md says what it costs).
+func TestAnalyzeFFmpegDecoderSameOutput(t *testing.T) {
+	clip := "../../testdata/videos/placement-both-lines.mp4"
+	code, want, errOut := runCmd(t, "", "analyze", "--json", clip)
+	if code != 0 {
+		t.Fatalf("opencv: %d %s", code, errOut)
+	}
+	code, got, errOut := runCmd(t, "", "analyze", "--json", "--decoder", "ffmpeg", "--progress", clip)
+	if code != 0 {
+		t.Fatalf("ffmpeg: %d %s", code, errOut)
+	}
+	if got != want || want == "" {
+		t.Errorf("events differ:\nffmpeg:\n%s\nopencv:\n%s", got, want)
+	}
+	if !strings.Contains(errOut, "decoder process's peak resident memory") {
+		t.Errorf("--progress does not report the decoder's memory: %s", errOut)
+	}
+	if code, _, errOut := runCmd(t, "", "analyze", "--decoder", "vlc", clip); code == 0 || !strings.Contains(errOut, "unknown decoder") {
+		t.Errorf("--decoder vlc: %d %s", code, errOut)
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/internal/mosquittotest"
 	"github.com/boardcam/boardcam/mqtt"
 	"github.com/boardcam/boardcam/mqtt/mqtttest"
@@ -163,10 +164,31 @@ func wantLog(t *testing.T, log string, says ...string) {
 func TestMQTTRunPublishes(t *testing.T) {
 	b := startBroker(t, true)
 	sub := mqtttest.Subscribe(t, b.URL(), "view", viewPass, "view-1", "#")
-	src := simulated(t, "autoplay-match.yaml")
+	src := simulated(t, "autoplay-board.yaml")
 	want, log := runBoard(t, src, boardConfig(t, b.TLSURL(), b.CAFile), t.TempDir(), "--no-pace")
 	wantLog(t, log, "mqtt: connected")
 	checkSubscriber(t, sub, want, true)
+	// Each finished board, and the match's end, as events of their own.
+	evs, _ := mqtttest.Events(sub.Messages(), testPrefix)
+	var results []mqtt.BoardResult
+	matchEnd := 0
+	for _, e := range evs {
+		switch e.Type {
+		case mqtt.TypeBoardResult:
+			var r mqtt.BoardResult
+			json.Unmarshal(e.Data, &r)
+			results = append(results, r)
+		case mqtt.TypeMatchResult:
+			matchEnd++
+		}
+	}
+	if len(want.Boards) == 0 || len(results) != len(want.Boards) || results[0].Board != 1 || results[0].WinnerName == "" {
+		t.Errorf("board results %+v, the journal has %d boards", results, len(want.Boards))
+	}
+	t.Logf("%d board results, match over %v", len(results), want.MatchOver)
+	if want.MatchOver != (matchEnd == 1) {
+		t.Errorf("%d match results; match over: %v", matchEnd, want.MatchOver)
+	}
 
 	h, ok := sub.Last(testPrefix + mqtt.TopicHealth)
 	var health mqtt.Health
@@ -377,5 +399,52 @@ func TestTournamentCommand(t *testing.T) {
 	code, _, errOut = runCmd(t, "", "tournament")
 	if code == 0 || !strings.Contains(errOut, "--broker") {
 		t.Errorf("no broker: exit %d %s", code, errOut)
+	}
+}
+
+// A board refereeing a corpus clip (video, the whole pipeline) publishes
+// what its journal holds. Under BOARDCAM_E2E (CI sets it) as the other
+// clip runs: the smallest clip, a few seconds of analysis.
+func TestMQTTCorpusClip(t *testing.T) {
+	if os.Getenv("BOARDCAM_E2E") == "" {
+		t.Skip("set BOARDCAM_E2E=1 to run a corpus clip through boardcam run with MQTT")
+	}
+	const dir, name = "../../testdata/videos", "single-pocket"
+	tp, err := corpus.FindTruth(dir, name)
+	if err != nil {
+		t.Skip("the corpus clip is not rendered")
+	}
+	truth, err := corpus.ReadTruth(tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lenses, err := corpus.ReadLensIndex(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := newClipRun(dir, filepath.Join(dir, name+".mp4"), name, truth, lenses, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.cleanup()
+	b := startBroker(t, false)
+	sub := mqtttest.Subscribe(t, b.URL(), "view", viewPass, "view-1", "#")
+	args := append(append([]string{"run"}, c.Args...), "--no-pace", "--listen", "", "--journal-dir", t.TempDir(),
+		"--config", boardConfig(t, b.URL(), ""), "--no-evidence")
+	code, out, errOut := runCmd(t, "", args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, want := journalState(t, out)
+	checkSubscriber(t, sub, want, true)
+	evs, _ := mqtttest.Events(sub.Messages(), testPrefix)
+	strokes := 0
+	for _, e := range evs {
+		if e.Type == "stroke" {
+			strokes++
+		}
+	}
+	if strokes == 0 {
+		t.Errorf("no stroke published: %d events", len(evs))
 	}
 }

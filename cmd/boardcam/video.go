@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/frames"
+)
+
+// A video file is decoded in boardcam by OpenCV's VideoCapture (the
+// default), or by an ffmpeg process (--decoder ffmpeg, package frames):
+// the frames are the same bytes either way (frames.TestMatchesOpenCV).
+// docs/memory.md compares what each costs.
+
+const (
+	decoderOpenCV = "opencv"
+	decoderFFmpeg = "ffmpeg"
+)
+
+// videoFile reads a video's frames into a Mat.
+type videoFile interface {
+	Info() frames.Info
+	// Read fills m with the next frame; false at the end (Err says
+	// whether it was an error).
+	Read(m *gocv.Mat) bool
+	Err() error
+	Close()
+	// DecoderRSS is the decoder process's peak resident memory in KiB (0:
+	// the decoder runs in boardcam).
+	DecoderRSS() int64
+}
+
+// openVideo opens path with the decoder named.
+func openVideo(path, decoder string) (videoFile, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	switch decoder {
+	case decoderOpenCV, "":
+		vc, err := gocv.VideoCaptureFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cannot open the video: %w", path, err)
+		}
+		if !vc.IsOpened() {
+			vc.Close()
+			return nil, fmt.Errorf("%s: cannot open the video (not a video file, or a format OpenCV cannot decode)", path)
+		}
+		return &cvVideo{vc: vc, info: frames.Info{
+			Width: int(vc.Get(gocv.VideoCaptureFrameWidth)), Height: int(vc.Get(gocv.VideoCaptureFrameHeight)),
+			FPS: vc.Get(gocv.VideoCaptureFPS), Frames: int(vc.Get(gocv.VideoCaptureFrameCount)),
+		}}, nil
+	case decoderFFmpeg:
+		v, err := frames.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return &ffVideo{v: v}, nil
+	}
+	return nil, fmt.Errorf("unknown decoder %q (want opencv or ffmpeg)", decoder)
+}
+
+type cvVideo struct {
+	vc   *gocv.VideoCapture
+	info frames.Info
+}
+
+func (c *cvVideo) Info() frames.Info     { return c.info }
+func (c *cvVideo) Read(m *gocv.Mat) bool { return c.vc.Read(m) && !m.Empty() }
+func (c *cvVideo) Err() error            { return nil }
+func (c *cvVideo) Close()                { c.vc.Close() }
+func (c *cvVideo) DecoderRSS() int64     { return 0 }
+
+type ffVideo struct {
+	v   *frames.Video
+	err error
+}
+
+func (f *ffVideo) Info() frames.Info { return f.v.Info() }
+
+func (f *ffVideo) Read(m *gocv.Mat) bool {
+	in := f.v.Info()
+	if m.Empty() || m.Rows() != in.Height || m.Cols() != in.Width || m.Type() != gocv.MatTypeCV8UC3 || !m.IsContinuous() {
+		if m.Ptr() != nil {
+			m.Close()
+		}
+		*m = gocv.NewMatWithSize(in.Height, in.Width, gocv.MatTypeCV8UC3)
+	}
+	buf, err := m.DataPtrUint8()
+	if err != nil {
+		f.err = err
+		return false
+	}
+	if err := f.v.Next(buf); err != nil {
+		if !errors.Is(err, io.EOF) {
+			f.err = err
+		}
+		return false
+	}
+	return true
+}
+
+func (f *ffVideo) Err() error        { return f.err }
+func (f *ffVideo) Close()            { f.v.Close() }
+func (f *ffVideo) DecoderRSS() int64 { return f.v.PeakRSS() }
