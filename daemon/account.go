@@ -224,12 +224,12 @@ func movedAcross(before, after []web.Piece, moveMM float64, handled bool) ([]str
 				w = id + " was under a hand"
 			}
 		case bOn && !aOn:
-			w = fmt.Sprintf("%s left its place at [%.0f, %.0f]", id, q.b.MM[0], q.b.MM[1])
+			w = fmt.Sprintf("%s left its place %s", id, region(q.b.MM))
 			if q.a != nil && (q.a.State == web.PiecePocketed || q.a.State == web.PieceOverboard) {
-				w = fmt.Sprintf("%s went from [%.0f, %.0f] (%s)", id, q.b.MM[0], q.b.MM[1], q.a.State)
+				w = fmt.Sprintf("%s went from %s (%s)", id, strings.TrimPrefix(region(q.b.MM), "in "), q.a.State)
 			}
 		case !bOn && aOn:
-			w = fmt.Sprintf("%s came onto the board at [%.0f, %.0f]", id, q.a.MM[0], q.a.MM[1])
+			w = fmt.Sprintf("%s came onto the board %s", id, region(q.a.MM))
 		case bOn && aOn:
 			dx, dy := q.a.MM[0]-q.b.MM[0], q.a.MM[1]-q.b.MM[1]
 			d := math.Hypot(dx, dy)
@@ -257,6 +257,15 @@ func movedAcross(before, after []web.Piece, moveMM float64, handled bool) ([]str
 
 // compass names the direction of a displacement in board millimetres (x
 // towards E, y towards S).
+// region says where on the board a point lies, in words for the umpire
+// (no coordinates): "in the centre", "in the NE of the board".
+func region(mm [2]float64) string {
+	if math.Hypot(mm[0], mm[1]) < 100 {
+		return "in the centre"
+	}
+	return "in the " + compass(mm[0], mm[1]) + " of the board"
+}
+
 func compass(dx, dy float64) string {
 	a := math.Atan2(-dy, dx) * 180 / math.Pi // 0: E, 90: N
 	names := []string{"E", "NE", "N", "NW", "W", "SW", "S", "SE"}

@@ -210,7 +210,7 @@ func TestMovedAcross(t *testing.T) {
 	after := []web.Piece{{ID: "W4", MM: [2]float64{85, -85}, State: web.PieceRest}, {ID: "B2", MM: [2]float64{52, 51}, State: web.PieceRest},
 		{ID: "Q", State: web.PiecePocketed}, {ID: "S", MM: [2]float64{0, 250}, State: web.PieceRest}}
 	ids, words := movedAcross(before, after, 8, false)
-	if strings.Join(ids, " ") != "Q W4" || words != "Q went from [0, 0] (pocketed) and W4 moved 120 mm towards NE" {
+	if strings.Join(ids, " ") != "Q W4" || words != "Q went from the centre (pocketed) and W4 moved 120 mm towards NE" {
 		t.Errorf("%v %q", ids, words)
 	}
 	if ids, _ := movedAcross(before, before, 8, false); len(ids) != 0 {

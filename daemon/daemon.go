@@ -394,9 +394,25 @@ func (d *Daemon) openAnalyzer() error {
 	if err != nil {
 		return fmt.Errorf("vision pipeline: %w", err)
 	}
+	// The umpire's manual calibration, saved by the last run, is used
+	// again (a configured calibration file wins).
+	a.Saved = filepath.Join(cfg.Journal.Dir, ManualCalibration)
+	if cal == nil {
+		if sc, err := LoadCorners(a.Saved); err == nil {
+			a.UseSaved(sc)
+			d.Logger.Info("using the manual calibration saved from the umpire console", "file", a.Saved, "corners_px", sc.CornersPx)
+		} else if !errors.Is(err, os.ErrNotExist) {
+			d.Logger.Warn("the saved manual calibration is unusable: finding the board instead", "err", err)
+		}
+	}
 	d.analyzer = a
 	return nil
 }
+
+// ManualCalibration is the file, in the journal directory, where the
+// umpire's manual calibration is saved and from which it is used again
+// after a restart (delete it to let the daemon find the board again).
+const ManualCalibration = "calibration-manual.json"
 
 // lockJournalDir makes sure one daemon at a time writes the journals of a
 // directory: two would interleave their lines.

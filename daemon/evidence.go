@@ -128,6 +128,13 @@ func (e *evidenceKeeper) Close() {
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 
+// coords are board coordinates in the referee's reasons ("the striker
+// stood at [-101.0, 248.4] on …"): the umpire reads words, not numbers.
+var coords = regexp.MustCompile(`\s*(?:\b(?:at|from)\s+)?\[-?\d+(?:\.\d+)?, -?\d+(?:\.\d+)?\]`)
+
+// plain removes board coordinates from a text for the umpire.
+func plain(s string) string { return coords.ReplaceAllString(s, "") }
+
 func journalPrefix(path string) string {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	base = strings.Trim(unsafeName.ReplaceAllString(base, "-"), "-")
@@ -250,13 +257,23 @@ func (e *evidenceKeeper) annotate(msgs []web.Message) []web.Message {
 	defer e.mu.Unlock()
 	for i, m := range msgs {
 		switch v := m.(type) {
+		case web.Notice:
+			v.Text = plain(v.Text)
+			msgs[i] = v
 		case web.Calibration:
 			e.cal = v
 		case web.StateUpdate:
 			e.setPlayers(rules.State(v))
 		case web.Pending:
+			v.Summary = plain(v.Summary)
+			v.Fouls = append([]web.Foul(nil), v.Fouls...)
 			for j := range v.Fouls {
+				v.Fouls[j].Evidence.Note = plain(v.Fouls[j].Evidence.Note)
 				v.Fouls[j].Heading = e.foulHeading(v.Fouls[j])
+			}
+			v.Doubts = append([]web.Doubt(nil), v.Doubts...)
+			for j := range v.Doubts {
+				v.Doubts[j].Reason = plain(v.Doubts[j].Reason)
 			}
 			v.Heading, v.Clean = e.pendingHeading(v)
 			it := e.items[v.ID]
@@ -274,6 +291,7 @@ func (e *evidenceKeeper) annotate(msgs []web.Message) []web.Message {
 			}
 			msgs[i] = v
 		case web.Foul:
+			v.Evidence.Note = plain(v.Evidence.Note)
 			v.Heading = e.foulHeading(v)
 			id := v.Pending
 			if id == "" {
@@ -562,7 +580,9 @@ func (e *evidenceKeeper) foulHeading(f web.Foul) string {
 		}
 		h = who + ": " + what
 	}
-	if m := f.Evidence.MarginMM; m != nil && *m > 0 {
+	// The margin beyond the line or circle broken (a measure against
+	// no marking, e.g. how far a touched piece moved, is not a margin).
+	if m := f.Evidence.MarginMM; m != nil && *m > 0 && f.Evidence.Marking != "" {
 		h += ", " + evidence.Margin(*m)
 	}
 	return h

@@ -1,8 +1,10 @@
 package daemon
 
 import (
+	"errors"
 	"image"
 	"image/color"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -13,6 +15,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/evidence"
 	"github.com/boardcam/boardcam/rules"
@@ -152,7 +155,8 @@ func TestEvidenceHeadings(t *testing.T) {
 		want string
 	}{
 		{web.Foul{Code: "striker_pocketed", Seat: board.N}, "Ravi pocketed the striker"},
-		{web.Foul{Code: "cut_moon", Seat: board.S, Evidence: web.Evidence{MarginMM: &m}}, "Asha's striker cut the base circle, 3.2 mm"},
+		{web.Foul{Code: "cut_moon", Seat: board.S, Evidence: web.Evidence{MarginMM: &m, Marking: "base circle S left"}}, "Asha's striker cut the base circle, 3.2 mm"},
+		{web.Foul{Code: "touched_piece", Seat: board.S, Evidence: web.Evidence{MarginMM: &m}}, "Asha touched a piece"},
 		{web.Foul{Code: "talking", Seat: board.S, Text: "talking during play"}, "Asha: talking during play"},
 		{web.Foul{Code: "hand_over_foul_line", Seat: board.E, Evidence: web.Evidence{Note: "the arm of E went 4 mm beyond"}}, "E's arm crossed the foul line"},
 	} {
@@ -172,5 +176,42 @@ func TestEvidenceHeadings(t *testing.T) {
 		if strings.Contains(h, "mm [") || strings.Contains(h, "[-") {
 			t.Errorf("coordinates in a heading: %q", h)
 		}
+	}
+}
+
+func TestPlainRemovesCoordinates(t *testing.T) {
+	for in, want := range map[string]string{
+		"the striker stood at [-101.0, 248.4] on N's base line, not S's":                                    "the striker stood on N's base line, not S's",
+		"the striker hit W3, lying on or behind S's front line at [12.5, 200.0], before crossing that line": "the striker hit W3, lying on or behind S's front line, before crossing that line",
+		"W4 was placed at [1, 2], 3.5 mm outside the outer circle":                                          "W4 was placed, 3.5 mm outside the outer circle",
+		"the hand of S went 17.0 mm beyond the imaginary line":                                              "the hand of S went 17.0 mm beyond the imaginary line",
+	} {
+		if got := plain(in); got != want {
+			t.Errorf("plain(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The umpire's corners are saved when given and come back for a frame of
+// the same size only.
+func TestManualCalibrationSavedForARestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), ManualCalibration)
+	a := &VisionAnalyzer{Saved: path}
+	a.size = calibrate.Size{W: 1280, H: 720}
+	c := [4][2]float64{{10, 20}, {1200, 22}, {1190, 700}, {15, 690}}
+	if err := a.Calibrate(c); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := LoadCorners(path)
+	if err != nil || sc.CornersPx != c || sc.Width != 1280 || sc.Height != 720 {
+		t.Fatalf("saved %+v, %v", sc, err)
+	}
+	b := &VisionAnalyzer{}
+	b.UseSaved(sc)
+	if b.manual == nil || *b.manual != c || b.manualSize != (calibrate.Size{W: 1280, H: 720}) {
+		t.Fatalf("not used: %+v", b)
+	}
+	if _, err := LoadCorners(filepath.Join(t.TempDir(), "none.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("missing file: %v", err)
 	}
 }

@@ -1,7 +1,9 @@
 package daemon
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"sync"
 	"time"
 
@@ -23,6 +25,10 @@ type VisionAnalyzer struct {
 	// orientation with the breaker's seat).
 	Config pipeline.Config
 
+	// Saved, when set, is where a manual calibration (the umpire's four
+	// corners) is saved, so that the daemon uses it again after a restart.
+	Saved string
+
 	p       *pipeline.Analyzer
 	cal     *calibrate.Calibration
 	note    string
@@ -30,7 +36,9 @@ type VisionAnalyzer struct {
 
 	mu     sync.Mutex
 	manual *[4][2]float64
-	size   calibrate.Size
+	// manualSize is the frame size saved corners were clicked on.
+	manualSize calibrate.Size
+	size       calibrate.Size
 }
 
 // NewVisionAnalyzer prepares the pipeline for a board, a calibration file
@@ -63,7 +71,10 @@ func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration)
 	a.mu.Lock()
 	a.size = calibrate.Size{W: frame.Cols(), H: frame.Rows()}
 	manual := a.manual
-	a.manual = nil
+	if a.manualSize.W != 0 && a.manualSize != a.size {
+		manual = nil // saved on another camera's frames
+	}
+	a.manual, a.manualSize = nil, calibrate.Size{}
 	a.mu.Unlock()
 	if manual != nil {
 		if err := a.useCorners(frame, *manual); err != nil {
@@ -154,7 +165,60 @@ func (a *VisionAnalyzer) Calibrate(c [4][2]float64) error {
 		return fmt.Errorf("no frame seen yet to calibrate on")
 	}
 	a.manual = &c
+	if a.Saved != "" {
+		if err := SaveCorners(a.Saved, c, a.size); err != nil {
+			return fmt.Errorf("the calibration is used, but not saved for a restart: %w", err)
+		}
+	}
 	return nil
+}
+
+// SavedCorners is the umpire's manual calibration as saved for a restart:
+// the four corners of the playing surface in camera pixels (NW, NE, SE,
+// SW) and the frame size they were clicked on.
+type SavedCorners struct {
+	CornersPx [4][2]float64 `json:"corners_px"`
+	Width     int           `json:"width"`
+	Height    int           `json:"height"`
+}
+
+// SaveCorners writes the corners atomically.
+func SaveCorners(path string, c [4][2]float64, size calibrate.Size) error {
+	b, err := json.MarshalIndent(SavedCorners{CornersPx: c, Width: size.W, Height: size.H}, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(b, '\n'), 0o640); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// LoadCorners reads corners saved by SaveCorners.
+func LoadCorners(path string) (SavedCorners, error) {
+	var sc SavedCorners
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return sc, err
+	}
+	if err := json.Unmarshal(b, &sc); err != nil {
+		return sc, fmt.Errorf("%s: %w", path, err)
+	}
+	if sc.Width <= 0 || sc.Height <= 0 {
+		return sc, fmt.Errorf("%s: no frame size", path)
+	}
+	return sc, nil
+}
+
+// UseSaved makes the first frame of the right size calibrate from saved
+// corners (a frame of another size: the camera changed, the corners are
+// not used).
+func (a *VisionAnalyzer) UseSaved(sc SavedCorners) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	c := sc.CornersPx
+	a.manual, a.manualSize = &c, calibrate.Size{W: sc.Width, H: sc.Height}
 }
 
 func (a *VisionAnalyzer) useCorners(frame gocv.Mat, c [4][2]float64) error {
@@ -176,6 +240,7 @@ func (a *VisionAnalyzer) useCorners(frame gocv.Mat, c [4][2]float64) error {
 	if err != nil {
 		return err
 	}
+
 	a.p.Close()
 	a.p, a.cal, a.started = p, nil, true
 	return nil

@@ -190,7 +190,7 @@ func (k *Keeper) Initialize() error {
 	if k.cu != nil && k.cu.m != nil {
 		k.streamState = k.cu.m.State()
 	}
-	k.snap = Snapshot{State: k.m.State(), Profile: DescribeProfile(k.m.Profile()), Pending: []Pending{}, Journal: k.JournalPath()}
+	k.snap = Snapshot{State: k.m.State(), Profile: k.describe(), Pending: []Pending{}, Journal: k.JournalPath()}
 	for _, p := range k.pend {
 		k.snap.Pending = append(k.snap.Pending, k.pendingMsg(p))
 	}
@@ -390,7 +390,7 @@ func (k *Keeper) Start() error {
 			k.log.Info("new match", "journal", j.Path(), "profile", nj.h.Profile, "teams", nj.h.Teams[0]+" v "+nj.h.Teams[1], "break", nj.h.Break.String())
 		}
 		k.outMu.Lock()
-		k.snap.Journal = j.Path()
+		k.snap.Journal, k.snap.Profile = j.Path(), k.describe()
 		k.outMu.Unlock()
 	}
 	if l := k.sessionLine; l != nil {
@@ -501,10 +501,15 @@ func (k *Keeper) announce(a Announcement) {
 	k.out <- a
 }
 
+// describe describes the match's profile and format.
+func (k *Keeper) describe() Profile {
+	return DescribeMatch(k.m.Profile(), k.m.State().Format, k.JournalPath())
+}
+
 // announceNewMatch announces the match just started.
 func (k *Keeper) announceNewMatch() {
 	st := k.m.State()
-	s := Snapshot{State: st, Profile: DescribeProfile(k.m.Profile()), Pending: []Pending{}, Journal: k.JournalPath()}
+	s := Snapshot{State: st, Profile: k.describe(), Pending: []Pending{}, Journal: k.JournalPath()}
 	k.announce(Announcement{NewMatch: true, State: &st, Snapshot: &s})
 }
 

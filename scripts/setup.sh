@@ -23,7 +23,9 @@ if [ "$(id -u)" -ne 0 ]; then
   SUDO="sudo"
 fi
 
-pkgs=(build-essential pkg-config libopencv-dev ffmpeg ca-certificates curl git)
+# libav*-dev: frames/libav decodes with FFmpeg's libraries directly (libopencv-dev
+# brings them too, through libopencv-highgui-dev; named here because we use them).
+pkgs=(build-essential pkg-config libopencv-dev libavformat-dev libavcodec-dev libswscale-dev ffmpeg ca-certificates curl git)
 if [ "$want_test" = 1 ]; then
   # systemd: systemd-analyze checks the service unit (deploy/unit_test.go).
   pkgs+=(chromium systemd mosquitto)

@@ -8,7 +8,8 @@ import (
 // ProfileInfoFrom converts the description of a rules profile
 // (match.DescribeProfile: the one description) for the console.
 func ProfileInfoFrom(p match.Profile) ProfileInfo {
-	info := ProfileInfo{Name: p.Name, Title: p.Title, Fouls: []FoulCode{}}
+	info := ProfileInfo{Name: p.Name, Title: p.Title, Fouls: []FoulCode{},
+		Format: p.Format, FormatText: p.FormatText, Target: p.Target, Boards: p.Boards, TimeLimitS: p.TimeLimit.Seconds(), Started: p.Started}
 	for _, f := range p.Fouls {
 		info.Fouls = append(info.Fouls, FoulCode{Code: f.Code, Rule: f.Rule, Text: f.Text, Camera: f.Camera})
 	}

@@ -118,6 +118,16 @@ type ProfileInfo struct {
 	// Fouls lists the foul codes the profile recognises, for the manual
 	// foul selector.
 	Fouls []FoulCode `json:"fouls,omitempty"`
+	// The match's format (the match in play only): its name and words,
+	// the points to win (Target, 0: none), the boards to play (Boards),
+	// and in timed formats the time limit and when the match started
+	// (the overlay counts down from them).
+	Format     string     `json:"format,omitempty"`
+	FormatText string     `json:"format_text,omitempty"`
+	Target     int        `json:"target,omitempty"`
+	Boards     int        `json:"boards,omitempty"`
+	TimeLimitS float64    `json:"time_limit_s,omitempty"`
+	Started    *time.Time `json:"started,omitempty"`
 }
 
 // FoulCode is one foul a profile recognises.

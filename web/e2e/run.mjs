@@ -10,7 +10,7 @@
 // Environment: CHROMIUM (default /usr/bin/chromium), SCREENSHOTS=dir to
 // keep screenshots, FAKESERVER=binary to use a server built beforehand.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
@@ -236,7 +236,13 @@ test('logged in, an overrule changes the score on the overlay', async () => {
   assert(cmds.length === 1 && cmds[0].name === 'overrule' && cmds[0].pending === 'p1', `commands ${JSON.stringify(cmds)}`);
 });
 
-test('a manual foul shows the animated alert on the overlay', async () => {
+const bugBox = (page) => page.evaluate(() => {
+  const r = document.getElementById('bug').getBoundingClientRect();
+  return { x: r.x, y: r.y, w: r.width, h: r.height };
+});
+
+test('a manual foul shows the animated alert on the overlay, which keeps its size', async () => {
+  const before = await bugBox(overlay);
   await consolePage.selectOption('#foul-seat', 'N');
   await consolePage.selectOption('#foul-code', 'push');
   await consolePage.fill('#foul-note', 'seen by the umpire');
@@ -246,6 +252,8 @@ test('a manual foul shows the animated alert on the overlay', async () => {
   assert(alert.includes('FOUL') && alert.includes('Ravi'), `alert "${alert}"`);
   const anim = await overlay.evaluate(() => getComputedStyle(document.getElementById('foul')).animationName);
   assert(anim.includes('foul-in'), `alert not animated: ${anim}`);
+  const during = await bugBox(overlay);
+  assert(JSON.stringify(before) === JSON.stringify(during), `the overlay moved or changed size when the foul appeared: ${JSON.stringify(before)} → ${JSON.stringify(during)}`);
   const last = (await commands()).pop();
   assert(last.name === 'foul' && last.seat === 'N' && last.code === 'push' && last.note === 'seen by the umpire', `command ${JSON.stringify(last)}`);
   if (SHOTS) await overlay.screenshot({ path: path.join(SHOTS, 'overlay-foul.png') });
@@ -356,15 +364,24 @@ test('logging out ends the umpire session', async () => {
 
 // The real thing: boardcam run plays the demo clip through the whole
 // pipeline (vision, tracker, referee, rules), picking up the match of
-// demo.log as scripts/demo.sh does, at real time (DEMO_SPEED=n plays it n
-// times faster). The overlay, open from the start, shows the resumed score
+// demo.log as scripts/demo.sh does, every frame analysed (DEMO_SPEED=n
+// plays it at n times real time). The overlay, open from the start, shows the resumed score
 // and then the score changing when Asha wins board 2 in the video.
 test('the demo clip through boardcam run: the overlay shows the score changing as the video plays', async () => {
   const port = await freePort();
   const jdir = mkdtempSync(path.join(tmpdir(), 'boardcam-e2e-journal-'));
   const bin = path.join(jdir, 'boardcam');
   execFileSync('go', ['build', '-o', bin, './cmd/boardcam'], { cwd: root, stdio: 'inherit' });
-  const proc = spawn(bin, ['run', '--source', DEMO_CLIP, '--resume', DEMO_LOG, '--speed', String(process.env.DEMO_SPEED || 1), '--exit-at-end=false',
+  // An umpire password, for the console's evidence.
+  const hash = execFileSync(bin, ['passwd'], { input: PASSWORD }).toString().trim();
+  const cfgFile = path.join(jdir, 'boardcam.yaml');
+  writeFileSync(cfgFile, `web:\n  umpire_hash: "${hash}"\n`);
+  // Lossless (--no-pace: the reader waits for the analysis), so that what
+  // the referee sees does not depend on how busy the test machine is;
+  // DEMO_SPEED=n plays at n times real time instead, dropping frames when
+  // the analysis falls behind, as a live camera would.
+  const pace = process.env.DEMO_SPEED ? ['--speed', String(process.env.DEMO_SPEED)] : ['--no-pace'];
+  const proc = spawn(bin, ['run', '--config', cfgFile, '--source', DEMO_CLIP, '--resume', DEMO_LOG, ...pace, '--exit-at-end=false',
     '--listen', `127.0.0.1:${port}`, '--journal-dir', jdir], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   try {
@@ -376,9 +393,23 @@ test('the demo clip through boardcam run: the overlay shows the score changing a
       });
       proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`boardcam run exited (${code}): ${stderr}`)); });
     });
+    const demo = `http://127.0.0.1:${port}`;
     const ctx = await browser.newContext({ viewport: { width: 800, height: 400 } });
     const page = await newPage(ctx);
-    await page.goto(`http://127.0.0.1:${port}/overlay`);
+    await page.goto(`${demo}/overlay`);
+    // The replay scene, waiting for the umpire, and the console on a
+    // phone, logged in.
+    const replay = await newPage(await browser.newContext({ viewport: { width: 1280, height: 720 } }));
+    await replay.goto(`${demo}/overlay/replay`);
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const umpire = await newPage(phone);
+    await umpire.goto(`${demo}/umpire`);
+    await umpire.fill('#password', PASSWORD);
+    await umpire.click('#login-form button[type=submit]');
+    await umpire.locator('#console').waitFor({ state: 'visible', timeout: T });
+    const fits = await umpire.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+    assert(fits[0] <= fits[1] && fits[1] === 390, `the console does not fit a phone: ${fits[0]} px wide in ${fits[1]}`);
+
     // The match so far, from the log: Ravi won board 1 by 6.
     await waitText(page, '#name0', 'Asha');
     await waitText(page, '#name1', 'Ravi');
@@ -386,13 +417,121 @@ test('the demo clip through boardcam run: the overlay shows the score changing a
     await waitText(page, '#score1', '6');
     await waitText(page, '#board', 'Board 2 · icf');
     // The video: Asha clears her men with the queen covered (2 + 5).
-    const long = 120000; // the clip lasts 35 s; a guard, not a timing
+    const long = 300000; // a guard, not a timing: every frame is analysed, slower than real time on a busy machine
     await page.waitForFunction(() => document.querySelector('#score0').textContent.trim() === '7', null, { timeout: long })
       .catch(async () => { throw new Error(`score0 ${await text(page, '#score0')} (want 7); boardcam: ${stderr.slice(-2000)}`); });
     await waitText(page, '#score1', '6');
     await waitText(page, '#board', 'Board 3 · icf');
     if (SHOTS) await page.screenshot({ path: path.join(SHOTS, 'overlay-demo-clip.png') });
     await ctx.close();
+
+    // The hand over the foul line: its card shows the annotated still of
+    // the decisive frame under a plain heading; a tap plays the clip.
+    const card = umpire.locator('#pending .card', { hasText: 'crossed the foul line' }).first();
+    await card.locator('img.still').waitFor({ state: 'visible', timeout: long });
+    await umpire.waitForFunction(() => [...document.querySelectorAll('#pending img.still')].some((i) => i.complete && i.naturalWidth >= 640), null, { timeout: long });
+    const heading = (await card.locator('h3').textContent()).trim();
+    assert(/^Asha's (hand|arm|hand or arm) crossed the foul line, \d+(\.\d)? mm$/.test(heading), `card heading "${heading}"`);
+    const cardText = await card.textContent();
+    assert(!/\[-?\d+(\.\d+)?, -?\d+(\.\d+)?\]/.test(cardText), `coordinates on the card: ${cardText}`);
+    const media = await umpire.evaluate(() => {
+      const img = [...document.querySelectorAll('#pending .card')].find((c) => c.textContent.includes('crossed the foul line')).querySelector('img.still');
+      return { still: new URL(img.src).pathname };
+    });
+    const clipURL = media.still.replace(/\.jpg$/, '.mp4');
+    // Pending: nobody but the umpire reads it.
+    assert((await fetch(`${demo}${clipURL}`)).status === 401, 'a pending clip is readable without login');
+    assert((await fetch(`${demo}${media.still}`)).status === 401, 'a pending still is readable without login');
+    const box = await card.locator('figure.media').boundingBox();
+    assert(box && box.height >= 44 && box.width >= 300, `the still is too small to tap on a phone: ${JSON.stringify(box)}`);
+    await card.locator('figure.media').tap();
+    await umpire.locator('#player').waitFor({ state: 'visible', timeout: T });
+    await umpire.waitForFunction(() => { const v = document.getElementById('player-video'); return v.readyState >= 2 && v.currentTime > 0.05; }, null, { timeout: long });
+    const played = await umpire.evaluate(() => { const v = document.getElementById('player-video'); return { rate: v.playbackRate, w: v.videoWidth, d: v.duration }; });
+    assert(played.rate === 0.5 && played.w >= 640 && played.d > 1, `clip ${JSON.stringify(played)}`);
+    // Frame stepping pauses and moves one frame.
+    await umpire.click('#player-back');
+    const t0 = await umpire.evaluate(() => document.getElementById('player-video').currentTime);
+    await umpire.click('#player-fwd');
+    await umpire.waitForFunction((t) => { const v = document.getElementById('player-video'); return v.paused && Math.abs(v.currentTime - t - 1 / 30) < 0.02; }, t0, { timeout: T });
+    if (SHOTS) await umpire.screenshot({ path: path.join(SHOTS, 'console-clip.png') });
+    await umpire.click('#player-close');
+    if (SHOTS) await umpire.screenshot({ path: path.join(SHOTS, 'console-card.png'), fullPage: true });
+    // Decided: the clip becomes public, and the replay scene plays it.
+    await card.locator('button.confirm').tap();
+    await umpire.waitForFunction(() => ![...document.querySelectorAll('#pending .card')].some((c) => c.textContent.includes('crossed the foul line')), null, { timeout: T });
+    const pub = await fetch(`${demo}${clipURL}`);
+    assert(pub.status === 200 && pub.headers.get('content-type') === 'video/mp4', `decided clip: ${pub.status} ${pub.headers.get('content-type')}`);
+    const replayed = async () => {
+      await umpire.click('#stream-replay');
+      await replay.locator('#scene').waitFor({ state: 'visible', timeout: T });
+      await replay.waitForFunction(() => { const v = document.getElementById('clip'); return v.readyState >= 2 && v.currentTime > 0.05; }, null, { timeout: long });
+      return replay.evaluate(() => window.boardcamReplay());
+    };
+    let last = await replayed();
+    // The last settled foul or pocketing: a pocketing after the foul may
+    // have become the last.
+    assert(last && last.clip && (last.kind === 'foul' || last.kind === 'pocketing'), `replay ${JSON.stringify(last)}`);
+    if (SHOTS) await replay.screenshot({ path: path.join(SHOTS, 'overlay-replay.png') });
+
+    // Manual calibration made in the console is saved and used after a
+    // restart: click the corners the camera found, restart boardcam on
+    // the same journal directory, and it starts from them.
+    const calOf = (pg) => pg.evaluate(() => new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://${location.host}/ws`);
+      ws.onmessage = (e) => { const m = JSON.parse(e.data); if (m.type === 'snapshot') { ws.close(); resolve(m.data.calibration); } };
+      ws.onerror = () => reject(new Error('websocket'));
+    }));
+    const found = await calOf(umpire);
+    assert(found.corners_px && found.corners_px.length === 4, `calibration ${JSON.stringify(found)}`);
+    await umpire.click('#calibration summary');
+    await umpire.click('#still-take');
+    await umpire.waitForFunction(() => { const i = document.getElementById('still-img'); return i.complete && i.naturalWidth > 0; }, null, { timeout: T });
+    const stillImg = umpire.locator('#still-img');
+    await stillImg.scrollIntoViewIfNeeded();
+    const sbox = await stillImg.boundingBox();
+    const nat = await stillImg.evaluate((i) => [i.naturalWidth, i.naturalHeight]);
+    // A little inside the found corners: clicks a phone can make.
+    const clicked = found.corners_px.map(([x, y]) => [x + (x < nat[0] / 2 ? 6 : -6), y + (y < nat[1] / 2 ? 6 : -6)]);
+    for (const [x, y] of clicked) await stillImg.click({ position: { x: (x * sbox.width) / nat[0], y: (y * sbox.height) / nat[1] } });
+    await waitText(umpire, '#still-hint', 'ready');
+    await umpire.click('#still-send');
+    await umpire.waitForFunction(() => /calibrated/.test(document.getElementById('toast').textContent), null, { timeout: T });
+    if (SHOTS) await umpire.screenshot({ path: path.join(SHOTS, 'console-phone-calibration.png'), fullPage: true });
+    // Pages that would reconnect to the stopped server close first.
+    await umpire.context().close();
+    await replay.context().close();
+    proc.kill('SIGTERM');
+    await new Promise((resolve) => { if (proc.exitCode !== null) resolve(); else proc.on('exit', resolve); });
+    let stderr2 = '';
+    const proc2 = spawn(bin, ['run', '--config', cfgFile, '--source', DEMO_CLIP, '--resume', DEMO_LOG, ...pace, '--exit-at-end=false',
+      '--listen', `127.0.0.1:${port}`, '--journal-dir', jdir], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`boardcam run did not use the saved calibration within 60 s: ${stderr2}`)), 60000);
+        proc2.stderr.on('data', (b) => {
+          stderr2 += b;
+          if (/web server listening/.test(stderr2)) { clearTimeout(timer); resolve(); }
+        });
+        proc2.on('exit', (code) => { clearTimeout(timer); reject(new Error(`boardcam run exited (${code}): ${stderr2}`)); });
+      });
+      assert(/using the manual calibration saved from the umpire console/.test(stderr2), `not used after the restart: ${stderr2}`);
+      const after = await newPage(await browser.newContext());
+      await after.goto(`${demo}/overlay`);
+      let cal2 = null;
+      for (let i = 0; i < 100; i++) {
+        cal2 = await calOf(after);
+        if (cal2.corners_px && ['ok', 'manual'].includes(cal2.status)) break;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      assert(cal2 && cal2.corners_px, `no calibration after the restart: ${JSON.stringify(cal2)}`);
+      cal2.corners_px.forEach(([x, y], i) => {
+        assert(Math.abs(x - clicked[i][0]) <= 12 && Math.abs(y - clicked[i][1]) <= 12, `corner ${i} after the restart: ${x},${y}, clicked ${clicked[i]}`);
+      });
+      await after.context().close();
+    } finally {
+      proc2.kill('SIGTERM');
+    }
   } finally {
     proc.kill('SIGTERM');
     rmSync(jdir, { recursive: true, force: true });

@@ -205,8 +205,11 @@ export function describe(m) {
   const d = m.data || {};
   switch (m.type) {
     case 'stroke': return strokeText(d) + (d.pending ? ` (awaiting umpire: ${d.pending})` : '');
-    case 'foul': return `Foul ${d.code} by ${d.seat}${d.source === 'umpire' ? ' (umpire)' : ''}${d.evidence && d.evidence.note ? ': ' + d.evidence.note : ''}`;
-    case 'pending': return `Awaiting umpire (${d.id}): ${d.summary}`;
+    case 'foul': return d.heading ? `Foul: ${d.heading}${d.source === 'umpire' ? ' (umpire)' : ''}`
+      : `Foul ${d.code} by ${d.seat}${d.source === 'umpire' ? ' (umpire)' : ''}${d.evidence && d.evidence.note ? ': ' + d.evidence.note : ''}`;
+    case 'pending': return `Awaiting umpire (${d.id}): ${d.heading || d.summary}`;
+    case 'evidence': return `Evidence ${d.status}: ${d.heading || d.id}`;
+    case 'replay': return 'Replay on the stream';
     case 'decided': return `${d.id} ${d.decision}${d.by ? ' by ' + d.by : ''}${d.note ? ': ' + d.note : ''}`;
     case 'calibration': return `Calibration ${d.status}${d.quality ? ` (quality ${Math.round(d.quality * 100)}%)` : ''}${d.message ? ': ' + d.message : ''}`;
     case 'camera': return `Camera ${d.status}${d.message ? ': ' + d.message : ''}`;

@@ -9,11 +9,44 @@ document.documentElement.classList.add(
   `corner-${pick('corner', ['tl', 'tr', 'bl', 'br'], 'tl')}`,
   `size-${pick('size', ['s', 'm', 'l'], 'm')}`);
 
+// Player colours and a logo from the query string (a colour is any CSS
+// colour; the logo must come from this boardcam: the page allows only
+// its own pictures).
+const colour = (v) => (v && /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,20}|rgba?\([0-9., %]+\))$/.test(v) ? v : '');
+for (const t of [0, 1]) {
+  const c = colour(q.get(`c${t}`));
+  if (c) document.documentElement.style.setProperty(`--player${t}`, c);
+}
+
 const $ = (id) => document.getElementById(id);
+const logo = q.get('logo');
+if (logo && logo.startsWith('/') && !logo.startsWith('//')) {
+  $('logo').src = logo;
+  $('logo').hidden = false;
+}
 const bug = $('bug');
 let state = null;
 let foulTimer = 0;
 const FOUL_MS = 6000;
+
+// The match's target and, in timed formats, the time left.
+let match = null;
+let clockTimer = 0;
+function renderMatch(m) {
+  match = m || null;
+  $('target').textContent = match && match.target ? `to ${match.target}` : (match && match.boards ? `${match.boards} boards` : '');
+  clearInterval(clockTimer);
+  tick();
+  if (match && match.time_limit_s && match.started) clockTimer = setInterval(tick, 1000);
+}
+function tick() {
+  const c = $('clock');
+  if (!match || !match.time_limit_s || !match.started) { c.textContent = ''; return; }
+  const left = Math.max(0, Math.round(match.time_limit_s - (Date.now() - new Date(match.started).getTime()) / 1000));
+  const h = Math.floor(left / 3600), mnt = Math.floor((left % 3600) / 60), sec = left % 60;
+  c.textContent = `${h ? h + ':' + String(mnt).padStart(2, '0') : mnt}:${String(sec).padStart(2, '0')} left`;
+  c.classList.toggle('low', left < 300);
+}
 
 function render(st, animate) {
   const prev = state;
@@ -55,7 +88,7 @@ function setLast(text, strong) {
 
 function showFoul(f) {
   const p = state ? playerAt(state, f.seat) : null;
-  $('foul-text').textContent = `${f.text || f.code.replace(/_/g, ' ')}${p ? ' · ' + p.name : ' · ' + f.seat}`;
+  $('foul-text').textContent = f.heading || `${f.text || f.code.replace(/_/g, ' ')}${p ? ' · ' + p.name : ' · ' + f.seat}`;
   const box = $('foul');
   box.hidden = true;
   void box.offsetWidth;
@@ -68,6 +101,7 @@ const feed = new Feed({
   onStatus: (s) => { bug.dataset.status = s; },
   onSnapshot: (snap) => {
     render(snap.state, false);
+    renderMatch(snap.profile);
     const strokes = (snap.events || []).map((e) => (typeof e === 'string' ? JSON.parse(e) : e)).filter((e) => e.type === 'stroke');
     if (strokes.length) setLast(strokeText(strokes[strokes.length - 1].data), false);
     else setLast(snap.state.last || '', false);

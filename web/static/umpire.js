@@ -292,7 +292,85 @@ function renderCalibration(c) {
   drawCorners();
 }
 
+// The "Confirm all clean strokes" button: ordinary strokes (no foul, no
+// doubt) held in confirm mode, when more than one waits.
+function cleanPending() { return pending.filter((p) => p.clean && !p.queued); }
+$('confirm-clean').addEventListener('click', async () => {
+  const clean = cleanPending();
+  if (!clean.length || !feed) return;
+  let done = 0;
+  for (const p of clean) {
+    try { await feed.command({ name: 'confirm', pending: p.id }); done++; } catch (err) { toast(`${p.id}: ${err.message || err}`, 'bad'); break; }
+  }
+  if (done) toast(`confirmed ${done} clean stroke${done === 1 ? '' : 's'}`, 'good');
+});
+
+// mediaFigure is a card's evidence: the annotated still of the decisive
+// frame; a tap plays the clip.
+function mediaFigure(m) {
+  if (!m) return null;
+  if (m.status === 'preparing') return el('div', { class: 'media muted small', text: 'Preparing the picture and the clip…' });
+  if (!m.still) return el('div', { class: 'media muted small', text: `No picture: ${m.message || 'not written'}` });
+  const img = el('img', { class: 'still', src: m.still, alt: m.heading || 'the decisive frame' });
+  const fig = el('figure', { class: m.clip ? 'media playable' : 'media', tabindex: 0, role: m.clip ? 'button' : null, 'aria-label': m.clip ? 'play the clip' : null },
+    img, m.clip ? el('span', { class: 'play', 'aria-hidden': 'true', text: '▶' }) : null,
+    m.message ? el('figcaption', { class: 'muted small', text: m.message }) : null);
+  if (m.clip) {
+    fig.addEventListener('click', () => openPlayer(m));
+    fig.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); openPlayer(m); } });
+  }
+  return fig;
+}
+
+// The clip player: slow motion and frame stepping.
+let playerMedia = null;
+function openPlayer(m) {
+  playerMedia = m;
+  const v = $('player-video');
+  $('player-title').textContent = m.heading || 'Clip';
+  v.src = m.clip;
+  v.playbackRate = Number($('player-rate').value) || 0.5;
+  $('player').hidden = false;
+  v.play().catch(() => { /* paused until a tap */ });
+}
+function stepFrames(n) {
+  const v = $('player-video');
+  v.pause();
+  const fps = (playerMedia && playerMedia.fps) || 30;
+  v.currentTime = Math.max(0, Math.min(v.duration || 0, v.currentTime + n / fps));
+}
+$('player-close').addEventListener('click', () => { const v = $('player-video'); v.pause(); v.removeAttribute('src'); v.load(); $('player').hidden = true; });
+$('player-rate').addEventListener('change', () => { $('player-video').playbackRate = Number($('player-rate').value) || 1; });
+$('player-back').addEventListener('click', () => stepFrames(-1));
+$('player-fwd').addEventListener('click', () => stepFrames(1));
+$('player-play').addEventListener('click', () => { const v = $('player-video'); if (v.paused) v.play(); else v.pause(); });
+$('player-video').addEventListener('ratechange', () => { $('player-rate').value = String($('player-video').playbackRate); });
+document.addEventListener('keydown', (ev) => {
+  if ($('player').hidden || ev.target.tagName === 'INPUT' || ev.target.tagName === 'SELECT') return;
+  if (ev.key === ',' || ev.key === 'ArrowLeft') { ev.preventDefault(); stepFrames(-1); }
+  if (ev.key === '.' || ev.key === 'ArrowRight') { ev.preventDefault(); stepFrames(1); }
+  if (ev.key === 'Escape') $('player-close').click();
+});
+
+// Replay on the stream: the overlay's replay scene plays the last settled
+// foul or pocketing.
+async function replayOnStream() {
+  try {
+    await fetchJSON('/api/replay', { method: 'POST', headers: csrfHeaders() });
+    toast('replaying on the stream', 'good');
+  } catch (e) { toast(`replay: ${e.message}`, 'bad'); }
+}
+$('stream-replay').addEventListener('click', replayOnStream);
+document.addEventListener('keydown', (ev) => {
+  if (ev.key !== 'r' || ev.ctrlKey || ev.metaKey || ev.altKey || !$('player').hidden || !feed) return;
+  if (['INPUT', 'SELECT', 'TEXTAREA'].includes(ev.target.tagName)) return;
+  replayOnStream();
+});
+
 function renderPending() {
+  const clean = cleanPending();
+  $('confirm-clean').hidden = clean.length < 2;
+  $('confirm-clean').textContent = `Confirm all clean strokes (${clean.length})`;
   const box = $('pending');
   if (!pending.length) {
     box.replaceChildren(el('p', { class: 'muted', text: 'Nothing pending.' }));
@@ -306,12 +384,14 @@ function renderPending() {
     // field to enter what happened instead (stroke-log lines, ";" between).
     const fix = el('input', { class: 'notation', value: p.guess || '', placeholder: 'what happened, e.g. S w q', 'aria-label': `correction of ${p.id}` });
     const card = el('div', { class: doubts.length ? 'card uncertain' : 'card', 'data-pending': p.id },
-      el('h3', { text: p.summary }),
+      el('h3', { text: p.heading || p.summary }),
+      mediaFigure(p.media),
+      p.heading ? el('details', { class: 'summary' }, el('summary', { text: 'Details' }), el('div', { class: 'muted small', text: p.summary })) : null,
       doubts.length ? el('ul', { class: 'doubts' }, ...doubts.map((x) => el('li', { 'data-kind': x.kind, text: x.reason }))) : null,
       doubts.length ? el('div', {}, 'Best guess: ', el('span', { class: 'guess', text: p.guess || 'nothing' })) : null,
       p.queued ? el('div', { class: 'muted', text: 'Applies itself once the decisions before it are settled.' }) : null,
       el('ul', {}, ...(p.fouls || []).map((f) => el('li', {},
-        el('b', { text: f.code }), ` by ${f.seat}`,
+        el('b', { text: f.heading || f.code }), f.heading ? '' : ` by ${f.seat}`,
         f.rule ? el('span', { class: 'muted', text: ` · ${f.rule}` }) : null,
         f.evidence && f.evidence.note ? el('div', { text: f.evidence.note }) : null,
         evidenceLine(f.evidence)))),
@@ -366,7 +446,7 @@ function onSnapshot(s) {
   pending = s.pending || [];
   renderPending();
   $('events').replaceChildren();
-  for (const e of s.events || []) addEvent(e);
+  for (const e of s.events || []) if (e.type !== 'evidence') addEvent(e);
 }
 
 function onMessage(m) {
@@ -388,6 +468,10 @@ function onMessage(m) {
       addEvent(m);
       break;
     case 'stroke': case 'foul': case 'notice': addEvent(m); break;
+    case 'evidence':
+      pending = pending.map((p) => (p.id === d.id ? { ...p, media: d } : p));
+      if (pending.some((p) => p.id === d.id)) renderPending();
+      break;
     default: break;
   }
 }

@@ -1,0 +1,89 @@
+package libav_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/frames/libav"
+)
+
+// The same bytes as OpenCV's VideoCapture: the first 30 frames of five
+// clips; FRAMES_ALL=1 every frame of every clip.
+func TestMatchesOpenCV(t *testing.T) {
+	clips := []string{"demo", "placement-both-lines", "arm-foul", "camera-knock", "break"}
+	for i, c := range clips {
+		clips[i] = "../../testdata/videos/" + c + ".mp4"
+	}
+	limit := 30
+	if os.Getenv("FRAMES_ALL") != "" {
+		clips, _ = filepath.Glob("../../testdata/videos/*.mp4")
+		limit = -1
+	}
+	for _, clip := range clips {
+		t.Run(filepath.Base(clip), func(t *testing.T) {
+			vc, err := gocv.VideoCaptureFile(clip)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer vc.Close()
+			v, err := libav.Open(clip)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer v.Close()
+			in := v.Info()
+			if w, h, fps, n := int(vc.Get(gocv.VideoCaptureFrameWidth)), int(vc.Get(gocv.VideoCaptureFrameHeight)), vc.Get(gocv.VideoCaptureFPS), int(vc.Get(gocv.VideoCaptureFrameCount)); w != in.Width || h != in.Height || fps != in.FPS || n != in.Frames {
+				t.Errorf("info %+v, OpenCV %dx%d %v fps %d frames", in, w, h, fps, n)
+			}
+			m := gocv.NewMat()
+			defer m.Close()
+			buf := make([]byte, in.FrameSize())
+			for n := 0; limit < 0 || n < limit; n++ {
+				ok := vc.Read(&m) && !m.Empty()
+				err := v.Next(buf)
+				if !ok {
+					if !errors.Is(err, io.EOF) {
+						t.Fatalf("OpenCV ended after %d frames, libav says %v", n, err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("frame %d: %v", n, err)
+				}
+				if !bytes.Equal(m.ToBytes(), buf) {
+					t.Fatalf("frame %d differs from OpenCV's", n)
+				}
+			}
+		})
+	}
+}
+
+func TestErrors(t *testing.T) {
+	if _, err := libav.Open("no-such.mp4"); err == nil {
+		t.Error("a missing file opens")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.mp4")
+	if err := os.WriteFile(bad, []byte("not a video at all"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := libav.Open(bad); err == nil {
+		t.Error("a file that is no video opens")
+	}
+	v, err := libav.Open("../../testdata/videos/demo.mp4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Next(make([]byte, 10)); err == nil {
+		t.Error("a short buffer accepted")
+	}
+	v.Close()
+	if err := v.Next(make([]byte, v.Info().FrameSize())); err == nil {
+		t.Error("Next after Close")
+	}
+}
