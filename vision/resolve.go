@@ -207,11 +207,11 @@ func (d *Detector) printedHere(pl plane, c disc, m *marking) bool {
 	if c.top.Dist(m.c) > printedAt*m.r {
 		return false
 	}
-	// The outline is measured in half-pixel steps, and the lines that
-	// cross a print (an arrow, the small ring between the circles) widen
-	// it: up to 1.2 radii is the print's size; a striker measures 1.3 or
-	// more.
-	if rr := c.outline / d.v.ppm; rr < 0.7*m.r || rr > 1.2*m.r {
+	// A disc of the striker's size (as the detector judged it, with this
+	// set's sizes) is not a print of a man's. The outline alone does not
+	// tell: it is measured in half-pixel steps, and the lines and rings
+	// around a print widen it to 1.25 radii at 0.6 px/mm.
+	if c.big || c.outline/d.v.ppm < 0.7*m.r {
 		return false // a disc larger or smaller than the print
 	}
 	f := featuresOf(c.colour, d.bg.illumAt(c.x, c.y))
