@@ -136,6 +136,13 @@ type Daemon struct {
 	reportMu    sync.Mutex
 	reportErrs  map[string]string
 	closeOnce   sync.Once
+
+	// A Run in flight: Close stops it and waits for it before it frees
+	// what Run uses (the analyzer's OpenCV memory above all).
+	runMu   sync.Mutex
+	closed  bool
+	runStop context.CancelFunc
+	runDone chan struct{}
 }
 
 // Initialize checks the configuration, opens the journal (replaying an
@@ -857,6 +864,16 @@ func (d *Daemon) getSrcErr() error {
 // end of a video and on cancellation, and the source's error (a corrupt
 // file, an unsupported source) otherwise.
 func (d *Daemon) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	d.runMu.Lock()
+	if d.closed || d.runDone != nil {
+		d.runMu.Unlock()
+		return errors.New("daemon: Run after Close, or twice")
+	}
+	d.runStop, d.runDone = cancel, make(chan struct{})
+	defer close(d.runDone)
+	d.runMu.Unlock()
 	done := make(chan struct{})
 	stop := sync.OnceFunc(func() { close(done) })
 	go func() {
@@ -1367,8 +1384,18 @@ func (d *Daemon) buttonLoop(ctx context.Context) {
 	}
 }
 
-// Close releases everything Initialize opened. Run must have returned.
+// Close releases everything Initialize opened. A Run still in flight is
+// stopped first (as by cancelling its context) and awaited: the analysis
+// must not run on a closed analyzer.
 func (d *Daemon) Close() {
+	d.runMu.Lock()
+	d.closed = true
+	stop, running := d.runStop, d.runDone
+	d.runMu.Unlock()
+	if running != nil {
+		stop()
+		<-running
+	}
 	d.closeOnce.Do(func() {
 		if d.web != nil {
 			d.web.Close()

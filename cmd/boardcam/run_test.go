@@ -73,6 +73,18 @@ func TestRunEvents(t *testing.T) {
 	if code != 0 || !strings.Contains(score, "board 1  Asha wins") {
 		t.Errorf("score of the journal: exit %d %s %s", code, score, errOut)
 	}
+	// the match sheet of the journal says who decided each line
+	sheetPath := filepath.Join(dir, "sheet.csv")
+	if code, _, errOut := runCmd(t, "", "score", "--sheet", sheetPath, path); code != 0 {
+		t.Fatalf("score --sheet: exit %d %s", code, errOut)
+	}
+	b, err := os.ReadFile(sheetPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "\nstroke,1,") || !strings.Contains(string(b), ",camera\n") || strings.Contains(string(b), ",log\n") {
+		t.Errorf("the sheet of a journal:\n%s", b)
+	}
 }
 
 // --display term draws the scoreboard on standard output.
@@ -132,6 +144,7 @@ func TestRunCorpusClips(t *testing.T) {
 	if os.Getenv("BOARDCAM_E2E") == "" {
 		t.Skip("set BOARDCAM_E2E=1 to run the corpus through boardcam run")
 	}
+	t.Parallel() // with TestEvalFramesRemoved: the longest two of the package
 	const dir = "../../testdata/videos"
 	videos, _ := filepath.Glob(filepath.Join(dir, "*.mp4"))
 	if len(videos) == 0 {
