@@ -88,8 +88,8 @@ func (d *Daemon) openEvidence() error {
 	e := &evidenceKeeper{log: d.Logger.With("component", "evidence"), geom: d.geom, fps: fps, pre: int64(3 * fps),
 		players: map[board.Side]string{}, items: map[string]*evItem{}, files: map[string]*evItem{}, inPlay: -1, wake: d.signal}
 	e.prefix = journalPrefix(d.JournalPath())
-	if d.keeper != nil && d.keeper.m != nil {
-		e.setPlayers(d.keeper.m.State())
+	if d.keeper != nil {
+		e.setPlayers(d.keeper.Snapshot().State)
 	}
 	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth}}
 	if err := e.buf.Initialize(); err != nil {
