@@ -204,6 +204,9 @@ func printFinal(w io.Writer, d *daemon.Daemon) {
 		fmt.Fprintf(w, "journal: %s (boardcam score %s)\n", p, p)
 	}
 	d.Metrics().Summary(d.Clock.Now()).Print(w)
+	if e := d.EvidenceSummary(); e != "" {
+		fmt.Fprintln(w, e)
+	}
 }
 
 func scoreLine(st rules.State) string {
