@@ -13,6 +13,7 @@ import (
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/daemon"
 	"github.com/boardcam/boardcam/eval"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -38,7 +39,7 @@ func journalState(t *testing.T, out string) (string, rules.State) {
 	if m == nil {
 		t.Fatalf("no journal in the output:\n%s", out)
 	}
-	jf, err := daemon.ReadJournal(m[1], false)
+	jf, err := match.ReadJournal(m[1], false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,13 +205,13 @@ func runCorpusClip(t *testing.T, dir, v, name string, truth *corpus.Truth, lense
 		diffs = append(diffs, fmt.Sprintf("%s: %s %+v", v.Verdict, v.Why, v.Held))
 	}
 	// The same fouls, by type.
-	jf, err := daemon.ReadJournal(jpath, false)
+	jf, err := match.ReadJournal(jpath, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var gotF, wantF []string
 	for _, r := range jf.Records {
-		if r.Event != nil && r.Meta.By != daemon.ByLog { // not the fouls of the log resumed from
+		if r.Event != nil && r.Meta.By != match.ByLog { // not the fouls of the log resumed from
 			gotF = append(gotF, foulsOf(r.Event)...)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/boardcam/boardcam/daemon"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/sheet"
 )
@@ -268,7 +268,7 @@ func writeSheet(path, file string, lg *rules.Log) error {
 	var lines []sheet.Line
 	journal := false
 	if file != "-" {
-		if jf, err := daemon.ReadJournal(file, false); err == nil {
+		if jf, err := match.ReadJournal(file, false); err == nil {
 			for _, r := range jf.Records {
 				if r.Meta.Journal > 0 {
 					journal = true
