@@ -3,13 +3,15 @@ package eval
 import (
 	"math"
 	"sort"
+
+	"github.com/boardcam/boardcam/internal/hungarian"
 )
 
 // assign solves the assignment problem on the rows × cols cost matrix
-// (Hungarian algorithm, O(n³)): it returns for each row the column
-// assigned to it (-1 for none) minimising the total cost. Pairs whose cost
-// is +Inf are never assigned; among assignments the number of assigned
-// pairs is maximised first.
+// (package hungarian, on the padded square): it returns for each row the
+// column assigned to it (-1 for none) minimising the total cost. Pairs
+// whose cost is +Inf are never assigned; among assignments the number of
+// assigned pairs is maximised first.
 func assign(cost [][]float64, rows, cols int) []int {
 	n := max(rows, cols)
 	out := make([]int, rows)
@@ -30,75 +32,23 @@ func assign(cost [][]float64, rows, cols int) []int {
 		}
 	}
 	big *= float64(n + 1)
-	a := make([][]float64, n+1) // 1-based, padded square
-	for i := range a {
-		a[i] = make([]float64, n+1)
-	}
-	for i := 1; i <= n; i++ {
-		for j := 1; j <= n; j++ {
+	a := make([]float64, n*n) // padded square, row-major
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
 			switch {
-			case i > rows || j > cols:
-				a[i][j] = big // padding: as bad as a forbidden pair
-			case math.IsInf(cost[i-1][j-1], 1):
-				a[i][j] = big
+			case i >= rows || j >= cols:
+				a[i*n+j] = big // padding: as bad as a forbidden pair
+			case math.IsInf(cost[i][j], 1):
+				a[i*n+j] = big
 			default:
-				a[i][j] = cost[i-1][j-1]
+				a[i*n+j] = cost[i][j]
 			}
 		}
 	}
-	u := make([]float64, n+1)
-	v := make([]float64, n+1)
-	p := make([]int, n+1)
-	way := make([]int, n+1)
-	for i := 1; i <= n; i++ {
-		p[0] = i
-		j0 := 0
-		minv := make([]float64, n+1)
-		used := make([]bool, n+1)
-		for j := range minv {
-			minv[j] = math.Inf(1)
-		}
-		for {
-			used[j0] = true
-			i0, delta, j1 := p[j0], math.Inf(1), 0
-			for j := 1; j <= n; j++ {
-				if used[j] {
-					continue
-				}
-				cur := a[i0][j] - u[i0] - v[j]
-				if cur < minv[j] {
-					minv[j], way[j] = cur, j0
-				}
-				if minv[j] < delta {
-					delta, j1 = minv[j], j
-				}
-			}
-			for j := 0; j <= n; j++ {
-				if used[j] {
-					u[p[j]] += delta
-					v[j] -= delta
-				} else {
-					minv[j] -= delta
-				}
-			}
-			j0 = j1
-			if p[j0] == 0 {
-				break
-			}
-		}
-		for {
-			j1 := way[j0]
-			p[j0] = p[j1]
-			j0 = j1
-			if j0 == 0 {
-				break
-			}
-		}
-	}
-	for j := 1; j <= n; j++ {
-		i := p[j]
-		if i >= 1 && i <= rows && j <= cols && !math.IsInf(cost[i-1][j-1], 1) {
-			out[i-1] = j - 1
+	var s hungarian.Solver
+	for j, i := range s.Solve(a, n) {
+		if i >= 0 && i < rows && j < cols && !math.IsInf(cost[i][j], 1) {
+			out[i] = j
 		}
 	}
 	return out

@@ -1,24 +1,24 @@
 package tracker
 
-import "math"
+import (
+	"math"
+
+	"github.com/boardcam/boardcam/internal/hungarian"
+)
 
 // assigner solves gated assignment problems: given the cost of pairing
 // each of n tracks with each of m detections (+Inf where the pair lies
 // outside the gate), the cost of leaving a track unmatched and the cost of
 // leaving a detection unmatched, it finds the pairing of least total cost
-// (the Hungarian method, Kuhn–Munkres with potentials, O((n+m)³)). Its
-// buffers are kept between calls, so a frame allocates nothing once the
-// largest problem has been seen.
+// (package hungarian solves the square problem of size n+m). Its buffers
+// are kept between calls, so a frame allocates nothing once the largest
+// problem has been seen.
 type assigner struct {
 	n, m int
 	cost []float64 // n×m, row-major
 	// the square problem of size n+m
 	a          []float64
-	u, v       []float64
-	p, way     []int
-	minv       []float64
-	used       []bool
-	rowMatch   []int
+	solver     hungarian.Solver
 	trackMatch []int
 }
 
@@ -91,91 +91,10 @@ func (s *assigner) solve(missTrack, missDet []float64) []int {
 			a[i*N+j] = c
 		}
 	}
-	s.hungarian(N)
-	for j := 1; j <= N; j++ {
-		i := s.p[j] - 1
-		if i >= 0 && i < n && j-1 < m && a[i*N+j-1] < big {
-			out[i] = j - 1
+	for j, i := range s.solver.Solve(a, N) {
+		if i >= 0 && i < n && j < m && a[i*N+j] < big {
+			out[i] = j
 		}
 	}
 	return out
-}
-
-// hungarian solves the N×N problem in s.a (1-based potentials, e-maxx).
-func (s *assigner) hungarian(N int) {
-	grow := func(b []float64) []float64 {
-		if cap(b) < N+1 {
-			return make([]float64, N+1)
-		}
-		b = b[:N+1]
-		for i := range b {
-			b[i] = 0
-		}
-		return b
-	}
-	growI := func(b []int) []int {
-		if cap(b) < N+1 {
-			return make([]int, N+1)
-		}
-		b = b[:N+1]
-		for i := range b {
-			b[i] = 0
-		}
-		return b
-	}
-	s.u, s.v, s.minv = grow(s.u), grow(s.v), grow(s.minv)
-	s.p, s.way = growI(s.p), growI(s.way)
-	if cap(s.used) < N+1 {
-		s.used = make([]bool, N+1)
-	}
-	s.used = s.used[:N+1]
-	a, u, v, p, way, minv, used := s.a, s.u, s.v, s.p, s.way, s.minv, s.used
-	for i := 1; i <= N; i++ {
-		p[0] = i
-		j0 := 0
-		for j := range minv {
-			minv[j] = math.Inf(1)
-			used[j] = false
-		}
-		for {
-			used[j0] = true
-			i0 := p[j0]
-			delta := math.Inf(1)
-			j1 := 0
-			for j := 1; j <= N; j++ {
-				if used[j] {
-					continue
-				}
-				cur := a[(i0-1)*N+j-1] - u[i0] - v[j]
-				if cur < minv[j] {
-					minv[j] = cur
-					way[j] = j0
-				}
-				if minv[j] < delta {
-					delta = minv[j]
-					j1 = j
-				}
-			}
-			for j := 0; j <= N; j++ {
-				if used[j] {
-					u[p[j]] += delta
-					v[j] -= delta
-				} else {
-					minv[j] -= delta
-				}
-			}
-			j0 = j1
-			if p[j0] == 0 {
-				break
-			}
-		}
-		for {
-			j1 := way[j0]
-			p[j0] = p[j1]
-			j0 = j1
-			if j0 == 0 {
-				break
-			}
-		}
-	}
 }
