@@ -23,9 +23,6 @@ var knownWrongAtLowerFPS = map[string]bool{
 	"fps15 arm-foul":          true,
 	"fps15 backward-flick":    true,
 	"fps15 behind-line-first": true,
-	"fps15 demo":              true,
-	"fps15 jump-overboard":    true,
-	"fps15 queen-covered":     true,
 	"fps15 queen-returned":    true,
 }
 
