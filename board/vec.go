@@ -40,6 +40,15 @@ func (v Vec) Unit() Vec {
 	return Vec{v.X / l, v.Y / l}
 }
 
+// Perp returns v turned by +90° ((x, y) → (-y, x); in image coordinates,
+// y down, that is clockwise).
+func (v Vec) Perp() Vec { return Vec{-v.Y, v.X} }
+
+// Finite reports whether both coordinates are finite numbers.
+func (v Vec) Finite() bool {
+	return !math.IsNaN(v.X) && !math.IsNaN(v.Y) && !math.IsInf(v.X, 0) && !math.IsInf(v.Y, 0)
+}
+
 // Segment is a straight piece of line from A to B.
 type Segment struct {
 	A, B Vec

@@ -52,7 +52,7 @@ type Calibration struct {
 	// orientation (side S at the bottom of the image) that is top-left,
 	// top-right, bottom-right, bottom-left of the image. Corners may lie
 	// outside the image when the board is cropped.
-	Corners [4]Point `json:"corners_px"`
+	Corners Corners `json:"corners_px"`
 	// H maps undistorted image pixels to board millimetres (origin at the
 	// centre of the surface, x toward E, y toward S).
 	H Homography `json:"homography"`
@@ -172,7 +172,7 @@ func (c *Calibration) ToBoard(p Point) board.Vec {
 }
 
 // ToImage maps a point in board millimetres to (undistorted) image pixels.
-func (c *Calibration) ToImage(v board.Vec) Point { return c.HInv.Apply(Point{v.X, v.Y}) }
+func (c *Calibration) ToImage(v board.Vec) Point { return c.HInv.Apply(Pt(v.X, v.Y)) }
 
 // CornersPx returns the corners as the [][2]float64 of a calibrated or
 // recalibrated event (events.Event.CornersPx): NW, NE, SE, SW.
@@ -210,7 +210,7 @@ func (c *Calibration) PixelsPerMM() float64 {
 // boardCorners returns the surface corners in mm, NW, NE, SE, SW.
 func boardCorners(surface float64) [4]Point {
 	h := surface / 2
-	return [4]Point{{-h, -h}, {h, -h}, {h, h}, {-h, h}}
+	return [4]Point{Pt(-h, -h), Pt(h, -h), Pt(h, h), Pt(-h, h)}
 }
 
 // New builds a calibration from the four surface corners given in image
@@ -229,7 +229,7 @@ func New(imageCorners [4]Point, size Size, g *board.Geometry, o Orientation, now
 		return nil, fmt.Errorf("calibrate: %w", err)
 	}
 	for i, p := range imageCorners {
-		if !p.finite() {
+		if !p.Finite() {
 			return nil, fmt.Errorf("calibrate: corner %d (%s) is not finite", i+1, imageCornerNames[i])
 		}
 	}
@@ -469,7 +469,7 @@ func (c *Calibration) Validate() error {
 	}
 	cornersOK := true
 	for i, p := range c.Corners {
-		if !p.finite() {
+		if !p.Finite() {
 			add(fmt.Sprintf("corners_px[%d]", i), "not finite")
 			cornersOK = false
 		}

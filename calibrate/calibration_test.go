@@ -17,7 +17,7 @@ func TestFitHomographyRecoversTransform(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	var src, dst []Point
 	for i := 0; i < 20; i++ {
-		p := Point{rng.Float64()*740 - 370, rng.Float64()*740 - 370}
+		p := Pt(rng.Float64()*740-370, rng.Float64()*740-370)
 		src = append(src, p)
 		dst = append(dst, want.Apply(p))
 	}
@@ -54,7 +54,7 @@ func TestFitHomographyRecoversTransform(t *testing.T) {
 	if _, err := FitHomography(src[:3], dst[:3]); err == nil {
 		t.Error("three points accepted")
 	}
-	col := []Point{{0, 0}, {1, 1}, {2, 2}, {3, 3}}
+	col := []Point{Pt(0, 0), Pt(1, 1), Pt(2, 2), Pt(3, 3)}
 	if _, err := FitHomography(col, col); err == nil {
 		t.Error("collinear points accepted")
 	}
@@ -62,7 +62,7 @@ func TestFitHomographyRecoversTransform(t *testing.T) {
 
 func testCalibration(t *testing.T) *Calibration {
 	t.Helper()
-	c, err := New([4]Point{{100, 80}, {1180, 70}, {1190, 690}, {95, 700}}, Size{1280, 720}, board.ICF(), DefaultOrientation(), fixedNow())
+	c, err := New([4]Point{Pt(100, 80), Pt(1180, 70), Pt(1190, 690), Pt(95, 700)}, Size{1280, 720}, board.ICF(), DefaultOrientation(), fixedNow())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,10 +179,10 @@ func TestCalibrationRejectsBadFiles(t *testing.T) {
 func TestNewRejectsBadCorners(t *testing.T) {
 	g := board.ICF()
 	cases := map[string][4]Point{
-		"anticlockwise": {{95, 700}, {1190, 690}, {1180, 70}, {100, 80}},
-		"crossed":       {{100, 80}, {1190, 690}, {1180, 70}, {95, 700}},
-		"tiny":          {{100, 100}, {110, 100}, {110, 110}, {100, 110}},
-		"not finite":    {{math.NaN(), 80}, {1180, 70}, {1190, 690}, {95, 700}},
+		"anticlockwise": {Pt(95, 700), Pt(1190, 690), Pt(1180, 70), Pt(100, 80)},
+		"crossed":       {Pt(100, 80), Pt(1190, 690), Pt(1180, 70), Pt(95, 700)},
+		"tiny":          {Pt(100, 100), Pt(110, 100), Pt(110, 110), Pt(100, 110)},
+		"not finite":    {Pt(math.NaN(), 80), Pt(1180, 70), Pt(1190, 690), Pt(95, 700)},
 	}
 	for name, c := range cases {
 		if _, err := New(c, Size{1280, 720}, g, DefaultOrientation(), fixedNow()); err == nil {
@@ -196,7 +196,7 @@ func TestParseCorners(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c != [4]Point{{10, 20}, {300, 22}, {310, 400}, {12, 410}} {
+	if c != [4]Point{Pt(10, 20), Pt(300, 22), Pt(310, 400), Pt(12, 410)} {
 		t.Errorf("got %v", c)
 	}
 	for _, bad := range []string{"", "1,2,3", "1,2,3,4,5,6,7,x", "1,2,3,4,5,6,7,8,9", "1,2,3,4,5,6,7,NaN"} {
@@ -209,7 +209,7 @@ func TestParseCorners(t *testing.T) {
 // TestOrientation checks which image corner becomes NW when side S is
 // elsewhere in the image, and that Rotate relabels consistently.
 func TestOrientation(t *testing.T) {
-	img := [4]Point{{100, 80}, {1180, 70}, {1190, 690}, {95, 700}}
+	img := [4]Point{Pt(100, 80), Pt(1180, 70), Pt(1190, 690), Pt(95, 700)}
 	g := board.ICF()
 	for q, dir := range directions {
 		o := DefaultOrientation()

@@ -61,7 +61,7 @@ func TestCheckerSeesMoves(t *testing.T) {
 	}
 	// Knocked by 6 px sideways.
 	knocked := base
-	knocked.Shift = Point{6.0 / 1280, 0}
+	knocked.Shift = Pt(6.0/1280, 0)
 	r := check("knocked 6 px", knocked)
 	if r.Status != CheckMoved || math.Abs(r.ShiftPx-6) > 1 {
 		t.Errorf("6 px knock: %s, shift %.2f px", r.Status, r.ShiftPx)
@@ -74,7 +74,7 @@ func TestCheckerSeesMoves(t *testing.T) {
 	}
 	// Moved far: the edges are nowhere near.
 	far := base
-	far.Shift = Point{0.12, 0.1}
+	far.Shift = Pt(0.12, 0.1)
 	if r := check("moved far", far); r.Status != CheckMoved && r.Status != CheckLost {
 		t.Errorf("large move: %s", r.Status)
 	}
@@ -95,7 +95,7 @@ func TestMonitorRecalibrates(t *testing.T) {
 		t.Fatal(err)
 	}
 	moved := base
-	moved.Shift = Point{0.02, -0.015}
+	moved.Shift = Pt(0.02, -0.015)
 	movedImg, truth := renderView(t, board.ICF(), moved)
 	defer movedImg.Close()
 	t0 := time.Date(2025, 3, 1, 20, 0, 0, 0, time.UTC)
@@ -162,11 +162,11 @@ func TestMonitorWaitsForRest(t *testing.T) {
 		img, truth := renderView(t, board.ICF(), v)
 		return img, imageOrder(truth)
 	}
-	shaking, _ := render(Point{0.008, -0.01})
+	shaking, _ := render(Pt(0.008, -0.01))
 	defer shaking.Close()
-	knocked, knockedTruth := render(Point{0.0092, -0.0112}) // 1.5 px and 0.9 px on from shaking
+	knocked, knockedTruth := render(Pt(0.0092, -0.0112)) // 1.5 px and 0.9 px on from shaking
 	defer knocked.Close()
-	settled, settledTruth := render(Point{0.0100, -0.0112}) // 1 px on: under the move tolerance
+	settled, settledTruth := render(Pt(0.0100, -0.0112)) // 1 px on: under the move tolerance
 	defer settled.Close()
 	t0 := time.Date(2025, 3, 1, 20, 0, 0, 0, time.UTC)
 	ms := time.Millisecond
@@ -256,8 +256,8 @@ func TestManualCorners(t *testing.T) {
 		t.Fatal(err)
 	}
 	off := imageOrder(truth)
-	off[1] = off[1].Add(Point{12, 9})
-	off[2] = off[2].Add(Point{14, -6})
+	off[1] = off[1].Add(Pt(12, 9))
+	off[2] = off[2].Add(Pt(14, -6))
 	bad, _, err := FromCorners(img, off, Options{Now: fixedNow})
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +277,7 @@ func TestManualCorners(t *testing.T) {
 	}
 	// Re-scoring a calibration against a frame from a moved camera.
 	moved := v
-	moved.Shift = Point{0.03, 0}
+	moved.Shift = Pt(0.03, 0)
 	mImg, _ := renderView(t, g, moved)
 	defer mImg.Close()
 	q, _, err := MeasureQuality(mImg, good, Options{})

@@ -52,7 +52,7 @@ func DrawDebug(img gocv.Mat, cal *Calibration, g *board.Geometry, rep *Report, d
 	poly := func(pts []Point, closed bool, c color.RGBA) {
 		v := make([]image.Point, 0, len(pts))
 		for _, p := range pts {
-			if p.finite() {
+			if p.Finite() {
 				v = append(v, ip(p))
 			}
 		}

@@ -270,13 +270,13 @@ func (d *detector) close() {
 func (d *detector) toFull(p Point) Point {
 	sx := float64(d.full.w) / float64(d.work.w)
 	sy := float64(d.full.h) / float64(d.work.h)
-	return Point{(p.X+0.5)*sx - 0.5, (p.Y+0.5)*sy - 0.5}
+	return Pt((p.X+0.5)*sx-0.5, (p.Y+0.5)*sy-0.5)
 }
 
 func (d *detector) toWork(p Point) Point {
 	sx := float64(d.work.w) / float64(d.full.w)
 	sy := float64(d.work.h) / float64(d.full.h)
-	return Point{(p.X+0.5)*sx - 0.5, (p.Y+0.5)*sy - 0.5}
+	return Pt((p.X+0.5)*sx-0.5, (p.Y+0.5)*sy-0.5)
 }
 
 // coarseCand is one rough outline of the surface: the sides found in the
@@ -435,7 +435,7 @@ func (d *detector) run() (*Calibration, error) {
 		// alone, starting from the picture itself and from the best
 		// outline, as it is and as the square of the rear base lines.
 		w, h := float64(d.full.w), float64(d.full.h)
-		quads := [][4]Point{{{-0.5, -0.5}, {w - 0.5, -0.5}, {w - 0.5, h - 0.5}, {-0.5, h - 0.5}}}
+		quads := [][4]Point{{Pt(-0.5, -0.5), Pt(w-0.5, -0.5), Pt(w-0.5, h-0.5), Pt(-0.5, h-0.5)}}
 		if best != nil && best.err == nil {
 			q := best.rep.ImageCorners
 			quads = append(quads, q, scaleQuad(q, 1/rearCentre(d.g)))
@@ -847,7 +847,7 @@ func (d *detector) inferredFrom() string {
 }
 
 // unitSquare is the normalised surface, corners in image order.
-func unitSquare() [4]Point { return [4]Point{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} }
+func unitSquare() [4]Point { return [4]Point{Pt(-1, -1), Pt(1, -1), Pt(1, 1), Pt(-1, 1)} }
 
 // unitSide returns the line of image side j of the normalised square,
 // oriented with its normal pointing out.
@@ -873,7 +873,7 @@ func cornersOf(l [4]Line) ([4]Point, bool) {
 	var c [4]Point
 	for k := 0; k < 4; k++ {
 		p, ok := l[(k+3)%4].Intersect(l[k])
-		if !ok || !p.finite() {
+		if !ok || !p.Finite() {
 			return c, false
 		}
 		c[k] = p
@@ -1113,11 +1113,11 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 	pts := make([]Point, n)
 	var cx, cy float64
 	for i, p := range contour {
-		pts[i] = Point{float64(p.X), float64(p.Y)}
+		pts[i] = Pt(float64(p.X), float64(p.Y))
 		cx += pts[i].X
 		cy += pts[i].Y
 	}
-	cen := Point{cx / float64(n), cy / float64(n)}
+	cen := Pt(cx/float64(n), cy/float64(n))
 	k := max(3, n/400)
 	normals := make([]Point, n)
 	onBorder := make([]bool, n)
@@ -1167,7 +1167,7 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 	nAligned := 0
 	for s := 0; s < 4; s++ {
 		phi := theta + 90*float64(s)
-		dir := Point{math.Cos(phi * math.Pi / 180), math.Sin(phi * math.Pi / 180)}
+		dir := Pt(math.Cos(phi*math.Pi/180), math.Sin(phi*math.Pi/180))
 		var grp []Point
 		for i, nv := range normals {
 			if !onBorder[i] && nv.Dot(dir) >= math.Cos(22*math.Pi/180) {
@@ -1184,7 +1184,7 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 	for s := 0; s < 4; s++ {
 		phi := theta + 90*float64(s)
 		j := ((int(math.Round(phi/90))+1)%4 + 4) % 4
-		dir := Point{math.Cos(phi * math.Pi / 180), math.Sin(phi * math.Pi / 180)}
+		dir := Pt(math.Cos(phi*math.Pi/180), math.Sin(phi*math.Pi/180))
 		var grp []Point
 		for i, nv := range normals {
 			if onBorder[i] || nv.Dot(dir) < math.Cos(22*math.Pi/180) {

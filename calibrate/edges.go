@@ -262,8 +262,8 @@ func tls(pts []Point, w []float64) (Line, bool) {
 	}
 	// Direction: eigenvector of the larger eigenvalue.
 	th := 0.5 * math.Atan2(2*sxy, sxx-syy)
-	d := Point{math.Cos(th), math.Sin(th)}
-	return LineThrough(Point{mx, my}, d), true
+	d := Pt(math.Cos(th), math.Sin(th))
+	return LineThrough(Pt(mx, my), d), true
 }
 
 // medianOf returns the median of v without reordering it (it copies small

@@ -6,29 +6,58 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/boardcam/boardcam/board"
 )
 
 // Point is a position in image pixels (or, where a function says so, in
 // normalised board units). Pixel centres sit at integer coordinates, as in
-// OpenCV: the top-left pixel covers [-0.5, 0.5] × [-0.5, 0.5]. In JSON a
-// point is [x, y].
-type Point struct {
-	X, Y float64
-}
+// OpenCV: the top-left pixel covers [-0.5, 0.5] × [-0.5, 0.5]. It is the
+// board's vector type ([board.Vec]): one type, whose arithmetic is the
+// same in pixels and in millimetres.
+type Point = board.Vec
 
 // Pt is shorthand for Point{x, y}.
-func Pt(x, y float64) Point { return Point{x, y} }
+func Pt(x, y float64) Point { return Point{X: x, Y: y} }
+
+// Corners are four image points, in JSON [[x, y], …] (a calibration
+// file's corners_px).
+type Corners [4]Point
+
+// MarshalJSON writes [[x, y], …].
+func (c Corners) MarshalJSON() ([]byte, error) {
+	var a [4]jsonPoint
+	for i, p := range c {
+		a[i] = jsonPoint(p)
+	}
+	return json.Marshal(a)
+}
+
+// UnmarshalJSON reads [[x, y], …].
+func (c *Corners) UnmarshalJSON(b []byte) error {
+	var a [4]jsonPoint
+	if err := json.Unmarshal(b, &a); err != nil {
+		return err
+	}
+	for i, p := range a {
+		c[i] = Point(p)
+	}
+	return nil
+}
+
+// jsonPoint is a point written [x, y], rounded to 1e-6 pixel.
+type jsonPoint board.Vec
 
 // MarshalJSON writes [x, y].
-func (p Point) MarshalJSON() ([]byte, error) {
-	if !p.finite() {
+func (p jsonPoint) MarshalJSON() ([]byte, error) {
+	if !Point(p).Finite() {
 		return nil, fmt.Errorf("calibrate: point (%v, %v) is not finite", p.X, p.Y)
 	}
 	return json.Marshal([2]float64{round6(p.X), round6(p.Y)})
 }
 
 // UnmarshalJSON reads [x, y].
-func (p *Point) UnmarshalJSON(b []byte) error {
+func (p *jsonPoint) UnmarshalJSON(b []byte) error {
 	var a []float64
 	if err := json.Unmarshal(b, &a); err != nil {
 		return fmt.Errorf("want [x, y]: %w", err)
@@ -41,43 +70,6 @@ func (p *Point) UnmarshalJSON(b []byte) error {
 }
 
 func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
-
-func (p Point) finite() bool {
-	return !math.IsNaN(p.X) && !math.IsNaN(p.Y) && !math.IsInf(p.X, 0) && !math.IsInf(p.Y, 0)
-}
-
-// Add returns p+q.
-func (p Point) Add(q Point) Point { return Point{p.X + q.X, p.Y + q.Y} }
-
-// Sub returns p-q.
-func (p Point) Sub(q Point) Point { return Point{p.X - q.X, p.Y - q.Y} }
-
-// Scale returns p*k.
-func (p Point) Scale(k float64) Point { return Point{p.X * k, p.Y * k} }
-
-// Dot returns the dot product.
-func (p Point) Dot(q Point) float64 { return p.X*q.X + p.Y*q.Y }
-
-// Cross returns the z component of p×q.
-func (p Point) Cross(q Point) float64 { return p.X*q.Y - p.Y*q.X }
-
-// Len returns the length of p.
-func (p Point) Len() float64 { return math.Hypot(p.X, p.Y) }
-
-// Dist returns the distance between p and q.
-func (p Point) Dist(q Point) float64 { return math.Hypot(p.X-q.X, p.Y-q.Y) }
-
-// Unit returns p scaled to length 1.
-func (p Point) Unit() Point {
-	l := p.Len()
-	if l == 0 {
-		return p
-	}
-	return Point{p.X / l, p.Y / l}
-}
-
-// Perp returns p turned by +90° (in image coordinates, y down: clockwise).
-func (p Point) Perp() Point { return Point{-p.Y, p.X} }
 
 // Line is the line A·x + B·y + C = 0 with A² + B² = 1, so that Dist is the
 // signed distance.
@@ -98,10 +90,10 @@ func LineJoining(p, q Point) Line { return LineThrough(p, q.Sub(p)) }
 func (l Line) Dist(p Point) float64 { return l.A*p.X + l.B*p.Y + l.C }
 
 // Normal returns the unit normal (A, B).
-func (l Line) Normal() Point { return Point{l.A, l.B} }
+func (l Line) Normal() Point { return Pt(l.A, l.B) }
 
 // Dir returns the unit direction of the line.
-func (l Line) Dir() Point { return Point{-l.B, l.A} }
+func (l Line) Dir() Point { return Pt(-l.B, l.A) }
 
 // Project returns the foot of the perpendicular from p.
 func (l Line) Project(p Point) Point { return p.Sub(l.Normal().Scale(l.Dist(p))) }
@@ -113,7 +105,7 @@ func (l Line) Intersect(m Line) (Point, bool) {
 	if math.Abs(det) < 1e-9 {
 		return Point{}, false
 	}
-	return Point{(l.B*m.C - m.B*l.C) / det, (m.A*l.C - l.A*m.C) / det}, true
+	return Pt((l.B*m.C-m.B*l.C)/det, (m.A*l.C-l.A*m.C)/det), true
 }
 
 func (l Line) normalised() Line {
@@ -137,9 +129,9 @@ func (h Homography) Apply(p Point) Point {
 	y := h[1][0]*p.X + h[1][1]*p.Y + h[1][2]
 	w := h[2][0]*p.X + h[2][1]*p.Y + h[2][2]
 	if w == 0 {
-		return Point{math.Inf(1), math.Inf(1)}
+		return Pt(math.Inf(1), math.Inf(1))
 	}
-	return Point{x / w, y / w}
+	return Pt(x/w, y/w)
 }
 
 // Mul returns h·g (apply g first, then h).
@@ -286,7 +278,7 @@ func FitHomography(src, dst []Point) (Homography, error) {
 func normaliser(p []Point) (Homography, error) {
 	var c Point
 	for _, q := range p {
-		if !q.finite() {
+		if !q.Finite() {
 			return Homography{}, fmt.Errorf("calibrate: point (%v, %v) is not finite", q.X, q.Y)
 		}
 		c = c.Add(q)

@@ -108,7 +108,7 @@ func FindChessboard(img gocv.Mat, pat Chessboard) ([]Point, bool, error) {
 	defer pts.Close()
 	out := make([]Point, pts.Size())
 	for i, p := range pts.ToPoints() {
-		out[i] = Point{float64(p.X), float64(p.Y)}
+		out[i] = Pt(float64(p.X), float64(p.Y))
 	}
 	return out, true, nil
 }
@@ -291,7 +291,7 @@ func (l *Lens) Distort(p Point) Point {
 	x := (p.X - k[0][2]) / k[0][0]
 	y := (p.Y - k[1][2]) / k[1][1]
 	xd, yd := l.distortNorm(x, y)
-	return Point{xd*k[0][0] + k[0][2], yd*k[1][1] + k[1][2]}
+	return Pt(xd*k[0][0]+k[0][2], yd*k[1][1]+k[1][2])
 }
 
 // Undistort maps a recorded (distorted) pixel position to the undistorted
@@ -321,7 +321,7 @@ func (l *Lens) Undistort(p Point) Point {
 		x -= (j11*ex - j01*ey) / det
 		y -= (-j10*ex + j00*ey) / det
 	}
-	return Point{x*k[0][0] + k[0][2], y*k[1][1] + k[1][2]}
+	return Pt(x*k[0][0]+k[0][2], y*k[1][1]+k[1][2])
 }
 
 func (l *Lens) mats() (gocv.Mat, gocv.Mat) {

@@ -34,7 +34,7 @@ func chessboardViews(t testing.TB, l *Lens, n int, near bool) []gocv.Mat {
 		for x := 0; x < w; x++ {
 			for sy := 0; sy < ss; sy++ {
 				for sx := 0; sx < ss; sx++ {
-					p := Point{float64(x) + (float64(sx)+0.5)/ss - 0.5, float64(y) + (float64(sy)+0.5)/ss - 0.5}
+					p := Pt(float64(x)+(float64(sx)+0.5)/ss-0.5, float64(y)+(float64(sy)+0.5)/ss-0.5)
 					und[((y*w+x)*ss+sy)*ss+sx] = l.Undistort(p)
 				}
 			}
@@ -136,7 +136,7 @@ func TestCalibrateLensRecoversDistortion(t *testing.T) {
 	var worst float64
 	for y := 0.0; y < 480; y += 40 {
 		for x := 0.0; x < 640; x += 40 {
-			p := Point{x, y}
+			p := Pt(x, y)
 			worst = math.Max(worst, got.Undistort(p).Dist(want.Undistort(p)))
 		}
 	}
@@ -246,10 +246,10 @@ func TestLensPointsMatchOpenCV(t *testing.T) {
 	gocv.UndistortPoints(src, &dst, k, d, r, k)
 	var worst float64
 	for i, p := range pts {
-		cv := Point{float64(dst.GetFloatAt(i, 0)), float64(dst.GetFloatAt(i, 1))}
-		g := l.Undistort(Point{float64(p.X), float64(p.Y)})
+		cv := Pt(float64(dst.GetFloatAt(i, 0)), float64(dst.GetFloatAt(i, 1)))
+		g := l.Undistort(Pt(float64(p.X), float64(p.Y)))
 		worst = math.Max(worst, cv.Dist(g))
-		if back := l.Distort(g); back.Dist(Point{float64(p.X), float64(p.Y)}) > 1e-3 {
+		if back := l.Distort(g); back.Dist(Pt(float64(p.X), float64(p.Y))) > 1e-3 {
 			t.Errorf("Distort(Undistort(%v)) = %v", p, back)
 		}
 	}

@@ -14,13 +14,13 @@ var colorWhite = color.RGBA{255, 255, 255, 255}
 func sidePoint(j int, v, t float64) Point {
 	switch j {
 	case 0:
-		return Point{t, -v}
+		return Pt(t, -v)
 	case 1:
-		return Point{v, t}
+		return Pt(v, t)
 	case 2:
-		return Point{t, v}
+		return Pt(t, v)
 	}
-	return Point{-v, t}
+	return Pt(-v, t)
 }
 
 // rearCentre is the geometry's rear base line centre as a fraction of the
@@ -37,8 +37,8 @@ func pocketCentre(g *board.Geometry) float64 {
 // localScale returns pixels per normalised unit near u.
 func localScale(hn Homography, u Point) float64 {
 	a := hn.Apply(u)
-	b := hn.Apply(u.Add(Point{0.01, 0}))
-	c := hn.Apply(u.Add(Point{0, 0.01}))
+	b := hn.Apply(u.Add(Pt(0.01, 0)))
+	c := hn.Apply(u.Add(Pt(0, 0.01)))
 	return (a.Dist(b) + a.Dist(c)) / 2 / 0.01
 }
 
@@ -131,7 +131,7 @@ func (d *detector) rearOffset(hn Homography, j int) (float64, bool) {
 func (d *detector) darkLinePoints(hn Homography, j int, v float64) ([]Point, bool) {
 	a := hn.Apply(sidePoint(j, v, -0.45))
 	b := hn.Apply(sidePoint(j, v, 0.45))
-	if !a.finite() || !b.finite() {
+	if !a.Finite() || !b.Finite() {
 		return nil, false
 	}
 	length := a.Dist(b)
@@ -255,7 +255,7 @@ func (d *detector) blobNear(pc Point, r0 float64, inv Homography, lim [4]float64
 	px := make([]float64, 3)
 	for iy := 0; iy < n; iy++ {
 		for ix := 0; ix < n; ix++ {
-			p := Point{pc.X - R + float64(ix)*step, pc.Y - R + float64(iy)*step}
+			p := Pt(pc.X-R+float64(ix)*step, pc.Y-R+float64(iy)*step)
 			if !d.full.sample(p.X, p.Y, px) {
 				continue
 			}
@@ -314,7 +314,7 @@ func (d *detector) blobNear(pc Point, r0 float64, inv Homography, lim [4]float64
 	if area < 0.15*math.Pi*r0*r0 || area > 4*math.Pi*r0*r0 {
 		return Point{}, false
 	}
-	return Point{pc.X - R + sx/float64(cnt)*step, pc.Y - R + sy/float64(cnt)*step}, true
+	return Pt(pc.X-R+sx/float64(cnt)*step, pc.Y-R+sy/float64(cnt)*step), true
 }
 
 // scanCircle casts rays from c and fits a circle to where each leaves
@@ -327,7 +327,7 @@ func (d *detector) scanCircle(c Point, r0, lo, hi, rmin, rmax, thr float64) (Cir
 	var vals []float64
 	for k := 0; k < rays; k++ {
 		a := 2 * math.Pi * float64(k) / rays
-		dir := Point{math.Cos(a), math.Sin(a)}
+		dir := Pt(math.Cos(a), math.Sin(a))
 		vals = vals[:0]
 		started := false
 		var rs []float64
@@ -427,7 +427,7 @@ func fitCircle(pts []Point) (Circle, float64, bool) {
 		if r2 <= 0 {
 			return Circle{}, 0, false
 		}
-		c = Circle{Point{s[0], s[1]}, math.Sqrt(r2)}
+		c = Circle{Pt(s[0], s[1]), math.Sqrt(r2)}
 		res := make([]float64, 0, len(pts))
 		for i, p := range pts {
 			if keep[i] {

@@ -54,7 +54,7 @@ func checkCorners(a realboards.Annotation) error {
 func annCorners(a realboards.Annotation) [4]Point {
 	var q [4]Point
 	for i, c := range a.Corners {
-		q[i] = Point{c[0], c[1]}
+		q[i] = Pt(c[0], c[1])
 	}
 	return q
 }

@@ -180,7 +180,7 @@ func renderView(t testing.TB, g *board.Geometry, v view) (gocv.Mat, [4]Point) {
 	my, _ := mapY.DataPtrFloat32()
 	for y := 0; y < v.H; y++ {
 		for x := 0; x < v.W; x++ {
-			p := Point{float64(x), float64(y)}
+			p := Pt(float64(x), float64(y))
 			if v.Lens != nil {
 				p = v.Lens.Undistort(p)
 			}
@@ -260,7 +260,7 @@ func syntheticViews() map[string]view {
 		"tilted":       with(func(v *view) { v.TiltX = 12; v.TiltY = -8; v.Fill = 0.78 }),
 		"pieces, hand": with(func(v *view) { v.Pieces = true; v.Hand = true; v.Seed = 3 }),
 		"shaded":       with(func(v *view) { v.Shade = 0.35; v.Rotation = -6 }),
-		"cropped top":  with(func(v *view) { v.Fill = 0.98; v.Shift = Point{0, 0.05} }),
+		"cropped top":  with(func(v *view) { v.Fill = 0.98; v.Shift = Pt(0, 0.05) }),
 		"wood frame": with(func(v *view) {
 			v.WoodFrame = true
 			v.Fill = 0.72

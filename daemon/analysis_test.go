@@ -12,6 +12,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/clock/clocktest"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -51,7 +52,7 @@ type frameSpec struct {
 
 // runAnalysis queues the frames all at once (the analysis is behind by
 // as many frames as wait) and runs the analysis component over them.
-func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []frameSpec) ([]observation, *Daemon) {
+func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []frameSpec) ([]match.Observation, *Daemon) {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Pipeline.FrameQueue = queue
@@ -67,9 +68,9 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	close(c.out)
 	d.cap = c
 	d.setSrcErr(ErrEOF) // a video that ended
-	out := make(chan observation, len(frames)+1)
+	out := make(chan match.Observation, len(frames)+1)
 	d.analyze(out)
-	var obs []observation
+	var obs []match.Observation
 	for o := range out {
 		obs = append(obs, o)
 	}
@@ -88,7 +89,7 @@ func frames(n int, level float64) []frameSpec {
 	return out
 }
 
-func gaps(obs []observation) []string {
+func gaps(obs []match.Observation) []string {
 	var out []string
 	for _, o := range obs {
 		if o.Gap != nil {

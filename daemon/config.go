@@ -18,6 +18,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/hardware"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/mqtt"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
@@ -294,9 +295,9 @@ func (d Duration) D() time.Duration { return time.Duration(d) }
 
 // Decision modes (MatchConfig.Decisions).
 const (
-	DecideAuto    = "auto"
-	DecideDelay   = "delay"
-	DecideConfirm = "confirm"
+	DecideAuto    = match.DecideAuto
+	DecideDelay   = match.DecideDelay
+	DecideConfirm = match.DecideConfirm
 )
 
 // Source kinds (SourceConfig.Kind).

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -87,13 +88,13 @@ func TestCorpusTruthEvents(t *testing.T) {
 			}
 			waitRun(t, runDaemon(t, d))
 			d.Close()
-			jf, err := ReadJournal(d.JournalPath(), false)
+			jf, err := match.ReadJournal(d.JournalPath(), false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var got, want []string
 			for _, r := range jf.Records {
-				if r.Event != nil && r.Meta.By != ByLog {
+				if r.Event != nil && r.Meta.By != match.ByLog {
 					got = append(got, rules.FormatEvent(r.Event))
 				}
 				if r.Meta.Rejected != "" {

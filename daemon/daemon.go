@@ -8,11 +8,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -25,6 +23,7 @@ import (
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/hardware/buttons"
 	"github.com/boardcam/boardcam/internal/sdnotify"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
@@ -57,14 +56,16 @@ type Daemon struct {
 	// standard output.
 	Out io.Writer
 	// NewMatch starts a new match even when the journal of an unfinished
-	// one exists.
+	// one exists (which is closed). It is a one-off request (boardcam
+	// new-match does it without running): by default a restart continues
+	// the unfinished match whatever else the configuration says.
 	NewMatch bool
-	// Resume, a stroke log file, starts a new match that continues it: the
-	// log's header (rules, players, breaker) and its lines are written to
-	// the new journal first, and the daemon referees on from the state the
-	// log ends in — a match that began before boardcam was switched on, or
-	// was scored by hand. It implies NewMatch; the configuration's match
-	// profile, players and breaker are not used.
+	// Resume, a stroke log file, is the match to start when no unfinished
+	// match continues: the log's header (rules, players, breaker) and its
+	// lines are written to the new journal first, and the daemon referees
+	// on from the state the log ends in — a match that began before
+	// boardcam was switched on, or was scored by hand. The configuration's
+	// match profile, players and breaker are not used.
 	Resume string
 
 	resumeLog *rules.Log
@@ -99,29 +100,29 @@ type Daemon struct {
 	web      *web.Server
 	sink     display.Sink
 	devices  *hardware.Devices
-	keeper   *keeper
+	keeper   *match.Keeper
 	cap      *capture
 	feed     *feed
 	analyzer Analyzer
 	ev       *evidenceKeeper // replay buffer and evidence (evidence.go)
 	srcInfo  SourceInfo
 	identity string
-	catchUp  int64
+	catchUp  int64 // the last frame the journal has already (-1 none)
 
-	cmds      chan command
-	probes    chan chan struct{}
-	lostC     chan struct{}
-	ann       chan announcement
-	wake      chan struct{}
-	keeperEnd chan struct{}
+	calC chan web.Calibration
+	wake chan struct{}
 
 	slotMu    sync.Mutex
 	camSlot   *web.Camera
 	pieceSlot *web.Pieces
 	anaSlot   *web.Analysis
 
+	// snap holds the latest camera, calibration, analysis and pieces
+	// published (the match's part is the keeper's: match.Snapshot);
+	// resync is the new match's snapshot while the web server resyncs.
 	snapMu sync.Mutex
 	snap   web.Snapshot
+	resync *match.Snapshot
 
 	frameMu   sync.Mutex
 	latest    gocv.Mat
@@ -136,6 +137,13 @@ type Daemon struct {
 	reportMu    sync.Mutex
 	reportErrs  map[string]string
 	closeOnce   sync.Once
+
+	// A Run in flight: Close stops it and waits for it before it frees
+	// what Run uses (the analyzer's OpenCV memory above all).
+	runMu   sync.Mutex
+	closed  bool
+	runStop context.CancelFunc
+	runDone chan struct{}
 }
 
 // Initialize checks the configuration, opens the journal (replaying an
@@ -175,15 +183,10 @@ func (d *Daemon) initialize() error {
 		}
 		d.geom = g
 	}
-	d.cmds = make(chan command)
-	d.probes = make(chan chan struct{})
-	d.lostC = make(chan struct{}, 1)
-	d.ann = make(chan announcement, cfg.Pipeline.PublishQueue)
+	d.calC = make(chan web.Calibration, cfg.Pipeline.PublishQueue)
 	d.wake = make(chan struct{}, 1)
-	d.keeperEnd = make(chan struct{})
 	d.latest = gocv.NewMat()
 	d.reportErrs = map[string]string{}
-	d.catchUp = -1
 
 	var wm *web.Metrics
 	if *cfg.Web.Listen != "" {
@@ -192,7 +195,7 @@ func (d *Daemon) initialize() error {
 	d.metrics = NewMetrics(wm, d.Clock.Now())
 
 	if d.Resume != "" {
-		lg, err := ReadResumeLog(d.Resume)
+		lg, err := match.ReadResumeLog(d.Resume)
 		if err != nil {
 			return err
 		}
@@ -207,14 +210,13 @@ func (d *Daemon) initialize() error {
 	if err := d.openAnalyzer(); err != nil {
 		return err
 	}
+	d.catchUp = d.keeper.CatchUpUntil()
 	if err := d.openEvidence(); err != nil {
 		return err
 	}
 	if d.cap != nil {
 		d.cap.catchUp = d.catchUp
 	}
-	d.Logger.Info("boardcam starting", "source", d.srcInfo.Name, "live", d.srcInfo.Live, "profile", d.keeper.m.Profile().Name,
-		"decisions", cfg.Match.Decisions, "journal", d.keeper.j.Path(), "display", cfg.Display)
 	if d.feed != nil {
 		d.feed.catchUp = d.catchUp
 	}
@@ -260,7 +262,7 @@ func (d *Daemon) initialize() error {
 			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins,
 				TrustedProxies: cfg.Web.TrustedProxies, TLS: tlsCfg, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
-			Source: d, Sink: d, Frames: d, Metrics: wm,
+			Source: d, Sink: d, Frames: d, Metrics: wm, Sheet: d,
 		}
 		if d.ev != nil {
 			d.web.Evidence = d.ev
@@ -278,6 +280,14 @@ func (d *Daemon) initialize() error {
 		}
 		d.Logger.Info("web server listening", "addr", d.web.Addr(), "https", tlsCfg != nil, "umpire_console", cfg.Web.UmpireHash != "")
 	}
+	// Last, once everything else opened: a start that fails creates no
+	// journal.
+	if err := d.keeper.Start(); err != nil {
+		return err
+	}
+	d.ev.resync(d.JournalPath(), nil) // the evidence files are named after the journal
+	d.Logger.Info("boardcam starting", "source", d.srcInfo.Name, "live", d.srcInfo.Live, "profile", d.keeper.Snapshot().Profile.Name,
+		"decisions", cfg.Match.Decisions, "journal", d.keeper.JournalPath(), "display", cfg.Display)
 	return nil
 }
 
@@ -330,9 +340,8 @@ func (d *Daemon) openSource() error {
 		return err
 	}
 	c.lost = func() {
-		select {
-		case d.lostC <- struct{}{}:
-		default:
+		if d.keeper != nil {
+			d.keeper.PictureLost()
 		}
 	}
 	c.reopen = d.Reopen
@@ -352,7 +361,7 @@ func (d *Daemon) openAnalyzer() error {
 	cfg := &d.Config
 	defer func() {
 		if a := d.analyzer; a != nil {
-			d.keeper.calibrate = func(c [4][2]float64) error { return a.Calibrate(c) }
+			d.keeper.Calibrate = func(c [4][2]float64) error { return a.Calibrate(c) }
 		}
 	}()
 	if d.cap == nil {
@@ -378,7 +387,7 @@ func (d *Daemon) openAnalyzer() error {
 		}
 		lens = l
 	}
-	st := d.keeper.streamStart()
+	st := d.keeper.StreamStart()
 	south, turn := calibrate.Bottom, (*board.Side)(nil)
 	switch cfg.SouthAt {
 	case "":
@@ -415,17 +424,9 @@ const ManualCalibration = "calibration-manual.json"
 // lockJournalDir makes sure one daemon at a time writes the journals of a
 // directory: two would interleave their lines.
 func (d *Daemon) lockJournalDir() error {
-	dir := d.Config.Journal.Dir
-	if err := os.MkdirAll(dir, 0o750); err != nil {
-		return fmt.Errorf("%s: %w", d.Config.at("journal.dir"), err)
-	}
-	f, err := os.OpenFile(filepath.Join(dir, ".lock"), os.O_CREATE|os.O_RDWR, 0o640)
+	f, err := match.LockDir(d.Config.Journal.Dir)
 	if err != nil {
 		return fmt.Errorf("%s: %w", d.Config.at("journal.dir"), err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: another boardcam is running with the journals in %s (%v)", d.Config.at("journal.dir"), dir, err)
 	}
 	d.lock = f
 	return nil
@@ -464,258 +465,70 @@ func (d *Daemon) refereeConfig(p *rules.Profile) referee.Config {
 	return rc
 }
 
-// openMatch opens the journal of an unfinished match (replaying it) or
-// starts a new one, and works out whether the source continues the
-// journal's stream.
+// openMatch makes the match component: it replays the journal of an
+// unfinished match or prepares a new one (whose journal is created at the
+// end of Initialize: a start that fails creates no journal).
 func (d *Daemon) openMatch() error {
 	cfg := &d.Config
-	log := d.Logger
-	k := &keeper{cfg: cfg, log: log.With("component", "match"), clock: d.Clock, metrics: d.metrics, geom: d.geom,
-		dir: cfg.Journal.Dir, mode: cfg.Match.Decisions, delay: cfg.Match.Delay.D(), refCfg: d.refereeConfig,
-		out: d.ann, last: noPos, from: noPos, source: d.identity}
-	k.pieces = d.putPieces
 	if err := d.lockJournalDir(); err != nil {
 		return err
 	}
-	var jf *JournalFile
-	if !d.NewMatch && d.resumeLog == nil {
-		path, err := LatestJournal(cfg.Journal.Dir)
-		if err != nil {
-			return err
-		}
-		if path != "" {
-			jf, err = ReadJournal(path, true)
-			if err != nil {
-				return fmt.Errorf("%w (move the file aside, or start a new match with --new-match)", err)
-			}
-			if jf.Repaired != "" {
-				log.Warn("journal: cut off the end left by a crash (it was never announced)", "journal", path, "cut", jf.Repaired)
-			}
-		}
+	k := &match.Keeper{
+		Config: match.Config{Dir: cfg.Journal.Dir, Decisions: cfg.Match.Decisions, Delay: cfg.Match.Delay.D(),
+			Header: cfg.Header, Resume: d.resumeLog, ResumePath: d.Resume, NewMatch: d.NewMatch,
+			Source: d.identity, Referee: d.refereeConfig, Queue: cfg.Pipeline.PublishQueue, ExitAtEnd: cfg.Source.exitAtEnd()},
+		Logger: d.Logger, Clock: d.Clock, Metrics: d.metrics,
 	}
-	if jf != nil {
-		m, err := rules.NewMatch(jf.Header)
-		if err != nil {
-			return fmt.Errorf("journal %s: header: %w", jf.Path, err)
-		}
-		var pend []*pending
-		for _, r := range jf.Records {
-			if err := applyRecord(m, &pend, r); err != nil {
-				return fmt.Errorf("journal %s:%d: %w (move the file aside, or start a new match with --new-match)", jf.Path, r.Line, err)
-			}
-		}
-		closed, why := jf.Closed()
-		switch {
-		case closed:
-			log.Info("the last match's journal is closed: starting a new match", "journal", jf.Path, "why", why)
-			jf = nil
-		case m.State().MatchOver:
-			log.Info("the last match is over: starting a new match", "journal", jf.Path)
-			jf = nil
-		default:
-			k.m, k.pend = m, pend
-		}
-	}
-	if jf == nil {
-		var h rules.Header
-		if d.resumeLog != nil {
-			h = d.resumeLog.Header
-		} else {
-			var err error
-			if h, err = cfg.Header(); err != nil {
-				return err
-			}
-		}
-		j, err := CreateJournal(cfg.Journal.Dir, h, d.Clock.Now())
-		if err != nil {
-			return err
-		}
-		k.j = j
-		k.m, _ = rules.NewMatch(h)
-		k.stream, k.session = 1, 1
-		if d.resumeLog != nil {
-			// The log's lines first, as they are: the journal replays into
-			// the same match after a restart.
-			lines := make([]Line, 0, len(d.resumeLog.Entries))
-			for _, e := range d.resumeLog.Entries {
-				if err := k.m.Apply(e.Event); err != nil {
-					return fmt.Errorf("%s:%d: %w", d.Resume, e.Line, err)
-				}
-				lines = append(lines, Line{Event: e.Event, Meta: Meta{By: ByLog}})
-			}
-			if err := k.commit(lines); err != nil {
-				return err
-			}
-			st := k.m.State()
-			log.Info("new match continuing a stroke log", "journal", j.Path(), "log", d.Resume, "lines", len(lines), "profile", h.Profile,
-				"teams", h.Teams[0]+" v "+h.Teams[1], "board", st.Board, "score", fmt.Sprintf("%d-%d", st.Teams[0].Score, st.Teams[1].Score), "turn", st.Turn.String())
-		} else {
-			log.Info("new match", "journal", j.Path(), "profile", h.Profile, "teams", h.Teams[0]+" v "+h.Teams[1], "break", h.Break.String())
-		}
-		if err := k.commit([]Line{{Meta: Meta{Session: 1, Source: d.identity, Replayable: d.identity != "", Stream: 1}}}); err != nil {
-			return err
-		}
-	} else {
-		j, err := openAppend(jf.Path)
-		if err != nil {
-			return err
-		}
-		k.j = j
-		d.resume(k, jf)
-	}
-	if err := k.newReferee(); err != nil {
+	if err := k.Initialize(); err != nil {
 		return err
 	}
 	d.keeper = k
 	return nil
 }
 
-// resume sets the keeper up to continue a journal.
-func (d *Daemon) resume(k *keeper, jf *JournalFile) {
-	log := d.Logger
-	var last *Record
-	maxSession, maxStream := 0, 0
-	for i, r := range jf.Records {
-		if r.Meta.Session > 0 {
-			last = &jf.Records[i]
-			maxSession = max(maxSession, r.Meta.Session)
-			maxStream = max(maxStream, r.Meta.Stream)
-		}
-		if n, err := strconv.Atoi(strings.TrimPrefix(r.Meta.Pending, "p")); err == nil && n > k.nextP {
-			k.nextP = n
-		}
-	}
-	k.session = maxSession + 1
-	ended := false
-	if last != nil {
-		for _, r := range jf.Records {
-			if r.Line > last.Line && r.Meta.End != "" {
-				ended = true
-			}
-		}
-	}
-	st := k.m.State()
-	log.Info("resuming the match from its journal", "journal", jf.Path, "events", len(jf.Events()),
-		"board", st.Board, "score", fmt.Sprintf("%d-%d", st.Teams[0].Score, st.Teams[1].Score), "pending", len(k.pend),
-		"hint", "--new-match starts afresh")
-	meta := Meta{Session: k.session, Source: d.identity, Replayable: d.identity != ""}
-	if last != nil && !ended && d.identity != "" && last.Meta.Source == d.identity {
-		k.stream = last.Meta.Stream
-		first := -1
-		for i, r := range jf.Records {
-			if r.Meta.Session > 0 && r.Meta.Stream == k.stream {
-				first = i
-				break
-			}
-		}
-		if fr := jf.Records[first].Meta.From; fr != nil {
-			k.from = pos{*fr, jf.Records[first].Meta.FromE}
-		}
-		var recs []Record
-		until := noPos
-		for _, r := range jf.Records[first+1:] {
-			if r.Meta.Session > 0 {
-				continue
-			}
-			recs = append(recs, r)
-			if f, e := r.tag(); until.less(pos{f, e}) {
-				until = pos{f, e}
-			}
-		}
-		if until != noPos {
-			m0, _ := rules.NewMatch(jf.Header)
-			var p0 []*pending
-			for _, r := range jf.Records[:first] {
-				_ = applyRecord(m0, &p0, r)
-			}
-			k.cu = &catchUp{until: until, recs: recs, m: m0, pend: p0}
-		}
-		d.catchUp = max(until.F, k.from.F)
-		meta.Stream, meta.Resume = k.stream, true
-		log.Info("the source is the journal's: catching up with its frames first", "source", d.srcInfo.Name, "until_frame", d.catchUp)
-	} else {
-		k.stream = maxStream + 1
-		meta.Stream = k.stream
-	}
-	if err := k.commit([]Line{{Meta: meta}}); err != nil {
-		log.Error("journal: cannot record the session", "err", err)
-	}
-}
-
-// initSnapshot builds the first snapshot from the keeper.
+// initSnapshot sets the camera's, calibration's and analysis's first
+// statuses.
 func (d *Daemon) initSnapshot() {
-	k := d.keeper
 	d.snap = web.Snapshot{
-		State:       k.m.State(),
-		Profile:     matchInfo(k.m.Profile(), k.m.State().Format, d.JournalPath()),
 		Calibration: web.Calibration{Status: web.CalibrationNone},
 		Camera:      web.Camera{Status: web.CameraStarting, Source: d.srcInfo.Name},
 		Analysis:    web.Analysis{Status: web.AnalysisOK},
-		Pending:     []web.Pending{},
 	}
-	for _, p := range k.pend {
-		d.snap.Pending = append(d.snap.Pending, k.pendingMsg(p))
-	}
-	for _, p := range rules.Profiles() {
-		d.snap.Profiles = append(d.snap.Profiles, web.ProfileInfo{Name: p.Name, Title: p.Title})
-	}
-}
-
-// matchInfo is the profile of the match in play with its format: the
-// target, the boards and, in timed formats, the time limit and the start
-// (the journal's creation, from its name).
-func matchInfo(p *rules.Profile, format, journal string) web.ProfileInfo {
-	pi := profileInfo(p)
-	f, err := p.Format(format)
-	if err != nil {
-		return pi
-	}
-	pi.Format, pi.FormatText, pi.Target, pi.Boards = f.Name, f.Summary(), f.Target, f.Boards
-	if f.TimeLimit > 0 {
-		pi.TimeLimitS = f.TimeLimit.Seconds()
-		if t, err := time.ParseInLocation("match-20060102-150405", strings.TrimSuffix(filepath.Base(journal), ".log"), time.Local); err == nil {
-			pi.Started = &t
-		}
-	}
-	return pi
-}
-
-func profileInfo(p *rules.Profile) web.ProfileInfo {
-	pi := web.ProfileInfo{Name: p.Name, Title: p.Title}
-	for _, code := range p.FoulCodes() {
-		r, _ := p.Foul(code)
-		if r.Derived {
-			continue
-		}
-		pi.Fouls = append(pi.Fouls, web.FoulCode{Code: string(code), Rule: r.Ref, Text: code.Summary()})
-	}
-	return pi
 }
 
 // Snapshot implements web.StateSource.
 func (d *Daemon) Snapshot() web.Snapshot {
 	d.snapMu.Lock()
+	ms := d.resync
+	d.snapMu.Unlock()
+	if ms == nil {
+		m := d.keeper.Snapshot()
+		ms = &m
+	}
+	s := web.SnapshotOf(*ms)
+	d.snapMu.Lock()
 	defer d.snapMu.Unlock()
-	s := d.snap
-	s.Pending = append([]web.Pending{}, d.snap.Pending...)
+	s.Calibration, s.Camera, s.Analysis, s.Pieces = d.snap.Calibration, d.snap.Camera, d.snap.Analysis, d.snap.Pieces
 	s.Pieces.Pieces = append([]web.Piece(nil), d.snap.Pieces.Pieces...)
 	s.Analysis.Missed = append([]web.Missed(nil), d.snap.Analysis.Missed...)
 	return s
 }
 
-// State returns the match state as last published.
+// State returns the match state as announced.
 func (d *Daemon) State() rules.State {
-	d.snapMu.Lock()
-	defer d.snapMu.Unlock()
-	return d.snap.State
+	return d.keeper.Snapshot().State
 }
 
-// JournalPath is the journal of the match in play.
+// Match is the match component.
+func (d *Daemon) Match() *match.Keeper { return d.keeper }
+
+// JournalPath is the journal of the match in play ("" while a new
+// match's is not created yet).
 func (d *Daemon) JournalPath() string {
-	if d.keeper == nil || d.keeper.j == nil {
+	if d.keeper == nil {
 		return ""
 	}
-	return d.keeper.j.Path()
+	return d.keeper.JournalPath()
 }
 
 // Metrics returns the daemon's metrics.
@@ -732,24 +545,7 @@ func (d *Daemon) WebAddr() string {
 // Do implements web.CommandSink: the command is carried out by the match
 // component, between two frames.
 func (d *Daemon) Do(ctx context.Context, c web.Command) (string, error) {
-	return d.do(ctx, command{Command: c, By: "umpire"})
-}
-
-func (d *Daemon) do(ctx context.Context, c command) (string, error) {
-	c.reply = make(chan cmdResult, 1)
-	select {
-	case d.cmds <- c:
-	case <-ctx.Done():
-		return "", fmt.Errorf("boardcam is busy: %w", ctx.Err())
-	case <-d.keeperEnd:
-		return "", errors.New("boardcam is shutting down")
-	}
-	select {
-	case r := <-c.reply:
-		return r.msg, r.err
-	case <-ctx.Done():
-		return "", fmt.Errorf("no answer in time: %w (the command may still be carried out)", ctx.Err())
-	}
+	return d.keeper.Do(ctx, web.CommandOf(c, match.ByUmpire))
 }
 
 // CopyFrame implements web.FrameSource.
@@ -857,17 +653,27 @@ func (d *Daemon) getSrcErr() error {
 // end of a video and on cancellation, and the source's error (a corrupt
 // file, an unsupported source) otherwise.
 func (d *Daemon) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	d.runMu.Lock()
+	if d.closed || d.runDone != nil {
+		d.runMu.Unlock()
+		return errors.New("daemon: Run after Close, or twice")
+	}
+	d.runStop, d.runDone = cancel, make(chan struct{})
+	defer close(d.runDone)
+	d.runMu.Unlock()
 	done := make(chan struct{})
 	stop := sync.OnceFunc(func() { close(done) })
 	go func() {
 		select {
 		case <-ctx.Done():
 			stop()
-		case <-d.keeperEnd:
+		case <-d.keeper.Done():
 		}
 	}()
 	var wg sync.WaitGroup
-	var obs <-chan observation
+	var obs <-chan match.Observation
 	if d.feed != nil {
 		obs = d.feed.out
 		wg.Add(1)
@@ -878,7 +684,7 @@ func (d *Daemon) Run(ctx context.Context) error {
 			close(d.feed.out)
 		}()
 	} else {
-		o := make(chan observation, d.Config.Pipeline.EventQueue)
+		o := make(chan match.Observation, d.Config.Pipeline.EventQueue)
 		obs = o
 		wg.Add(2)
 		go func() {
@@ -906,24 +712,32 @@ func (d *Daemon) Run(ctx context.Context) error {
 			select {
 			case err := <-d.web.Err():
 				d.Logger.Error("web server stopped", "err", err)
-			case <-d.keeperEnd:
+			case <-d.keeper.Done():
 			}
 		}()
 	}
 	wdDone := make(chan struct{})
 	go func() {
 		defer close(wdDone)
-		w := watchdog{n: d.Notifier, clock: d.Clock, log: d.Logger, probe: d.probeKeeper,
+		w := watchdog{n: d.Notifier, clock: d.Clock, log: d.Logger, probe: d.keeper.Alive,
 			frames: func() (int64, int64) { return d.metrics.nIn.Load(), d.metrics.nOut.Load() },
 			status: d.healthLine}
 		w.run(done)
 	}()
-	d.keep(ctx, obs)
-	close(d.keeperEnd)
+	kerr := d.keeper.Run(ctx, obs, func() match.Ending {
+		err := d.getSrcErr()
+		if errors.Is(err, ErrEOF) {
+			return match.Ending{EOF: true}
+		}
+		return match.Ending{Err: err}
+	})
 	stop()
 	wg.Wait()
 	<-pubDone
 	<-wdDone
+	if kerr != nil {
+		return kerr
+	}
 	err := d.getSrcErr()
 	if errors.Is(err, ErrEOF) {
 		err = nil
@@ -939,11 +753,12 @@ func (d *Daemon) Run(ctx context.Context) error {
 // capture, unusable) is accounted for and reported to the referee with the
 // next frame analysed (observation.Gap), so that no decision rests on
 // frames nobody saw without the umpire being asked.
-func (d *Daemon) analyze(out chan<- observation) {
+func (d *Daemon) analyze(out chan<- match.Observation) {
 	defer close(out)
 	a := d.analyzer
 	var lastErr string
 	lossless := d.cap.lossless
+	catchUp := d.catchUp
 	last := int64(-1)
 	acc := newAccount()
 	det := newChangeDetector()
@@ -965,8 +780,11 @@ func (d *Daemon) analyze(out chan<- observation) {
 		if err != nil {
 			d.Logger.Warn("analysis: flushing at the end of the video", "err", err)
 		}
-		o := observation{Frame: last + 1, Captured: d.Clock.Now(), Events: res.Events, Pieces: res.Pieces, Gap: acc.tail(last)}
-		if len(o.Events) > 0 || o.Pieces != nil || o.Gap != nil {
+		if res.Pieces != nil {
+			d.putPieces(web.Pieces{Frame: last + 1, Pieces: res.Pieces})
+		}
+		o := match.Observation{Frame: last + 1, Captured: d.Clock.Now(), Events: res.Events, Gap: acc.tail(last)}
+		if len(o.Events) > 0 || o.Gap != nil {
 			out <- o
 		}
 	}()
@@ -988,7 +806,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 		}
 		// Seeing less to keep up (never while catching up with a journal,
 		// nor reading a file losslessly: then the capture waits).
-		if !lossless && f.Index > d.catchUp && !f.Resumed && acc.last >= 0 {
+		if !lossless && f.Index > catchUp && !f.Resumed && acc.last >= 0 {
 			skip := ""
 			switch {
 			case atRest && backlog >= 2:
@@ -1049,7 +867,13 @@ func (d *Daemon) analyze(out chan<- observation) {
 			atRest = false
 			continue
 		}
-		o := observation{Frame: index, Captured: captured, Events: res.Events, Pieces: res.Pieces, Calibration: res.Calibration}
+		if res.Pieces != nil {
+			d.putPieces(web.Pieces{Frame: index, Pieces: res.Pieces})
+		}
+		if res.Calibration != nil {
+			d.calibration(*res.Calibration, index)
+		}
+		o := match.Observation{Frame: index, Captured: captured, Events: res.Events}
 		d.ev.events(res.Events)
 		for _, e := range res.Events {
 			switch e.Type {
@@ -1073,7 +897,7 @@ func (d *Daemon) analyze(out chan<- observation) {
 			atRest = !inStroke && allAtRest(res.Pieces)
 		}
 		st.publish(d.Clock.Now(), backlog, o.Gap != nil)
-		if len(o.Events) > 0 || o.Calibration != nil || o.Gap != nil || lossless || index <= d.catchUp {
+		if len(o.Events) > 0 || o.Gap != nil || lossless || index <= catchUp {
 			out <- o
 			continue
 		}
@@ -1107,95 +931,53 @@ func allAtRest(ps []web.Piece) bool {
 	return true
 }
 
-// keep runs the match component until the observations end (or ctx is
-// cancelled and they are drained).
-func (d *Daemon) keep(ctx context.Context, obs <-chan observation) {
-	defer close(d.ann)
-	k := d.keeper
-	k.applyQueued() // settled before a restart, not yet applied
-	exitAtEnd := d.Config.Source.exitAtEnd()
-	var timer clock.Timer
-	var timerAt time.Time
-	for {
-		var timerC <-chan time.Time
-		if due, ok := k.nextDue(); ok {
-			if timer == nil || !due.Equal(timerAt) {
-				if timer != nil {
-					timer.Stop()
-				}
-				timer, timerAt = d.Clock.NewTimer(due.Sub(d.Clock.Now())), due
-			}
-			timerC = timer.C()
-		} else if timer != nil {
-			timer.Stop()
-			timer = nil
-		}
-		select {
-		case o, ok := <-obs:
-			if !ok {
-				obs = nil
-				if d.ended(k) || exitAtEnd {
-					return
-				}
-				continue
-			}
-			k.observe(o)
-		case c := <-d.cmds:
-			msg, err := k.do(c)
-			c.reply <- cmdResult{msg, err}
-		case p := <-d.probes:
-			close(p)
-		case <-d.lostC:
-			k.pictureLost()
-		case <-timerC:
-			timer = nil
-			k.applyDue(d.Clock.Now())
-		case <-ctx.Done():
-			if obs != nil {
-				for o := range obs {
-					k.observe(o)
-				}
-				d.ended(k)
-			}
-			return
-		}
+// calibration logs a change of the calibration status and queues it for
+// the publishers (in order: every change is published).
+func (d *Daemon) calibration(c web.Calibration, frame int64) {
+	switch c.Status {
+	case web.CalibrationOK, web.CalibrationManual:
+		d.Logger.Info("board found", "component", "analysis", "status", c.Status, "quality", fmt.Sprintf("%.2f", c.Quality), "frame", frame, "note", c.Message)
+	case web.CalibrationLost:
+		d.Logger.Warn("board lost", "component", "analysis", "frame", frame, "why", c.Message)
+	default:
+		d.Logger.Debug("looking for the board", "component", "analysis", "frame", frame, "why", c.Message)
 	}
-}
-
-// ended handles the end of the observations; it reports whether the
-// daemon must stop (a fatal source error).
-func (d *Daemon) ended(k *keeper) bool {
-	err := d.getSrcErr()
-	switch {
-	case errors.Is(err, ErrEOF):
-		k.finishCatchUp(fmt.Sprintf("the source ended before frame %d", k.last.F))
-		k.flush()
-		k.closeAtEnd("the video ended")
-		k.announce(announcement{Msgs: []web.Message{web.Notice{Text: "the video ended", Level: "info"}}})
-		st := k.m.State()
-		d.Logger.Info("end of the video", "board", st.Board, "score", fmt.Sprintf("%d-%d", st.Teams[0].Score, st.Teams[1].Score))
-		return false
-	case err != nil:
-		d.Logger.Error("source failed", "err", err)
-		return true
-	}
-	return false
+	d.calC <- c
 }
 
 // publishLoop is the publishing component.
 func (d *Daemon) publishLoop() {
+	ann := d.keeper.Announcements()
 	for {
 		select {
-		case a, ok := <-d.ann:
+		case a, ok := <-ann:
 			if !ok {
+				for {
+					select {
+					case c := <-d.calC:
+						d.publishCalibration(c)
+						continue
+					default:
+					}
+					break
+				}
 				d.publishSlots()
 				return
 			}
 			d.publish(a)
+		case c := <-d.calC:
+			d.publishCalibration(c)
 		case <-d.wake:
 			d.publishSlots()
 		}
 	}
+}
+
+func (d *Daemon) publishCalibration(c web.Calibration) {
+	d.snapMu.Lock()
+	d.snap.Calibration = c
+	d.snapMu.Unlock()
+	d.send(c)
 }
 
 func (d *Daemon) publishSlots() {
@@ -1247,16 +1029,14 @@ func (d *Daemon) send(m web.Message) {
 	}
 }
 
-func (d *Daemon) publish(a announcement) {
-	if a.Resync {
+func (d *Daemon) publish(a match.Announcement) {
+	if a.NewMatch {
 		d.ev.resync(d.JournalPath(), a.State)
 	}
-	a.Msgs = d.ev.annotate(a.Msgs)
-	if a.Resync && a.State != nil {
+	msgs := d.ev.annotate(web.Messages(a))
+	if a.NewMatch && a.Snapshot != nil {
 		d.snapMu.Lock()
-		d.snap.State = *a.State
-		d.snap.Pending = []web.Pending{}
-		d.snap.Profile = matchInfo(mustProfile(a.State.Profile), a.State.Format, d.JournalPath())
+		d.resync = a.Snapshot
 		d.snapMu.Unlock()
 		if d.web != nil {
 			if err := d.web.Resync(); err != nil {
@@ -1264,29 +1044,13 @@ func (d *Daemon) publish(a announcement) {
 			}
 		}
 		snap := d.Snapshot()
+		d.snapMu.Lock()
+		d.resync = nil
+		d.snapMu.Unlock()
 		for _, p := range d.Publishers {
 			_ = p.Publish(snap)
 		}
 	}
-	d.snapMu.Lock()
-	for _, m := range a.Msgs {
-		switch v := m.(type) {
-		case web.StateUpdate:
-			d.snap.State = rules.State(v)
-		case web.Calibration:
-			d.snap.Calibration = v
-		case web.Pending:
-			d.snap.Pending = append(d.snap.Pending, v)
-		case web.Decided:
-			for i, p := range d.snap.Pending {
-				if p.ID == v.ID {
-					d.snap.Pending = append(d.snap.Pending[:i], d.snap.Pending[i+1:]...)
-					break
-				}
-			}
-		}
-	}
-	d.snapMu.Unlock()
 	if a.State != nil {
 		d.sink.Show(*a.State)
 		if a.Prev != nil {
@@ -1304,13 +1068,13 @@ func (d *Daemon) publish(a announcement) {
 			}
 		}
 	}
-	for _, m := range a.Msgs {
+	for _, m := range msgs {
 		d.send(m)
 	}
 	if !a.Captured.IsZero() {
 		now := d.Clock.Now()
 		switch {
-		case a.PocketNotice:
+		case a.PocketNotice():
 			d.metrics.observe(PathNotice, FromPocket, now.Sub(a.Captured))
 		case a.State != nil:
 			d.metrics.observe(PathPublish, FromFrame, now.Sub(a.Captured))
@@ -1321,21 +1085,13 @@ func (d *Daemon) publish(a announcement) {
 	}
 }
 
-func mustProfile(name string) *rules.Profile {
-	p, err := rules.ProfileByName(name)
-	if err != nil {
-		p, _ = rules.ProfileByName("icf")
-	}
-	return p
-}
-
 // buttonLoop turns the umpire's buttons into commands.
 func (d *Daemon) buttonLoop(ctx context.Context) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-d.keeperEnd:
+		case <-d.keeper.Done():
 			return
 		case p, ok := <-d.devices.Presses():
 			if !ok {
@@ -1344,18 +1100,18 @@ func (d *Daemon) buttonLoop(ctx context.Context) {
 			var name string
 			switch p.Command {
 			case buttons.Confirm:
-				name = web.CmdConfirm
+				name = match.CmdConfirm
 			case buttons.Overrule:
-				name = web.CmdOverrule
+				name = match.CmdOverrule
 			case buttons.Undo:
-				name = web.CmdUndo
+				name = match.CmdUndo
 			case buttons.NextBoard:
-				name = web.CmdNextBoard
+				name = match.CmdNextBoard
 			default:
 				continue
 			}
 			cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			msg, err := d.do(cctx, command{Command: web.Command{Name: name}, By: "button"})
+			msg, err := d.keeper.Do(cctx, match.Command{Name: name, By: match.ByButton})
 			cancel()
 			if err != nil {
 				d.Logger.Warn("button", "command", name, "line", p.Line, "err", err)
@@ -1367,8 +1123,18 @@ func (d *Daemon) buttonLoop(ctx context.Context) {
 	}
 }
 
-// Close releases everything Initialize opened. Run must have returned.
+// Close releases everything Initialize opened. A Run still in flight is
+// stopped first (as by cancelling its context) and awaited: the analysis
+// must not run on a closed analyzer.
 func (d *Daemon) Close() {
+	d.runMu.Lock()
+	d.closed = true
+	stop, running := d.runStop, d.runDone
+	d.runMu.Unlock()
+	if running != nil {
+		stop()
+		<-running
+	}
 	d.closeOnce.Do(func() {
 		if d.web != nil {
 			d.web.Close()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/referee/refsim"
 	"github.com/boardcam/boardcam/rules"
@@ -233,7 +234,7 @@ func TestSlowPublisherNeverStallsCapture(t *testing.T) {
 	// Nothing is lost: the strokes whose frames were dropped wait for the
 	// umpire with the reason, and confirming every best guess gives the
 	// match of the simulator.
-	jf, err := ReadJournal(d.JournalPath(), false)
+	jf, err := match.ReadJournal(d.JournalPath(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +281,7 @@ func TestSlowPublisherNeverStallsCapture(t *testing.T) {
 // held at its end as the referee guessed them (the umpire confirming
 // each). Every held decision must be uncertain with a reason, or queued
 // behind one.
-func settledAsGuessed(t *testing.T, jf *JournalFile) (rules.State, []OpenDecision) {
+func settledAsGuessed(t *testing.T, jf *match.JournalFile) (rules.State, []match.OpenDecision) {
 	t.Helper()
 	m, err := jf.Replay()
 	if err != nil {
@@ -328,7 +329,7 @@ func TestEventsFeed(t *testing.T) {
 	if g, w := fingerprintOf(d.State()), fingerprintOf(want); g != w {
 		t.Fatalf("final state %+v, want %+v", g, w)
 	}
-	jf, err := ReadJournal(d.JournalPath(), false)
+	jf, err := match.ReadJournal(d.JournalPath(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

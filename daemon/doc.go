@@ -34,24 +34,19 @@
 // the sure ones after it queued behind it; the umpire confirms its best
 // guess or corrects it.
 //
-// # The journal
+// # The match
 //
-// The match component ([Daemon] internally) applies the referee's
-// decisions to a rules.Match and commits them to the match journal
-// ([Journal]: a stroke log with the daemon's "#@" information, one write
-// and fsync per commit) before announcing anything. [ReadJournal] repairs a
-// torn end; on start the newest unfinished journal is replayed and, when
-// the source is the same file, the frames up to the journal's last position
-// are analysed again against the match as it was, so that the referee
-// carries on exactly where it stopped.
-//
-// # The umpire
-//
-// Automatic decisions are applied at once or held (MatchConfig.Decisions),
-// and listed for the umpire, who confirms, overrules, undoes, declares
-// fouls, corrects a decision, concedes, replays the board or starts a new match through one
-// command interface ([Daemon.Do], the web.CommandSink; the GPIO buttons use
-// it too). Every command that changes the match is journaled.
+// The match component is package match's Keeper: the referee, the rules
+// engine, the journal, the pending decisions and the umpire's commands
+// ([Daemon.Do], the web.CommandSink; the GPIO buttons use it too). The
+// daemon wires it: observations in from the analysis (or the events
+// feed), announcements out to the publishing component, which converts
+// them for the websocket (web.Messages) and shows them on the sinks.
+// Other consumers subscribe to the keeper ([Daemon.Match], then
+// match.Keeper.Subscribe). A restart continues the unfinished match; a
+// new match is explicit ([Daemon.NewMatch], `boardcam new-match`, or the
+// console), and its journal is created only once the daemon runs, so a
+// start that fails leaves none.
 //
 // # Configuration
 //

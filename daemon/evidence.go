@@ -1,13 +1,16 @@
 package daemon
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,7 +18,9 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/evidence"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/sheet"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -40,19 +45,24 @@ type evidenceKeeper struct {
 	written, failed *prometheus.CounterVec
 	clipSeconds     prometheus.Histogram
 
-	mu      sync.Mutex
-	prefix  string // the journal's base name: files are PREFIX-ID.jpg/.mp4
-	cal     web.Calibration
-	pcs     []web.Pieces // recent piece positions, oldest first
-	players map[board.Side]string
-	items   map[string]*evItem // by media id
-	files   map[string]*evItem // by file name
-	order   []string           // media ids, oldest first (bounded)
-	ready   []web.Media        // to publish
-	last    *evItem            // the last settled foul or pocketing with a clip
-	stroke  [2]int64           // the last stroke's frames (from, to)
-	inPlay  int64              // the stroke in play's first frame (-1: none)
-	wake    func()
+	// The pipeline's cost: the time Add took on the analysis goroutine.
+	addN, addNs, addMax atomic.Int64
+
+	mu                sync.Mutex
+	prefix            string // the journal's base name: files are PREFIX-ID.jpg/.mp4
+	cal               web.Calibration
+	pcs               []web.Pieces // recent piece positions, oldest first
+	players           map[board.Side]string
+	items             map[string]*evItem // by media id
+	files             map[string]*evItem // by file name
+	order             []string           // media ids, oldest first (bounded)
+	ready             []web.Media        // to publish
+	last              *evItem            // the last settled foul or pocketing with a clip
+	stroke            [2]int64           // the last stroke's frames (from, to)
+	nWritten, nFailed int
+	took              []time.Duration // each decision's write time
+	inPlay            int64           // the stroke in play's first frame (-1: none)
+	wake              func()
 }
 
 type evItem struct {
@@ -82,8 +92,8 @@ func (d *Daemon) openEvidence() error {
 	e := &evidenceKeeper{log: d.Logger.With("component", "evidence"), geom: d.geom, fps: fps, pre: int64(3 * fps),
 		players: map[board.Side]string{}, items: map[string]*evItem{}, files: map[string]*evItem{}, inPlay: -1, wake: d.signal}
 	e.prefix = journalPrefix(d.JournalPath())
-	if d.keeper != nil && d.keeper.m != nil {
-		e.setPlayers(d.keeper.m.State())
+	if d.keeper != nil {
+		e.setPlayers(d.keeper.Snapshot().State)
 	}
 	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth}}
 	if err := e.buf.Initialize(); err != nil {
@@ -147,8 +157,16 @@ func journalPrefix(path string) string {
 // frame keeps a frame in the replay buffer (a copy, or nothing when the
 // compressor is busy).
 func (e *evidenceKeeper) frame(f *Frame) {
-	if e != nil {
-		e.buf.Add(f.Mat, f.Index, f.PTS)
+	if e == nil {
+		return
+	}
+	t0 := time.Now()
+	e.buf.Add(f.Mat, f.Index, f.PTS)
+	d := int64(time.Since(t0))
+	e.addN.Add(1)
+	e.addNs.Add(d)
+	if d > e.addMax.Load() {
+		e.addMax.Store(d) // one writer: the analysis goroutine
 	}
 }
 
@@ -436,6 +454,12 @@ func (e *evidenceKeeper) finished(r evidence.Result) {
 		e.clipSeconds.Observe(r.Took.Seconds())
 	}
 	if r.Err != nil {
+		e.nFailed++
+	} else {
+		e.nWritten++
+	}
+	e.took = append(e.took, r.Took)
+	if r.Err != nil {
 		reason := "write"
 		switch {
 		case r.Frames == 0:
@@ -653,4 +677,65 @@ func (e *evidenceKeeper) sortedIDs() []string {
 	}
 	sort.Strings(ids)
 	return ids
+}
+
+// EvidenceSummary says, for the exit summary, what the evidence cost the
+// pipeline (the frame copy on the analysis goroutine) and what the writer
+// did ("" when evidence is off).
+func (d *Daemon) EvidenceSummary() string {
+	e := d.ev
+	if e == nil {
+		return ""
+	}
+	st := e.buf.Stats()
+	var mean time.Duration
+	if n := e.addN.Load(); n > 0 {
+		mean = time.Duration(e.addNs.Load() / n)
+	}
+	e.mu.Lock()
+	took := append([]time.Duration(nil), e.took...)
+	written, failed := e.nWritten, e.nFailed
+	e.mu.Unlock()
+	s := fmt.Sprintf("evidence: replay buffer %s; the pipeline's copy %s mean, %s max per frame; compressing %s CPU per frame (own goroutine)",
+		st, mean.Round(time.Microsecond), time.Duration(e.addMax.Load()).Round(time.Microsecond), st.EncodeCPU.Round(time.Microsecond))
+	if len(took) > 0 {
+		sort.Slice(took, func(i, j int) bool { return took[i] < took[j] })
+		var sum time.Duration
+		for _, t := range took {
+			sum += t
+		}
+		s += fmt.Sprintf("\n  %d decisions written, %d with something missing; still + clip %s mean, %s max (writer goroutine and ffmpeg, never the pipeline)",
+			written, failed, (sum / time.Duration(len(took))).Round(time.Millisecond), took[len(took)-1].Round(time.Millisecond))
+	}
+	return s
+}
+
+// WriteSheet implements web.SheetSource: the match sheet (package sheet)
+// of the journal in play, as the umpire console downloads it.
+func (d *Daemon) WriteSheet(w io.Writer, format string) error {
+	return writeSheet(w, d.JournalPath(), format)
+}
+
+func writeSheet(w io.Writer, journal, format string) error {
+	if journal == "" {
+		return errors.New("no journal yet")
+	}
+	jf, err := match.ReadJournal(journal, false)
+	if err != nil {
+		return err
+	}
+	var lines []sheet.Line
+	for _, r := range jf.Records {
+		if r.Event != nil {
+			lines = append(lines, sheet.Line{Line: r.Line, Event: r.Event, By: r.Meta.By, Note: r.Meta.Note})
+		}
+	}
+	sh, err := sheet.Build(jf.Header, lines)
+	if err != nil {
+		return err
+	}
+	if format == "csv" {
+		return sheet.WriteCSV(w, sh)
+	}
+	return sheet.WritePDF(w, sh)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -32,7 +33,7 @@ type feed struct {
 	clock    clock.Clock
 	metrics  *Metrics
 	status   func(web.Camera)
-	out      chan observation
+	out      chan match.Observation
 	catchUp  int64
 	identity string
 	name     string
@@ -51,7 +52,7 @@ func (f *feed) Initialize() error {
 	if st.IsDir() {
 		return fmt.Errorf("events %s is a directory", f.path)
 	}
-	f.out = make(chan observation, f.queue)
+	f.out = make(chan match.Observation, f.queue)
 	f.catchUp = -1
 	f.identity = fmt.Sprintf("events:%s#%d", abs, st.Size())
 	f.name = f.path
@@ -102,7 +103,7 @@ func (f *feed) run(done <-chan struct{}) error {
 		}
 		now := f.clock.Now()
 		f.metrics.frameIn(now)
-		o := observation{Frame: curFrame, Captured: now, Events: cur}
+		o := match.Observation{Frame: curFrame, Captured: now, Events: cur}
 		select {
 		case f.out <- o:
 		case <-done:

@@ -45,13 +45,16 @@ const (
 	FromPocket = "pocket"
 )
 
-// Metrics are the daemon's figures: exported on /metrics (through the web
-// server's registry) and summarised at exit.
+// Metrics are the daemon's figures — capture, analysis, match (through
+// match.Metrics), sinks — exported on /metrics through the web server's
+// registry (beside the web server's own) and summarised at exit. Each
+// thing is counted once, here.
 type Metrics struct {
-	web *web.Metrics
 	reg *prometheus.Registry
 
 	framesIn, framesOut prometheus.Counter
+	stageLatency        *prometheus.HistogramVec
+	subscribersDropped  prometheus.Counter
 	dropped             *prometheus.CounterVec
 	fpsIn, fpsOut       prometheus.Gauge
 	latency             *prometheus.HistogramVec
@@ -130,7 +133,14 @@ func (m *Metrics) setBacklog(n int) { m.backlog.Set(float64(n)) }
 // be nil: then they live in a registry of their own).
 func NewMetrics(w *web.Metrics, now time.Time) *Metrics {
 	m := &Metrics{
-		web: w,
+		stageLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "boardcam_stage_latency_seconds",
+			Help:    "Time a pipeline stage takes for one frame: analyze (the whole analysis), rest_check, and each stage the analyzer reports (calibrate, vision, tracker).",
+			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .033, .05, .1, .2, .5, 1},
+		}, []string{"stage"}),
+		subscribersDropped: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "boardcam_match_subscribers_dropped_total", Help: "Subscribers to the match's announcements (MQTT, evidence clips) dropped for being too slow; the websocket and the scoreboard are never dropped.",
+		}),
 		framesIn: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "boardcam_capture_frames_total", Help: "Frames read from the source.",
 		}),
@@ -185,7 +195,7 @@ func NewMetrics(w *web.Metrics, now time.Time) *Metrics {
 		reg = w.Registry()
 	}
 	m.reg = reg
-	reg.MustRegister(m.framesIn, m.framesOut, m.dropped, m.fpsIn, m.fpsOut, m.latency, m.decisions, m.reconnects, m.journalSync, m.gaps, m.degradedC, m.unanalysableC, m.backlog)
+	reg.MustRegister(m.stageLatency, m.subscribersDropped, m.framesIn, m.framesOut, m.dropped, m.fpsIn, m.fpsOut, m.latency, m.decisions, m.reconnects, m.journalSync, m.gaps, m.degradedC, m.unanalysableC, m.backlog)
 	return m
 }
 
@@ -195,9 +205,6 @@ func (m *Metrics) frameIn(now time.Time) {
 	m.mu.Lock()
 	if f, ok := m.rateIn.add(now); ok {
 		m.fpsIn.Set(f)
-		if m.web != nil {
-			m.web.FPS.Set(f)
-		}
 	}
 	m.mu.Unlock()
 }
@@ -205,9 +212,6 @@ func (m *Metrics) frameIn(now time.Time) {
 func (m *Metrics) frameOut(now time.Time) {
 	m.framesOut.Inc()
 	m.nOut.Add(1)
-	if m.web != nil {
-		m.web.Frames.Inc()
-	}
 	m.mu.Lock()
 	if f, ok := m.rateOut.add(now); ok {
 		m.fpsOut.Set(f)
@@ -217,18 +221,13 @@ func (m *Metrics) frameOut(now time.Time) {
 
 func (m *Metrics) drop(stage string) {
 	m.dropped.WithLabelValues(stage).Inc()
-	if m.web != nil && stage == "analyze" {
-		m.web.DroppedFrames.Inc()
-	}
 	m.mu.Lock()
 	m.drops[stage]++
 	m.mu.Unlock()
 }
 
 func (m *Metrics) stage(name string, d time.Duration) {
-	if m.web != nil {
-		m.web.ObserveStage(name, d)
-	}
+	m.stageLatency.WithLabelValues(name).Observe(d.Seconds())
 	m.mu.Lock()
 	s := m.stages[name]
 	if s == nil {
@@ -456,3 +455,20 @@ func (r *rate) add(now time.Time) (float64, bool) {
 	}
 	return 0, false
 }
+
+// The match component's figures (match.Metrics).
+
+// JournalCommit implements match.Metrics.
+func (m *Metrics) JournalCommit(d time.Duration) { m.journalSync.Observe(d.Seconds()) }
+
+// Latency implements match.Metrics.
+func (m *Metrics) Latency(path, from string, d time.Duration) { m.observe(path, from, d) }
+
+// Decision implements match.Metrics.
+func (m *Metrics) Decision(kind, outcome string) { m.decision(kind, outcome) }
+
+// Gap implements match.Metrics.
+func (m *Metrics) Gap(moved bool) { m.gap(moved) }
+
+// SubscriberDropped implements match.Metrics.
+func (m *Metrics) SubscriberDropped() { m.subscribersDropped.Inc() }

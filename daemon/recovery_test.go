@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/referee/refsim"
 	"github.com/boardcam/boardcam/rules"
@@ -175,13 +176,13 @@ func startChild(t *testing.T, source, journal string, pace bool, speed float64) 
 
 // journalStates replays a journal (as a restart would find it) and
 // returns the state after every prefix of its events.
-func journalStates(t *testing.T, dir string) (map[fingerprint]bool, *JournalFile) {
+func journalStates(t *testing.T, dir string) (map[fingerprint]bool, *match.JournalFile) {
 	t.Helper()
-	path, err := LatestJournal(dir)
+	path, err := match.LatestJournal(dir)
 	if err != nil || path == "" {
 		t.Fatalf("no journal in %s: %v", dir, err)
 	}
-	jf, err := ReadJournal(path, false)
+	jf, err := match.ReadJournal(path, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func journalStates(t *testing.T, dir string) (map[fingerprint]bool, *JournalFile
 	return seen, jf
 }
 
-func eventLines(jf *JournalFile) []string {
+func eventLines(jf *match.JournalFile) []string {
 	var out []string
 	for _, e := range jf.Events() {
 		out = append(out, rules.FormatEvent(e))
@@ -266,7 +267,7 @@ func TestKillRecovery(t *testing.T) {
 		}
 		// Everything the child announced is in the journal it left.
 		seen := map[fingerprint]bool{}
-		if p, _ := LatestJournal(dir); p != "" {
+		if p, _ := match.LatestJournal(dir); p != "" {
 			seen, _ = journalStates(t, dir)
 		}
 		c.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -54,14 +55,14 @@ func TestResumeFromLog(t *testing.T) {
 	jpath := d.JournalPath()
 	d.Close()
 
-	jf, err := ReadJournal(jpath, false)
+	jf, err := match.ReadJournal(jpath, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var fromLog []string
 	for _, r := range jf.Records {
 		if r.Event != nil {
-			if r.Meta.By != ByLog {
+			if r.Meta.By != match.ByLog {
 				t.Errorf("journal line %d %q is not marked as the log's", r.Line, rules.FormatEvent(r.Event))
 			}
 			fromLog = append(fromLog, rules.FormatEvent(r.Event))
@@ -110,7 +111,7 @@ func TestResumeFromPosition(t *testing.T) {
 	}
 	jpath := d.JournalPath()
 	d.Close()
-	jf, err := ReadJournal(jpath, false)
+	jf, err := match.ReadJournal(jpath, false)
 	if err != nil {
 		t.Fatal(err)
 	}

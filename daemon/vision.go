@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -29,6 +30,10 @@ type VisionAnalyzer struct {
 	// corners) is saved, so that the daemon uses it again after a restart.
 	Saved string
 
+	// pmu is held while the pipeline works on a frame and by Close: a
+	// Close from another goroutine waits for the frame in flight, and the
+	// calls after it fail instead of touching freed OpenCV memory.
+	pmu     sync.Mutex
 	p       *pipeline.Analyzer
 	cal     *calibrate.Calibration
 	note    string
@@ -68,6 +73,11 @@ func NewVisionAnalyzer(g *board.Geometry, cal *calibrate.Calibration, lens *cali
 // Analyze implements Analyzer.
 func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration) (Analysis, error) {
 	var out Analysis
+	a.pmu.Lock()
+	defer a.pmu.Unlock()
+	if a.p == nil {
+		return out, errAnalyzerClosed
+	}
 	a.mu.Lock()
 	a.size = calibrate.Size{W: frame.Cols(), H: frame.Rows()}
 	manual := a.manual
@@ -145,8 +155,15 @@ func pieceState(s tracker.State) string {
 // Flush implements Flusher: the events the tracker still holds at the end
 // of a video.
 func (a *VisionAnalyzer) Flush() (Analysis, error) {
+	a.pmu.Lock()
+	defer a.pmu.Unlock()
+	if a.p == nil {
+		return Analysis{}, errAnalyzerClosed
+	}
 	return Analysis{Events: a.p.Finish()}, nil
 }
+
+var errAnalyzerClosed = errors.New("analysis: the analyzer is closed")
 
 // Reset implements Analyzer. The pipeline keeps its tracker (the pieces'
 // identities) across an outage and checks the calibration against the
@@ -248,6 +265,11 @@ func (a *VisionAnalyzer) useCorners(frame gocv.Mat, c [4][2]float64) error {
 
 // Close implements Analyzer.
 func (a *VisionAnalyzer) Close() error {
-	a.p.Close()
+	a.pmu.Lock()
+	defer a.pmu.Unlock()
+	if a.p != nil {
+		a.p.Close()
+		a.p = nil
+	}
 	return nil
 }

@@ -82,28 +82,6 @@ func (w *watchdog) run(done <-chan struct{}) {
 	}
 }
 
-// probeKeeper asks the match component for a sign of life.
-func (d *Daemon) probeKeeper(wait time.Duration, done <-chan struct{}) bool {
-	p := make(chan struct{})
-	t := d.Clock.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case d.probes <- p:
-	case <-t.C():
-		return false
-	case <-done:
-		return true
-	}
-	select {
-	case <-p:
-		return true
-	case <-t.C():
-		return false
-	case <-done:
-		return true
-	}
-}
-
 // healthLine is the status line of the systemd notifications.
 func (d *Daemon) healthLine() string {
 	s := d.Snapshot()

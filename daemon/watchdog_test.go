@@ -171,7 +171,7 @@ func TestDaemonNotifiesSystemd(t *testing.T) {
 	if got := next(); !strings.HasPrefix(got, "READY=1\nSTATUS=camera ") || !strings.Contains(got, "board 1 0-0") {
 		t.Errorf("first notification %q", got)
 	}
-	if !d.probeKeeper(10*time.Second, nil) {
+	if !d.keeper.Alive(10*time.Second, nil) {
 		t.Error("the running match component did not answer the probe")
 	}
 	if got := next(); !strings.HasPrefix(got, "WATCHDOG=1\nSTATUS=") {
@@ -188,7 +188,7 @@ func TestDaemonNotifiesSystemd(t *testing.T) {
 			t.Fatalf("unexpected notification %q", got)
 		}
 	}
-	if d.probeKeeper(50*time.Millisecond, nil) {
+	if d.keeper.Alive(50*time.Millisecond, nil) {
 		t.Error("a stopped match component answered the probe")
 	}
 }

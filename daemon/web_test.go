@@ -15,6 +15,7 @@ import (
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/hardware/gpio"
 	"github.com/boardcam/boardcam/hardware/gpio/gpiotest"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
 	"github.com/boardcam/boardcam/web/webtest"
@@ -119,7 +120,7 @@ func TestWebBackend(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	jf, err := ReadJournal(d.JournalPath(), false)
+	jf, err := match.ReadJournal(d.JournalPath(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestButtonUndo(t *testing.T) {
 	if fingerprintOf(d.State()) == fingerprintOf(before) {
 		t.Error("the button's undo changed nothing")
 	}
-	jf, err := ReadJournal(d.JournalPath(), false)
+	jf, err := match.ReadJournal(d.JournalPath(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

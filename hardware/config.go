@@ -184,210 +184,248 @@ func joinFieldErrors(errs []*FieldError) error {
 	return errors.Join(out...)
 }
 
+// plan checks the configuration and works out what to open, one device
+// at a time: every problem found is a FieldError, in the order of the
+// configuration file.
 func (c Config) plan() (*plan, []*FieldError) {
-	var errs []*FieldError
-	bad := func(field, format string, a ...any) {
-		errs = append(errs, &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)})
-	}
-	p := &plan{}
-	brightness := func(field string, b *int) int {
-		if b == nil {
-			return DefaultBrightness
-		}
-		if *b < 0 || *b > 15 {
-			bad(field, "%d is out of range 0–15", *b)
-		}
-		return *b
-	}
-	layout := func(field, s string) display.Layout {
-		if strings.TrimSpace(s) == "" {
-			return nil
-		}
-		l, err := display.ParseLayout(s)
-		if err != nil {
-			bad(field, "%v", err)
-		}
-		return l
-	}
-	fitLayout := func(field string, l display.Layout, digits int) {
-		if _, err := l.Fit(digits); err != nil && len(l) > 0 {
-			bad(field, "%v", err)
-		}
-	}
-
+	pl := &planner{p: &plan{}}
 	if m := c.MAX7219; m != nil {
-		mp := &maxPlan{opts: max7219.Opts{Chips: 1, Speed: max7219.DefaultSpeed}}
-		port, err := spiPortName(m.Bus, m.ChipSelect)
-		if err != nil {
-			bad("max7219.bus", "%v", err)
-		}
-		mp.port = port
-		if m.Cascaded != 0 {
-			if m.Cascaded < 1 || m.Cascaded > 8 {
-				bad("max7219.cascaded", "%d chips, want 1 to 8", m.Cascaded)
-			}
-			mp.opts.Chips = m.Cascaded
-		}
-		mp.opts.Brightness = brightness("max7219.brightness", m.Brightness)
-		if m.SpeedHz != 0 {
-			if m.SpeedHz < 10_000 || m.SpeedHz > 10_000_000 {
-				bad("max7219.speed_hz", "%d Hz, want 10000 to 10000000 (the chip's maximum)", m.SpeedHz)
-			}
-			mp.opts.Speed = physic.Frequency(m.SpeedHz) * physic.Hertz
-		}
-		mp.layout = layout("max7219.layout", m.Layout)
-		fitLayout("max7219.layout", mp.layout, mp.opts.Chips*max7219.DigitsPerChip)
-		p.max = mp
+		pl.p.max = pl.max7219(m)
 	}
-
 	if h := c.HT16K33; h != nil {
-		hp := &htPlan{opts: ht16k33.DefaultOpts}
-		bus, err := i2cBusName(h.Bus)
-		if err != nil {
-			bad("ht16k33.bus", "%v", err)
-		}
-		hp.bus = bus
-		if h.Address != 0 {
-			hp.opts.Addr = uint16(h.Address)
-		}
-		w, err := ht16k33.ParseWiring(h.Wiring)
-		if err != nil {
-			bad("ht16k33.wiring", "%v", err)
-		}
-		hp.opts.Wiring = w
-		if h.Digits != 0 {
-			hp.opts.Digits = h.Digits
-		}
-		chips := 1
-		switch {
-		case w == ht16k33.Backpack && (hp.opts.Digits < 4 || hp.opts.Digits%4 != 0 || hp.opts.Digits > 32):
-			bad("ht16k33.digits", "%d digits, want a multiple of 4 (one backpack per 4 digits) up to 32", hp.opts.Digits)
-		case w == ht16k33.Backpack:
-			chips = hp.opts.Digits / 4
-		case w == ht16k33.Rows && (hp.opts.Digits < 1 || hp.opts.Digits > 8):
-			bad("ht16k33.digits", "%d digits, want 1 to 8 on one chip", hp.opts.Digits)
-		}
-		if a := int(hp.opts.Addr); a < 0x70 || a+chips-1 > 0x77 {
-			span := fmt.Sprintf("%#02x", a)
-			if chips > 1 {
-				span = fmt.Sprintf("%#02x to %#02x (%d backpacks)", a, a+chips-1, chips)
-			}
-			bad("ht16k33.address", "%s: the HT16K33 answers at 0x70 to 0x77", span)
-		}
-		hp.opts.Brightness = brightness("ht16k33.brightness", h.Brightness)
-		hp.layout = layout("ht16k33.layout", h.Layout)
-		fitLayout("ht16k33.layout", hp.layout, hp.opts.Digits)
-		p.ht = hp
+		pl.p.ht = pl.ht16k33(h)
 	}
-
+	// After the buses: a GPIO line must not be one of their pins.
 	if g := c.GPIO; g != nil {
-		gp := &gpioPlan{chip: g.Chip, buzzer: strings.TrimSpace(g.Buzzer), patterns: map[display.AlertKind]signals.Pattern{}}
-		if gp.chip == "" {
-			gp.chip = DefaultChip
+		pl.p.gpio = pl.gpio(g)
+	}
+	pl.blink(c.Blink)
+	return pl.p, pl.errs
+}
+
+// planner collects the plan and the problems found on the way.
+type planner struct {
+	p    *plan
+	errs []*FieldError
+}
+
+func (pl *planner) bad(field, format string, a ...any) {
+	pl.errs = append(pl.errs, &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)})
+}
+
+func (pl *planner) brightness(field string, b *int) int {
+	if b == nil {
+		return DefaultBrightness
+	}
+	if *b < 0 || *b > 15 {
+		pl.bad(field, "%d is out of range 0–15", *b)
+	}
+	return *b
+}
+
+func (pl *planner) layout(field, s string) display.Layout {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	l, err := display.ParseLayout(s)
+	if err != nil {
+		pl.bad(field, "%v", err)
+	}
+	return l
+}
+
+func (pl *planner) fitLayout(field string, l display.Layout, digits int) {
+	if _, err := l.Fit(digits); err != nil && len(l) > 0 {
+		pl.bad(field, "%v", err)
+	}
+}
+
+// max7219 plans the SPI scoreboard.
+func (pl *planner) max7219(m *MAX7219Config) *maxPlan {
+	mp := &maxPlan{opts: max7219.Opts{Chips: 1, Speed: max7219.DefaultSpeed}}
+	port, err := spiPortName(m.Bus, m.ChipSelect)
+	if err != nil {
+		pl.bad("max7219.bus", "%v", err)
+	}
+	mp.port = port
+	if m.Cascaded != 0 {
+		if m.Cascaded < 1 || m.Cascaded > 8 {
+			pl.bad("max7219.cascaded", "%d chips, want 1 to 8", m.Cascaded)
 		}
-		used := map[int]string{} // line offset → field
-		line := func(field, name string) string {
-			name = strings.TrimSpace(name)
-			off, ok, err := gpio.ParseLine(name)
-			if err != nil {
-				bad(field, "%v", err)
-				return name
-			}
-			if !ok {
-				return name // a line name, looked up on the chip at Open
-			}
-			if prev, dup := used[off]; dup {
-				bad(field, "GPIO%d is also %s", off, prev)
-			}
-			used[off] = field
-			if conflict := busPinConflict(off, p); conflict != "" {
-				bad(field, "GPIO%d is %s", off, conflict)
-			}
+		mp.opts.Chips = m.Cascaded
+	}
+	mp.opts.Brightness = pl.brightness("max7219.brightness", m.Brightness)
+	if m.SpeedHz != 0 {
+		if m.SpeedHz < 10_000 || m.SpeedHz > 10_000_000 {
+			pl.bad("max7219.speed_hz", "%d Hz, want 10000 to 10000000 (the chip's maximum)", m.SpeedHz)
+		}
+		mp.opts.Speed = physic.Frequency(m.SpeedHz) * physic.Hertz
+	}
+	mp.layout = pl.layout("max7219.layout", m.Layout)
+	pl.fitLayout("max7219.layout", mp.layout, mp.opts.Chips*max7219.DigitsPerChip)
+	return mp
+}
+
+// ht16k33 plans the I²C scoreboard.
+func (pl *planner) ht16k33(h *HT16K33Config) *htPlan {
+	hp := &htPlan{opts: ht16k33.DefaultOpts}
+	bus, err := i2cBusName(h.Bus)
+	if err != nil {
+		pl.bad("ht16k33.bus", "%v", err)
+	}
+	hp.bus = bus
+	if h.Address != 0 {
+		hp.opts.Addr = uint16(h.Address)
+	}
+	w, err := ht16k33.ParseWiring(h.Wiring)
+	if err != nil {
+		pl.bad("ht16k33.wiring", "%v", err)
+	}
+	hp.opts.Wiring = w
+	if h.Digits != 0 {
+		hp.opts.Digits = h.Digits
+	}
+	chips := 1
+	switch {
+	case w == ht16k33.Backpack && (hp.opts.Digits < 4 || hp.opts.Digits%4 != 0 || hp.opts.Digits > 32):
+		pl.bad("ht16k33.digits", "%d digits, want a multiple of 4 (one backpack per 4 digits) up to 32", hp.opts.Digits)
+	case w == ht16k33.Backpack:
+		chips = hp.opts.Digits / 4
+	case w == ht16k33.Rows && (hp.opts.Digits < 1 || hp.opts.Digits > 8):
+		pl.bad("ht16k33.digits", "%d digits, want 1 to 8 on one chip", hp.opts.Digits)
+	}
+	if a := int(hp.opts.Addr); a < 0x70 || a+chips-1 > 0x77 {
+		span := fmt.Sprintf("%#02x", a)
+		if chips > 1 {
+			span = fmt.Sprintf("%#02x to %#02x (%d backpacks)", a, a+chips-1, chips)
+		}
+		pl.bad("ht16k33.address", "%s: the HT16K33 answers at 0x70 to 0x77", span)
+	}
+	hp.opts.Brightness = pl.brightness("ht16k33.brightness", h.Brightness)
+	hp.layout = pl.layout("ht16k33.layout", h.Layout)
+	pl.fitLayout("ht16k33.layout", hp.layout, hp.opts.Digits)
+	return hp
+}
+
+// gpio plans the buzzer, the turn LEDs and the buttons, each line used
+// once and none on a configured bus's pins.
+func (pl *planner) gpio(g *GPIOConfig) *gpioPlan {
+	p := pl.p
+	gp := &gpioPlan{chip: g.Chip, buzzer: strings.TrimSpace(g.Buzzer), patterns: map[display.AlertKind]signals.Pattern{}}
+	if gp.chip == "" {
+		gp.chip = DefaultChip
+	}
+	used := map[int]string{} // line offset → field
+	line := func(field, name string) string {
+		name = strings.TrimSpace(name)
+		off, ok, err := gpio.ParseLine(name)
+		if err != nil {
+			pl.bad(field, "%v", err)
 			return name
 		}
-		if gp.buzzer != "" {
-			line("gpio.buzzer", gp.buzzer)
+		if !ok {
+			return name // a line name, looked up on the chip at Open
 		}
-		gp.buzzerOpts.ActiveLow = g.BuzzerActiveLow
-		for _, name := range sortedKeys(g.BuzzerPatterns) {
-			field := "gpio.buzzer_patterns." + name
-			k, err := display.ParseAlertKind(name)
-			if err != nil {
-				bad(field, "%v", err)
-				continue
-			}
-			pat := signals.PatternMS(g.BuzzerPatterns[name]...)
-			if err := pat.Validate(); err != nil {
-				bad(field, "%v", err)
-				continue
-			}
-			gp.patterns[k] = pat
+		if prev, dup := used[off]; dup {
+			pl.bad(field, "GPIO%d is also %s", off, prev)
 		}
-		for _, name := range sortedKeys(g.TurnLEDs) {
-			field := "gpio.turn_leds." + name
-			seat, err := board.ParseSide(name)
-			if err != nil {
-				bad(field, "unknown seat %q (want S, E, N or W)", name)
-				continue
-			}
-			if gp.leds[seat] != "" {
-				bad(field, "seat %s is given twice", seat)
-				continue
-			}
-			gp.leds[seat] = line(field, g.TurnLEDs[name])
+		used[off] = field
+		if conflict := busPinConflict(off, p); conflict != "" {
+			pl.bad(field, "GPIO%d is %s", off, conflict)
 		}
-		gp.ledOpts.ActiveLow = g.LEDsActiveLow
-		for _, name := range sortedKeys(g.HoldMS) {
-			if _, err := buttons.ParseCommand(name); err != nil {
-				bad("gpio.hold_ms."+name, "%v", err)
-			} else if v := g.HoldMS[name]; v < 0 || v > 10000 {
-				bad("gpio.hold_ms."+name, "%d ms, want 0 to 10000", v)
-			}
-		}
-		for _, name := range sortedKeys(g.Buttons) {
-			field := "gpio.buttons." + name
-			cmd, err := buttons.ParseCommand(name)
-			if err != nil {
-				bad(field, "%v", err)
-				continue
-			}
-			hold, set := g.HoldMS[cmd.String()]
-			if !set && cmd == buttons.NextBoard {
-				hold = DefaultNextBoardHoldMS
-			}
-			gp.buttons = append(gp.buttons, buttons.Spec{Command: cmd, Line: line(field, g.Buttons[name]), Hold: time.Duration(hold) * time.Millisecond})
-		}
-		activeLow := true
-		if g.ButtonsActiveLow != nil {
-			activeLow = *g.ButtonsActiveLow
-		}
-		gp.buttonOpts.ActiveLow = activeLow
-		gp.buttonOpts.Bias = gpio.BiasPullDown
-		if activeLow {
-			gp.buttonOpts.Bias = gpio.BiasPullUp
-		}
-		if g.ButtonsPull != "" {
-			b, err := gpio.ParseBias(g.ButtonsPull)
-			if err != nil {
-				bad("gpio.buttons_pull", "%v", err)
-			}
-			gp.buttonOpts.Bias = b
-		}
-		gp.debounce = buttons.DefaultDebounce
-		if g.DebounceMS != 0 {
-			if g.DebounceMS < 1 || g.DebounceMS > 1000 {
-				bad("gpio.debounce_ms", "%d ms, want 1 to 1000", g.DebounceMS)
-			}
-			gp.debounce = time.Duration(g.DebounceMS) * time.Millisecond
-		}
-		p.gpio = gp
+		return name
 	}
+	if gp.buzzer != "" {
+		line("gpio.buzzer", gp.buzzer)
+	}
+	gp.buzzerOpts.ActiveLow = g.BuzzerActiveLow
+	for _, name := range sortedKeys(g.BuzzerPatterns) {
+		field := "gpio.buzzer_patterns." + name
+		k, err := display.ParseAlertKind(name)
+		if err != nil {
+			pl.bad(field, "%v", err)
+			continue
+		}
+		pat := signals.PatternMS(g.BuzzerPatterns[name]...)
+		if err := pat.Validate(); err != nil {
+			pl.bad(field, "%v", err)
+			continue
+		}
+		gp.patterns[k] = pat
+	}
+	for _, name := range sortedKeys(g.TurnLEDs) {
+		field := "gpio.turn_leds." + name
+		seat, err := board.ParseSide(name)
+		if err != nil {
+			pl.bad(field, "unknown seat %q (want S, E, N or W)", name)
+			continue
+		}
+		if gp.leds[seat] != "" {
+			pl.bad(field, "seat %s is given twice", seat)
+			continue
+		}
+		gp.leds[seat] = line(field, g.TurnLEDs[name])
+	}
+	gp.ledOpts.ActiveLow = g.LEDsActiveLow
+	pl.buttons(g, gp, line)
+	return gp
+}
 
-	b := c.Blink
+// buttons plans the buttons: their commands, hold times, lines (named
+// through line), pull and debounce.
+func (pl *planner) buttons(g *GPIOConfig, gp *gpioPlan, line func(field, name string) string) {
+	for _, name := range sortedKeys(g.HoldMS) {
+		if _, err := buttons.ParseCommand(name); err != nil {
+			pl.bad("gpio.hold_ms."+name, "%v", err)
+		} else if v := g.HoldMS[name]; v < 0 || v > 10000 {
+			pl.bad("gpio.hold_ms."+name, "%d ms, want 0 to 10000", v)
+		}
+	}
+	for _, name := range sortedKeys(g.Buttons) {
+		field := "gpio.buttons." + name
+		cmd, err := buttons.ParseCommand(name)
+		if err != nil {
+			pl.bad(field, "%v", err)
+			continue
+		}
+		hold, set := g.HoldMS[cmd.String()]
+		if !set && cmd == buttons.NextBoard {
+			hold = DefaultNextBoardHoldMS
+		}
+		gp.buttons = append(gp.buttons, buttons.Spec{Command: cmd, Line: line(field, g.Buttons[name]), Hold: time.Duration(hold) * time.Millisecond})
+	}
+	activeLow := true
+	if g.ButtonsActiveLow != nil {
+		activeLow = *g.ButtonsActiveLow
+	}
+	gp.buttonOpts.ActiveLow = activeLow
+	gp.buttonOpts.Bias = gpio.BiasPullDown
+	if activeLow {
+		gp.buttonOpts.Bias = gpio.BiasPullUp
+	}
+	if g.ButtonsPull != "" {
+		b, err := gpio.ParseBias(g.ButtonsPull)
+		if err != nil {
+			pl.bad("gpio.buttons_pull", "%v", err)
+		}
+		gp.buttonOpts.Bias = b
+	}
+	gp.debounce = buttons.DefaultDebounce
+	if g.DebounceMS != 0 {
+		if g.DebounceMS < 1 || g.DebounceMS > 1000 {
+			pl.bad("gpio.debounce_ms", "%d ms, want 1 to 1000", g.DebounceMS)
+		}
+		gp.debounce = time.Duration(g.DebounceMS) * time.Millisecond
+	}
+}
+
+// blink plans the blinking of the scoreboards.
+func (pl *planner) blink(b BlinkConfig) {
+	p := pl.p
 	p.period = display.DefaultBlinkPeriod
 	if b.PeriodMS != 0 {
 		if b.PeriodMS < 100 || b.PeriodMS > 5000 {
-			bad("blink.period_ms", "%d ms, want 100 to 5000", b.PeriodMS)
+			pl.bad("blink.period_ms", "%d ms, want 100 to 5000", b.PeriodMS)
 		}
 		p.period = time.Duration(b.PeriodMS) * time.Millisecond
 	}
@@ -398,12 +436,11 @@ func (c Config) plan() (*plan, []*FieldError) {
 		case v == -1:
 			return -1
 		case v < -1 || v > 600_000:
-			bad(field, "%d ms, want 1 to 600000, or -1 for until the next state", v)
+			pl.bad(field, "%d ms, want 1 to 600000, or -1 for until the next state", v)
 		}
 		return time.Duration(v) * time.Millisecond
 	}
 	p.model = display.Options{FoulBlink: blinkFor("blink.foul_ms", b.FoulMS), WinBlink: blinkFor("blink.win_ms", b.WinMS)}
-	return p, errs
 }
 
 // busPinConflict says which bus pin a GPIO is when that bus is configured.

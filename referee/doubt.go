@@ -2,6 +2,7 @@ package referee
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -286,7 +287,7 @@ func (r *Referee) inferredChecks(s *stroke, calls []Call, end events.Event) {
 		offerInferred(calls, pieceFouls, "a piece's place was inferred")
 	}
 	for _, p := range end.Pieces {
-		if (p.ID == "S" || p.Piece == board.Striker) && p.Inferred && s.flickJudged && !s.start.Inferred {
+		if (p.ID == "S" || p.Piece == board.Striker) && p.Inferred && s.flickJudged && !s.start.Inferred && r.mayHaveCrossed(s.seat, p) {
 			s.doubt(events.Doubt{Kind: events.DoubtInferredPosition, IDs: []string{"S"}, Frames: [2]int{end.Frame, end.Frame},
 				Reason: fmt.Sprintf("the striker's place at rest (frame %d) was inferred, not seen: whether it crossed its front line is not judged by the camera", end.Frame)})
 			offerInferred(calls, foulSet(rules.FoulBackwardFlick), "the striker's place at rest was inferred")
@@ -304,6 +305,14 @@ func (r *Referee) inferredChecks(s *stroke, calls []Call, end events.Event) {
 			offerInferred(calls, foulSet(rules.FoulTouchedPiece, rules.FoulStoppedStriker), "the move was inferred")
 		}
 	}
+}
+
+// mayHaveCrossed reports whether the striker, at rest at the inferred place
+// p, may within three times its uncertainty have been wholly past seat's
+// front line (where it stopped decides the backward flick only then).
+func (r *Referee) mayHaveCrossed(seat board.Side, p events.PieceAt) bool {
+	d := localY(seat, p.MM.Vec()) + r.g.Radius(board.Striker) - r.g.Marks().FrontInner(seat)
+	return d < 3*math.Max(p.SigmaMM, 10)
 }
 
 // Flush ends the stream (the video ended): a stroke still in progress is

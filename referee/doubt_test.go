@@ -229,3 +229,22 @@ func TestEndUnseen(t *testing.T) {
 		t.Errorf("a gap at rest at the end: %s", dump(ds))
 	}
 }
+
+// An inferred resting place of the striker doubts the backward flick only
+// when, within its uncertainty, the striker may have been past its front
+// line: one that went back under the player's arm, far behind the line,
+// flicked backwards whatever its exact place.
+func TestBackwardFlickInferredRest(t *testing.T) {
+	far := at("S", 20, 320)
+	far.Inferred, far.SigmaMM = true, 30
+	d := only(t, play(t, midBoard("icf"), false, ev(startAt(10, board.S, 0, baseY)), ev(end(40, far))))
+	if calls(d) != "backward_flick/applied" || d.Uncertain() {
+		t.Errorf("far behind the line: %s %q", dump([]referee.Decision{d}), kinds(d))
+	}
+	near := at("S", 20, 230)
+	near.Inferred, near.SigmaMM = true, 30
+	d = only(t, play(t, midBoard("icf"), false, ev(startAt(10, board.S, 0, baseY)), ev(end(40, near))))
+	if calls(d) != "backward_flick/offered" || kinds(d) != "inferred_position" {
+		t.Errorf("near the line: %s %q", dump([]referee.Decision{d}), kinds(d))
+	}
+}

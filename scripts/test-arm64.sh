@@ -36,15 +36,34 @@ file dist/boardcam-linux-arm64 | grep -q 'ARM aarch64' || { echo "not an arm64 b
 run_arm64 dist/boardcam-linux-arm64 version | sed -n 1p
 lap "built"
 
-# Tests under emulation (about 15 times slower than native here). -short,
-# and without the tests that render many synthetic scenes (minutes each
-# under qemu): their code paths are the ones the eval below runs on real
-# video, and they run natively on amd64. Without -tags matprofile: Mat leaks
-# do not depend on the architecture (amd64 checks them), and the release
-# build's gocv is reused.
-# TestPositionEveryState fails with -short on amd64 too (its coverage
-# check needs the full run; reported to rules).
-SKIP='^(TestPositionEveryState|TestPerft|TestScenarios|TestEmptyBoards|TestManAcrossPrintedLines|TestArmOverBaseCircles|TestOpeningArrangement|TestLoneCentreQueen|TestStrikerUnderFingers|TestHandOverRestingMan|TestSetCalibration|TestMotionBlur|TestStillBoard|TestDetectSynthetic)$'
+# Tests under emulation (about 15 times slower than native), -short and
+# without the tests below. Without -tags matprofile: Mat leaks do not
+# depend on the architecture (amd64 checks them), and the release build's
+# gocv is reused. What runs is what issue 15 asks for: each package's tests
+# on arm64, the arithmetic (homographies, lens model, geometry, rules,
+# tracker) checked against the same assertions as on amd64; the eval below
+# then runs the whole chain on video. Skipped here, each still run natively
+# on amd64 by scripts/test.sh:
+# - scenes rendered many times (minutes each under qemu; the renderer's
+#   textures are pure Go arithmetic): their code paths are the ones the
+#   eval runs on real video;
+# - calibrate's checker, monitor and lens-on-rendered-frame tests: the
+#   eval's camera-knock clip runs the checker and the recalibration, every
+#   clip the undistortion;
+# - the real photographs (../shared/realboards; absent on CI anyway);
+# - property tests of pure Go logic (rules' TestPerft: 195 s under qemu,
+#   TestPositionEveryState; vision's selection against sort): the other
+#   tests of those packages run.
+# Measured under qemu here (load 40, so only the proportions count): the
+# render-based tests took 90% of the packages' time (calibrate
+# TestTightFraming 659 s, vision TestCameraPose 646 s, TestFocalFromHomography
+# 500 s ...; renderer textures are pure Go floating point, ~40 times slower
+# emulated). A new test that renders belongs in SKIP_RENDER.
+SKIP_RENDER='TestScenarios|TestEmptyBoards|TestManAcrossPrintedLines|TestArmOverBaseCircles|TestOpeningArrangement|TestLoneCentreQueen|TestStrikerUnderFingers|TestHandOverRestingMan|TestSetCalibration|TestMotionBlur|TestStillBoard|TestDetectSynthetic|TestCameraPose|TestFocalFromHomography|TestErrors|TestTightFraming|TestSideViewTooOblique|TestManualCorners'
+SKIP_CALIBRATE='TestCheckerSeesMoves|TestMonitorWaitsForRest|TestMonitorRecalibrates|TestMonitorBacksOffAfterFailure|TestDetectThroughLens|TestUndistorterStraightensLines'
+SKIP_PHOTOS='TestDetectRealBoards|TestRealBoards'
+SKIP_PROPERTY='TestPerft|TestPositionEveryState|TestMedianInMatchesSort|TestKthMatchesSort'
+SKIP="^($SKIP_RENDER|$SKIP_CALIBRATE|$SKIP_PHOTOS|$SKIP_PROPERTY)\$"
 (
   lean_env arm64 "$SYSROOT"
   say "go test under qemu-aarch64 (board rules calibrate vision tracker)"

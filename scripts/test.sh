@@ -5,44 +5,90 @@
 # first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --test
 export PATH="$PATH:/usr/local/go/bin"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
-# The arm64 toolchain and sysroot download while the amd64 tests run
-# (network and disk, little CPU); scripts/test-arm64.sh waits for them.
-mkdir -p dist
-scripts/test-arm64.sh --prepare > dist/arm64-prepare.log 2>&1 &
-prepare=$!
+# Each stage's duration, said when it ends and listed at the end (also
+# when a stage fails): where CI's time goes.
+T0=$SECONDS
+stage_name="" stage_t0=0 stage_times=""
+stage() {
+  end_stage
+  stage_name=$1 stage_t0=$SECONDS
+  say "$1"
+}
+end_stage() {
+  [ -n "$stage_name" ] || return 0
+  local d=$((SECONDS - stage_t0))
+  say "${stage_name%% (*}: $d s"
+  stage_times+=$(printf '%6d s  %s' "$d" "${stage_name%% (*}")$'\n'
+  stage_name=""
+}
+summary() {
+  local rc=$?
+  end_stage
+  printf '\033[1m==> stages (wall time)\033[0m\n%s%6d s  total\n' "$stage_times" $((SECONDS - T0)) >&2
+  return $rc
+}
+trap summary EXIT
 
-say "gofmt"
+stage "setup (scripts/setup.sh --test)"
+scripts/setup.sh --test
+
+# The arm64 job (scripts/test-arm64.sh: toolchain and sysroot, cross-build,
+# tests and eval under qemu) runs beside the amd64 tests, at a lower
+# priority: it takes the CPU the amd64 packages leave idle (the longest
+# ones finish alone) and the downloads overlap. BOARDCAM_TEST_SERIAL=1 runs
+# it after them instead (each stage's own time). Its log is dist/arm64.log.
+mkdir -p dist
+arm64=""
+arm64_start() {
+  # its own process group (setsid), so that a failure here ends all of it
+  setsid -w nice -n 10 scripts/test-arm64.sh > dist/arm64.log 2>&1 &
+  arm64=$!
+}
+arm64_stop() { [ -z "$arm64" ] || kill -- "-$arm64" 2>/dev/null || true; }
+trap 'arm64_stop; summary' EXIT
+if [ -z "${BOARDCAM_TEST_SERIAL:-}" ]; then
+  arm64_start
+fi
+
+stage "gofmt"
 bad=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
 if [ -n "$bad" ]; then
   echo "not gofmt-formatted:" >&2; echo "$bad" >&2; exit 1
 fi
 
-say "go vet"
+stage "go vet"
 go vet ./...
 
-say "go test (-tags matprofile: every test fails on a leaked OpenCV Mat)"
+stage "go test (-tags matprofile: every test fails on a leaked OpenCV Mat)"
 # BOARDCAM_E2E=1: boardcam run on every corpus clip that keeps a score must
 # end with the truth's score and fouls (cmd/boardcam TestRunCorpusClips).
-BOARDCAM_E2E=1 go test -tags matprofile -count=1 -timeout 20m ./...
+# scripts/testreport prints what go test would, then the time per package
+# and the slowest tests.
+go build -o dist/testreport ./scripts/testreport
+BOARDCAM_E2E=1 go test -tags matprofile -count=1 -timeout 20m -json ./... | dist/testreport
 
-say "arm64: cross-build, tests and eval under qemu (scripts/test-arm64.sh)"
-if ! wait "$prepare"; then
-  cat dist/arm64-prepare.log >&2
+stage "arm64: cross-build, tests and eval under qemu (scripts/test-arm64.sh)"
+[ -n "$arm64" ] || arm64_start
+if ! wait "$arm64"; then
+  arm64=""
+  cat dist/arm64.log >&2
   exit 1
 fi
-scripts/test-arm64.sh
+arm64=""
+# the job's own laps (it ran beside the amd64 tests)
+grep -a '==> arm64' dist/arm64.log >&2 || true
 
-say "packages: install, run and purge the amd64 .deb (scripts/test-package.sh); the arm64 .deb"
+stage "packages: install, run and purge the amd64 .deb (scripts/test-package.sh); the arm64 .deb"
 scripts/test-package.sh
 scripts/package.sh arm64
 
 if [ -f web/e2e/package.json ]; then
-  say "browser tests (headless Chromium)"
+  stage "browser tests (headless Chromium)"
   (cd web/e2e && npm ci --no-audit --no-fund --silent && node run.mjs)
 fi
+end_stage
 say "all tests passed"

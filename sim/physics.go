@@ -244,261 +244,321 @@ const (
 )
 
 // stroke simulates one strike from spec.t until every disc is at rest (or
-// pocketed, or gone overboard), recording every event exactly.
+// pocketed, or gone overboard), recording every event exactly. Each
+// sub-step has four phases: the discs' kinematics and the longest step
+// ([strokeRun.kinematics]), the earliest thing to happen within it
+// ([strokeRun.earliest]), that thing applied ([strokeRun.apply]), then the
+// discs that came to rest and the contacts that parted ([strokeRun.settle]).
 func (w *world) stroke(spec strokeSpec) (strokeResult, error) {
-	g := w.g
-	res := strokeResult{start: spec.t}
-	now := spec.t
-	w.setSlide(idxS, now, spec.pos, spec.vel, w.angleAt(idxS, now), 0)
-	w.emit(events.Event{Type: events.StrokeStart, T: now, Side: events.SidePtr(spec.side), StrikerMM: events.MMPtr(spec.pos)})
-	res.crossed = g.CrossedFrontLine(spec.side, spec.pos, w.rad[idxS])
-	jumps := spec.jumps
-
-	// Contact bookkeeping: a pair that exchanged momentum stays "in
-	// contact" (no new event) until its gap exceeds `separated`.
-	var inContact [nDiscs][nDiscs]bool
-	var onCushion [nDiscs][4]bool
-	type pair struct{ i, j int }
-	var contactPairs []pair
-	var cushionPairs []pair
-
-	half := g.Half()
-	zeroRun := 0
-	var ks [nDiscs]kin
+	r := &strokeRun{w: w, g: w.g, spec: spec, res: strokeResult{start: spec.t}, now: spec.t, jumps: spec.jumps, half: w.g.Half()}
+	w.setSlide(idxS, r.now, spec.pos, spec.vel, w.angleAt(idxS, r.now), 0)
+	w.emit(events.Event{Type: events.StrokeStart, T: r.now, Side: events.SidePtr(spec.side), StrikerMM: events.MMPtr(spec.pos)})
+	r.res.crossed = r.g.CrossedFrontLine(spec.side, spec.pos, w.rad[idxS])
 	for {
-		if now-spec.t > maxStrokeTime {
-			return res, fmt.Errorf("stroke at t=%.3f did not settle within %.0f s", spec.t, maxStrokeTime)
+		if r.now-spec.t > maxStrokeTime {
+			return r.res, fmt.Errorf("stroke at t=%.3f did not settle within %.0f s", spec.t, maxStrokeTime)
 		}
-		h := w.phys.MaxStep
-		moving := false
-		for i := range nDiscs {
-			s := w.cur(i)
-			ks[i] = s.kinAt(now)
-			switch {
-			case s.mode == segSlide && ks[i].moving:
-				moving = true
-				h = math.Min(h, s.stopTime()-now)
-			case s.mode == segFlight:
-				moving = true
-				h = math.Min(h, s.tEnd-now)
-			}
-		}
+		h, moving := r.kinematics()
 		if !moving {
 			break
 		}
-		h = math.Max(h, 0)
-
-		best := candidate{tau: math.Inf(1)}
-		consider := func(c candidate) {
-			if c.tau < best.tau || (c.tau == best.tau && c.prio > best.prio) {
-				best = c
-			}
-		}
-		for i := range nDiscs {
-			ki := &ks[i]
-			if !ki.collide {
-				continue
-			}
-			for j := i + 1; j < nDiscs; j++ {
-				kj := &ks[j]
-				if !kj.collide || (!ki.moving && !kj.moving) {
-					continue
-				}
-				d0 := kj.p.Sub(ki.p)
-				wv := kj.v.Sub(ki.v)
-				c := kj.a.Sub(ki.a)
-				tau, ok := firstEntry(d0, wv, c, w.rad[i]+w.rad[j], h, false)
-				if ok {
-					consider(candidate{tau: tau, prio: -d0.Dot(wv) / d0.Len(), kind: cPair, i: i, j: j})
-				}
-			}
-		}
-		for i := range nDiscs {
-			ki := &ks[i]
-			s := w.cur(i)
-			if s.mode == segFlight {
-				if s.state == scene.Moving {
-					for wall := range 4 {
-						x, v := axis(ki.p, ki.v, wall)
-						if tau, ok := firstCross(x, v, 0, half, h); ok {
-							consider(candidate{tau: tau, kind: cEdge, i: i, j: wall})
-						}
-					}
-				}
-				continue
-			}
-			if !ki.moving {
-				continue
-			}
-			r := w.rad[i]
-			for wall := range 4 {
-				x, v := axis(ki.p, ki.v, wall)
-				_, a := axis(ki.p, ki.a, wall)
-				if tau, ok := firstCross(x, v, a, half-r, h); ok {
-					consider(candidate{tau: tau, prio: v, kind: cWall, i: i, j: wall})
-				}
-			}
-			reach := ki.v.Len()*h + 0.5*ki.a.Len()*h*h
-			for _, pk := range board.Pockets {
-				pc := g.Pocket(pk)
-				d0 := ki.p.Sub(pc.C)
-				if d0.Len()-pc.R > reach {
-					continue
-				}
-				if tau, ok := firstEntry(d0, ki.v, ki.a, pc.R, h, true); ok {
-					consider(candidate{tau: tau, kind: cPocket, i: i, j: int(pk)})
-				}
-			}
-			if i == idxS && !res.crossed {
-				// Local y decreases toward the centre; the striker has
-				// crossed once y+r < FrontInner.
-				y := -board.ToLocal(spec.side, ki.p).Y
-				vy := -board.ToLocal(spec.side, ki.v).Y
-				ay := -board.ToLocal(spec.side, ki.a).Y
-				if tau, ok := firstCross(y, vy, ay, r-g.FrontInner(), h); ok {
-					consider(candidate{tau: tau, kind: cFront, i: i})
-				}
-			}
-		}
-
-		if best.kind != cNone && best.tau <= h {
-			if best.tau == 0 {
-				zeroRun++
-				if zeroRun > zeroTimeHard {
-					return res, fmt.Errorf("stroke at t=%.3f: %d collisions at one instant (t=%.6f) did not resolve", spec.t, zeroRun, now)
-				}
-			} else {
-				zeroRun = 0
-			}
-			now += best.tau
-			switch best.kind {
-			case cPair:
-				i, j := best.i, best.j
-				var at [2]board.Vec
-				at[0], at[1] = w.cur(i).kinAt(now).p, w.cur(j).kinAt(now).p
-				w.collide(i, j, now, zeroRun > zeroTimeSoft)
-				for k := range jumps {
-					if jp := &jumps[k]; !jp.done && (jp.idx == i || jp.idx == j) {
-						jp.done = true
-						w.jump(jp, now)
-					}
-				}
-				if !inContact[i][j] {
-					inContact[i][j] = true
-					contactPairs = append(contactPairs, pair{i, j})
-					res.contacts++
-					a, b := i, j
-					pa, pb := at[0], at[1]
-					if b == idxS || (a != idxS && ks[j].v.Len() > ks[i].v.Len()) {
-						a, b, pa, pb = b, a, pb, pa
-					}
-					if a == idxS && res.firstContact == "" {
-						res.firstContact = w.ids[b]
-					}
-					w.emit(events.Event{Type: events.Contact, T: now, A: w.ids[a], B: w.ids[b], AMM: events.MMPtr(pa), BMM: events.MMPtr(pb)})
-				}
-			case cWall:
-				i, wall := best.i, best.j
-				k := w.cur(i).kinAt(now)
-				_, v := axis(k.p, k.v, wall)
-				nv := k.v
-				// Reflect the normal component with the cushion's restitution.
-				e := w.phys.CushionRestitution
-				if v < slowContact {
-					e *= v / slowContact
-				}
-				if zeroRun > zeroTimeSoft {
-					e = 0
-				}
-				if wall < 2 {
-					nv.X = -e * k.v.X
-				} else {
-					nv.Y = -e * k.v.Y
-				}
-				ang := w.angleAt(i, now)
-				w.setSlide(i, now, k.p, nv, ang, w.cur(i).spin*k.v.Len())
-				if !onCushion[i][wall] {
-					onCushion[i][wall] = true
-					cushionPairs = append(cushionPairs, pair{i, wall})
-					res.contacts++
-					if i == idxS && res.firstContact == "" {
-						res.firstContact = events.Frame
-					}
-					touch := k.p.Add(wallNormal(wall).Scale(w.rad[i]))
-					w.emit(events.Event{Type: events.Contact, T: now, A: w.ids[i], B: events.Frame, AMM: events.MMPtr(k.p), BMM: events.MMPtr(touch)})
-				}
-			case cPocket:
-				i, pk := best.i, board.Pocket(best.j)
-				ang := w.angleAt(i, now)
-				w.tracks[i].push(segment{t0: now, mode: segFixed, state: scene.Pocketed, p0: g.Pocket(pk).C, ang0: ang, pocket: pk, hasPocket: true})
-				res.pocketed = append(res.pocketed, pocketing{idx: i, pocket: pk, t: now})
-				w.emit(events.Event{Type: events.Pocketed, T: now, Piece: events.KindPtr(w.kinds[i]), ID: w.ids[i], Pocket: events.PocketPtr(pk)})
-			case cFront:
-				res.crossed = true
-				w.emit(events.Event{Type: events.FrontLineCrossed, T: now, Side: events.SidePtr(spec.side)})
-			case cEdge:
-				i := best.i
-				s := *w.cur(i)
-				tau := now - s.t0
-				p := s.p0.Add(s.v0.Scale(tau))
-				s2 := s
-				s2.t0, s2.p0, s2.state = now, p, scene.Overboard
-				s2.z0 = s.z0 + s.vz*tau - 0.5*gravity*tau*tau
-				s2.vz = s.vz - gravity*tau
-				s2.ang0 = s.ang0 + s.spin*tau
-				w.tracks[i].push(s2)
-				res.overboard = append(res.overboard, i)
-				w.emit(events.Event{Type: events.Overboard, T: now, Piece: events.KindPtr(w.kinds[i]), ID: w.ids[i], MM: events.MMPtr(p)})
+		if best := r.earliest(h); best.kind != cNone && best.tau <= h {
+			if err := r.apply(best); err != nil {
+				return r.res, err
 			}
 		} else {
-			now += h
-			zeroRun = 0
+			r.now += h
+			r.zeroRun = 0
 		}
-
-		// Discs whose slide or flight ended come to rest (or land).
-		for i := range nDiscs {
-			s := w.cur(i)
-			switch {
-			case s.mode == segSlide && s.v0 != (board.Vec{}) && s.stopTime() <= now+1e-12:
-				d := s.disc(s.stopTime(), nil)
-				w.tracks[i].push(segment{t0: now, mode: segFixed, state: scene.Rest, p0: d.Pos, ang0: d.Angle})
-			case s.mode == segFlight && s.tEnd <= now+1e-12:
-				d := s.disc(s.tEnd, nil)
-				w.tracks[i].push(segment{t0: now, mode: segFixed, state: scene.Overboard, p0: d.Pos, ang0: d.Angle})
-			}
-		}
-		// Pairs that parted may make a new contact.
-		keep := contactPairs[:0]
-		for _, p := range contactPairs {
-			a, b := w.cur(p.i), w.cur(p.j)
-			ka, kb := a.kinAt(now), b.kinAt(now)
-			if ka.collide && kb.collide && ka.p.Dist(kb.p)-w.rad[p.i]-w.rad[p.j] <= separated {
-				keep = append(keep, p)
-			} else {
-				inContact[p.i][p.j] = false
-			}
-		}
-		contactPairs = keep
-		keepC := cushionPairs[:0]
-		for _, p := range cushionPairs {
-			k := w.cur(p.i).kinAt(now)
-			x, _ := axis(k.p, k.v, p.j)
-			if k.collide && half-w.rad[p.i]-x <= separated {
-				keepC = append(keepC, p)
-			} else {
-				onCushion[p.i][p.j] = false
-			}
-		}
-		cushionPairs = keepC
+		r.settle()
 	}
-	res.end = now
-	for _, jp := range jumps {
+	r.res.end = r.now
+	for _, jp := range r.jumps {
 		if !jp.done {
-			return res, fmt.Errorf("%s was scripted to jump but nothing touched it in the stroke at t=%.3f", w.ids[jp.idx], spec.t)
+			return r.res, fmt.Errorf("%s was scripted to jump but nothing touched it in the stroke at t=%.3f", w.ids[jp.idx], spec.t)
 		}
 	}
-	w.emit(events.Event{Type: events.StrokeEnd, T: now, Pieces: w.restingAt(now)})
-	return res, nil
+	w.emit(events.Event{Type: events.StrokeEnd, T: r.now, Pieces: w.restingAt(r.now)})
+	return r.res, nil
+}
+
+// discPair is two discs, or a disc and a wall (j: 0..3).
+type discPair struct{ i, j int }
+
+// strokeRun is the state of one stroke being simulated.
+type strokeRun struct {
+	w     *world
+	g     *board.Geometry
+	spec  strokeSpec
+	res   strokeResult
+	now   float64
+	jumps []jumpSpec
+	half  float64
+	// zeroRun counts the events in a row at one instant.
+	zeroRun int
+	// ks is every disc's kinematics at now.
+	ks [nDiscs]kin
+	// Contact bookkeeping: a pair that exchanged momentum stays "in
+	// contact" (no new event) until its gap exceeds `separated`.
+	inContact    [nDiscs][nDiscs]bool
+	onCushion    [nDiscs][4]bool
+	contactPairs []discPair
+	cushionPairs []discPair
+}
+
+// kinematics reads every disc's motion at now and returns the longest
+// step before a slide stops or a flight ends, and whether anything moves.
+func (r *strokeRun) kinematics() (h float64, moving bool) {
+	w := r.w
+	h = w.phys.MaxStep
+	for i := range nDiscs {
+		s := w.cur(i)
+		r.ks[i] = s.kinAt(r.now)
+		switch {
+		case s.mode == segSlide && r.ks[i].moving:
+			moving = true
+			h = math.Min(h, s.stopTime()-r.now)
+		case s.mode == segFlight:
+			moving = true
+			h = math.Min(h, s.tEnd-r.now)
+		}
+	}
+	return math.Max(h, 0), moving
+}
+
+// earliest finds the first thing to happen within h: two discs touching,
+// a disc reaching a cushion, the board's edge or a pocket, the striker
+// crossing its front line.
+func (r *strokeRun) earliest(h float64) candidate {
+	w, g, ks := r.w, r.g, &r.ks
+	best := candidate{tau: math.Inf(1)}
+	consider := func(c candidate) {
+		if c.tau < best.tau || (c.tau == best.tau && c.prio > best.prio) {
+			best = c
+		}
+	}
+	for i := range nDiscs {
+		ki := &ks[i]
+		if !ki.collide {
+			continue
+		}
+		for j := i + 1; j < nDiscs; j++ {
+			kj := &ks[j]
+			if !kj.collide || (!ki.moving && !kj.moving) {
+				continue
+			}
+			d0 := kj.p.Sub(ki.p)
+			wv := kj.v.Sub(ki.v)
+			c := kj.a.Sub(ki.a)
+			tau, ok := firstEntry(d0, wv, c, w.rad[i]+w.rad[j], h, false)
+			if ok {
+				consider(candidate{tau: tau, prio: -d0.Dot(wv) / d0.Len(), kind: cPair, i: i, j: j})
+			}
+		}
+	}
+	for i := range nDiscs {
+		ki := &ks[i]
+		s := w.cur(i)
+		if s.mode == segFlight {
+			if s.state == scene.Moving {
+				for wall := range 4 {
+					x, v := axis(ki.p, ki.v, wall)
+					if tau, ok := firstCross(x, v, 0, r.half, h); ok {
+						consider(candidate{tau: tau, kind: cEdge, i: i, j: wall})
+					}
+				}
+			}
+			continue
+		}
+		if !ki.moving {
+			continue
+		}
+		rad := w.rad[i]
+		for wall := range 4 {
+			x, v := axis(ki.p, ki.v, wall)
+			_, a := axis(ki.p, ki.a, wall)
+			if tau, ok := firstCross(x, v, a, r.half-rad, h); ok {
+				consider(candidate{tau: tau, prio: v, kind: cWall, i: i, j: wall})
+			}
+		}
+		reach := ki.v.Len()*h + 0.5*ki.a.Len()*h*h
+		for _, pk := range board.Pockets {
+			pc := g.Pocket(pk)
+			d0 := ki.p.Sub(pc.C)
+			if d0.Len()-pc.R > reach {
+				continue
+			}
+			if tau, ok := firstEntry(d0, ki.v, ki.a, pc.R, h, true); ok {
+				consider(candidate{tau: tau, kind: cPocket, i: i, j: int(pk)})
+			}
+		}
+		if i == idxS && !r.res.crossed {
+			// Local y decreases toward the centre; the striker has
+			// crossed once y+r < FrontInner.
+			y := -board.ToLocal(r.spec.side, ki.p).Y
+			vy := -board.ToLocal(r.spec.side, ki.v).Y
+			ay := -board.ToLocal(r.spec.side, ki.a).Y
+			if tau, ok := firstCross(y, vy, ay, rad-g.FrontInner(), h); ok {
+				consider(candidate{tau: tau, kind: cFront, i: i})
+			}
+		}
+	}
+	return best
+}
+
+// apply moves the time to best and applies it.
+func (r *strokeRun) apply(best candidate) error {
+	if best.tau == 0 {
+		r.zeroRun++
+		if r.zeroRun > zeroTimeHard {
+			return fmt.Errorf("stroke at t=%.3f: %d collisions at one instant (t=%.6f) did not resolve", r.spec.t, r.zeroRun, r.now)
+		}
+	} else {
+		r.zeroRun = 0
+	}
+	r.now += best.tau
+	switch best.kind {
+	case cPair:
+		r.discsMeet(best.i, best.j)
+	case cWall:
+		r.cushion(best.i, best.j)
+	case cPocket:
+		r.pocket(best.i, board.Pocket(best.j))
+	case cFront:
+		r.res.crossed = true
+		r.w.emit(events.Event{Type: events.FrontLineCrossed, T: r.now, Side: events.SidePtr(r.spec.side)})
+	case cEdge:
+		r.overboard(best.i)
+	}
+	return nil
+}
+
+// discsMeet collides discs i and j, sets off the jumps they trigger and
+// records a new contact.
+func (r *strokeRun) discsMeet(i, j int) {
+	w, now := r.w, r.now
+	var at [2]board.Vec
+	at[0], at[1] = w.cur(i).kinAt(now).p, w.cur(j).kinAt(now).p
+	w.collide(i, j, now, r.zeroRun > zeroTimeSoft)
+	for k := range r.jumps {
+		if jp := &r.jumps[k]; !jp.done && (jp.idx == i || jp.idx == j) {
+			jp.done = true
+			w.jump(jp, now)
+		}
+	}
+	if r.inContact[i][j] {
+		return
+	}
+	r.inContact[i][j] = true
+	r.contactPairs = append(r.contactPairs, discPair{i, j})
+	r.res.contacts++
+	a, b := i, j
+	pa, pb := at[0], at[1]
+	if b == idxS || (a != idxS && r.ks[j].v.Len() > r.ks[i].v.Len()) {
+		a, b, pa, pb = b, a, pb, pa
+	}
+	if a == idxS && r.res.firstContact == "" {
+		r.res.firstContact = w.ids[b]
+	}
+	w.emit(events.Event{Type: events.Contact, T: now, A: w.ids[a], B: w.ids[b], AMM: events.MMPtr(pa), BMM: events.MMPtr(pb)})
+}
+
+// cushion bounces disc i off wall and records a new contact with the frame.
+func (r *strokeRun) cushion(i, wall int) {
+	w, now := r.w, r.now
+	k := w.cur(i).kinAt(now)
+	_, v := axis(k.p, k.v, wall)
+	nv := k.v
+	// Reflect the normal component with the cushion's restitution.
+	e := w.phys.CushionRestitution
+	if v < slowContact {
+		e *= v / slowContact
+	}
+	if r.zeroRun > zeroTimeSoft {
+		e = 0
+	}
+	if wall < 2 {
+		nv.X = -e * k.v.X
+	} else {
+		nv.Y = -e * k.v.Y
+	}
+	ang := w.angleAt(i, now)
+	w.setSlide(i, now, k.p, nv, ang, w.cur(i).spin*k.v.Len())
+	if r.onCushion[i][wall] {
+		return
+	}
+	r.onCushion[i][wall] = true
+	r.cushionPairs = append(r.cushionPairs, discPair{i, wall})
+	r.res.contacts++
+	if i == idxS && r.res.firstContact == "" {
+		r.res.firstContact = events.Frame
+	}
+	touch := k.p.Add(wallNormal(wall).Scale(w.rad[i]))
+	w.emit(events.Event{Type: events.Contact, T: now, A: w.ids[i], B: events.Frame, AMM: events.MMPtr(k.p), BMM: events.MMPtr(touch)})
+}
+
+// pocket drops disc i into pocket pk.
+func (r *strokeRun) pocket(i int, pk board.Pocket) {
+	w, now := r.w, r.now
+	ang := w.angleAt(i, now)
+	w.tracks[i].push(segment{t0: now, mode: segFixed, state: scene.Pocketed, p0: r.g.Pocket(pk).C, ang0: ang, pocket: pk, hasPocket: true})
+	r.res.pocketed = append(r.res.pocketed, pocketing{idx: i, pocket: pk, t: now})
+	w.emit(events.Event{Type: events.Pocketed, T: now, Piece: events.KindPtr(w.kinds[i]), ID: w.ids[i], Pocket: events.PocketPtr(pk)})
+}
+
+// overboard sends disc i, in flight, over the board's edge.
+func (r *strokeRun) overboard(i int) {
+	w, now := r.w, r.now
+	s := *w.cur(i)
+	tau := now - s.t0
+	p := s.p0.Add(s.v0.Scale(tau))
+	s2 := s
+	s2.t0, s2.p0, s2.state = now, p, scene.Overboard
+	s2.z0 = s.z0 + s.vz*tau - 0.5*gravity*tau*tau
+	s2.vz = s.vz - gravity*tau
+	s2.ang0 = s.ang0 + s.spin*tau
+	w.tracks[i].push(s2)
+	r.res.overboard = append(r.res.overboard, i)
+	w.emit(events.Event{Type: events.Overboard, T: now, Piece: events.KindPtr(w.kinds[i]), ID: w.ids[i], MM: events.MMPtr(p)})
+}
+
+// settle brings the discs whose slide or flight ended to rest (or lands
+// them) and frees the pairs that parted to make a new contact.
+func (r *strokeRun) settle() {
+	w, now := r.w, r.now
+	for i := range nDiscs {
+		s := w.cur(i)
+		switch {
+		case s.mode == segSlide && s.v0 != (board.Vec{}) && s.stopTime() <= now+1e-12:
+			d := s.disc(s.stopTime(), nil)
+			w.tracks[i].push(segment{t0: now, mode: segFixed, state: scene.Rest, p0: d.Pos, ang0: d.Angle})
+		case s.mode == segFlight && s.tEnd <= now+1e-12:
+			d := s.disc(s.tEnd, nil)
+			w.tracks[i].push(segment{t0: now, mode: segFixed, state: scene.Overboard, p0: d.Pos, ang0: d.Angle})
+		}
+	}
+	keep := r.contactPairs[:0]
+	for _, p := range r.contactPairs {
+		a, b := w.cur(p.i), w.cur(p.j)
+		ka, kb := a.kinAt(now), b.kinAt(now)
+		if ka.collide && kb.collide && ka.p.Dist(kb.p)-w.rad[p.i]-w.rad[p.j] <= separated {
+			keep = append(keep, p)
+		} else {
+			r.inContact[p.i][p.j] = false
+		}
+	}
+	r.contactPairs = keep
+	keepC := r.cushionPairs[:0]
+	for _, p := range r.cushionPairs {
+		k := w.cur(p.i).kinAt(now)
+		x, _ := axis(k.p, k.v, p.j)
+		if k.collide && r.half-w.rad[p.i]-x <= separated {
+			keepC = append(keepC, p)
+		} else {
+			r.onCushion[p.i][p.j] = false
+		}
+	}
+	r.cushionPairs = keepC
 }
 
 // collide resolves the collision of touching discs i and j at time t.

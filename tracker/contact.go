@@ -374,6 +374,35 @@ func (tk *Tracker) hasContactNear(i int, lo, hi float64) bool {
 // addContact reports a contact between tracks a and b (b < 0: the frame)
 // at time t with the centres at pa and pb.
 func (tk *Tracker) addContact(a, b int, t float64, pa, pb board.Vec) {
+	tk.addContactOf(a, b, t, pa, pb, tk.guessedAt(a, t) || b >= 0 && tk.guessedAt(b, t))
+}
+
+// guessedAt reports whether track i's motion at time t is a guess (a slide
+// traced back, not fitted to sightings).
+//
+// The striker's flick traced from where it was seen standing to the disc
+// it was seen to set moving is not a guess: both ends were seen, and a
+// slide between them is straight.
+func (tk *Tracker) guessedAt(i int, t float64) bool {
+	sg := tk.segAt(i, t)
+	if sg == nil {
+		return false
+	}
+	if i == idxS && tk.stroke != nil && !tk.stroke.startInferred && !tk.stroke.unseen && !tk.coarse() && len(tk.tracks[i].segs) > 1 && sg == &tk.tracks[i].segs[1] {
+		return false
+	}
+	return sg.guessed || !sg.known && sg.n <= 1 && sg.v0.Len() > 0
+}
+
+// coarse reports whether the frames come too far apart (under 20 a
+// second) for a flick traced between two sightings to be taken as seen:
+// a flick and its first touch fit between two frames, and which disc it
+// touched first, and where, is a guess.
+func (tk *Tracker) coarse() bool { return tk.dt > 1.0/20 }
+
+// addContactOf is addContact saying whether the contact was inferred
+// (from paths guessed, not fitted to sightings either side).
+func (tk *Tracker) addContactOf(a, b int, t float64, pa, pb board.Vec, inferred bool) {
 	st := tk.stroke
 	if st == nil {
 		return
@@ -388,7 +417,7 @@ func (tk *Tracker) addContact(a, b int, t float64, pa, pb board.Vec) {
 	if b == idxS {
 		a, b, pa, pb = b, a, pb, pa
 	}
-	e := events.Event{Type: events.Contact, T: t, A: tk.tracks[a].id, AMM: events.MMPtr(pa), BMM: events.MMPtr(pb)}
+	e := events.Event{Type: events.Contact, T: t, A: tk.tracks[a].id, AMM: events.MMPtr(pa), BMM: events.MMPtr(pb), Inferred: inferred}
 	if b < 0 {
 		e.B = events.Frame
 	} else {

@@ -36,8 +36,11 @@ func (tk *Tracker) displace() {
 		if !m.seen || m.state != Moving || m.lastObs.partial {
 			continue
 		}
-		if tk.stroke == nil && m.vel.Len() < 2*tk.cfg.StrikeSpeed {
-			continue // between strokes only a flick sends discs flying
+		if tk.stroke == nil && m.vel.Len() < 2*tk.cfg.StrikeSpeed && !(i == idxS && m.unseenBefore > 0 && m.segs[len(m.segs)-1].n == 1) {
+			// Between strokes only a flick sends discs flying. (The
+			// striker taken up far from where it was, unseen on its way,
+			// was flicked: the stroke is recognised a little later.)
+			continue
 		}
 		for j := range tk.tracks {
 			tr := &tk.tracks[j]
@@ -45,7 +48,7 @@ func (tk *Tracker) displace() {
 				continue
 			}
 			if m.lastObs.p.Dist(tr.restPos) < m.r+tr.r-8-3*m.lastObs.sigma {
-				tr.displaced = true
+				tr.displaced, tr.displacedBy = true, i
 				if tr.misses == 0 {
 					tr.misses, tr.unseenSince = 1, tk.t
 				}
@@ -553,7 +556,7 @@ func (tk *Tracker) unobserved(i int) {
 		p.X = math.Max(-lim, math.Min(lim, p.X))
 		p.Y = math.Max(-lim, math.Min(lim, p.Y))
 		tr.pos = p
-		if hidden(p) >= tk.cfg.OccludedFraction || hidden(tr.lastObs.p) >= tk.cfg.OccludedFraction {
+		if (hidden(p) >= tk.cfg.OccludedFraction || hidden(tr.lastObs.p) >= tk.cfg.OccludedFraction) && tk.handWasAt(p, tr) {
 			// Slid under a hand: it rests where its slide would end, when
 			// it would end.
 			stop, q := tk.t, p
@@ -596,6 +599,28 @@ func (tk *Tracker) unobserved(i int) {
 			tr.state = Missing
 		}
 	}
+}
+
+// handWasAt reports whether a hand was over moving track tr's predicted
+// place p, or its last sighting, already before that sighting (or whether
+// the disc is slow: a hand can catch it). A hand that appears where a fast
+// disc has just been seen is no hand but the disc itself, in the air or
+// blurred.
+func (tk *Tracker) handWasAt(p board.Vec, tr *track) bool {
+	if tr.vel.Len() < 1500 {
+		return true
+	}
+	best := -1
+	for k, po := range tk.pastOcc {
+		if po.t < tr.lastObs.t && (best < 0 || po.t > tk.pastOcc[best].t) {
+			best = k
+		}
+	}
+	if best < 0 {
+		return true // not known
+	}
+	o := tk.pastOcc[best].occ
+	return o != nil && (o.Hidden(p, tr.r) > 0 || o.Hidden(tr.lastObs.p, tr.r) > 0)
 }
 
 // births turns detections no track explains into candidates, and

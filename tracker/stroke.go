@@ -1,6 +1,7 @@
 package tracker
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
@@ -26,6 +27,19 @@ type strokeState struct {
 	// striker's detections either side of the crossing.
 	crossSeq         int
 	crossLo, crossHi float64
+	// startInferred and startSigma: how the striker's place at the flick
+	// was established (see markStart).
+	startInferred bool
+	startSigma    float64
+	// unseen: the stroke was not seen to start (it fell in the frames of
+	// unseenGap, not analysed); no stroke_start was emitted.
+	unseen    bool
+	unseenGap frameGap
+	// doubts found during the stroke (see account.go); twoStrikers counts
+	// the frames running with two sure strikers (-1: said), from twoFrom.
+	doubts      []events.Doubt
+	twoStrikers int
+	twoFrom     int
 }
 
 // brk is a collision seen in one track's motion: its path bent between
@@ -116,7 +130,8 @@ func (tk *Tracker) struckFirstAll(c []int) []int {
 		if tk.t-first.t > 0.5 {
 			continue
 		}
-		if first.p.Dist(tr.onsetFrom) < 3*tk.cfg.MoveMM || first.p.Dist(tr.onsetFrom)/math.Max(first.t-tr.onsetLo, 1e-3) < 2*tk.cfg.StrikeSpeed {
+		if (first.p.Dist(tr.onsetFrom) < 3*tk.cfg.MoveMM || first.p.Dist(tr.onsetFrom)/math.Max(first.t-tr.onsetLo, 1e-3) < 2*tk.cfg.StrikeSpeed) &&
+			!tk.slidesFast(tr) {
 			continue // a slow push
 		}
 		if tk.occ != nil && tk.occ.Hidden(tr.onsetFrom, tr.r+30) > 0.02 {
@@ -135,6 +150,28 @@ func (tk *Tracker) struckFirstAll(c []int) []int {
 		})
 	}
 	return c
+}
+
+// slidesFast reports whether moving track tr, first seen barely off its
+// place (struck in the middle of the exposure, or its first sighting
+// smeared with the striker's), now slides away from it as a struck disc
+// does: a slide fitted to sightings, fast, losing speed, and leading
+// away from where it lay.
+func (tk *Tracker) slidesFast(tr *track) bool {
+	sg := &tr.segs[len(tr.segs)-1]
+	if !sg.known || sg.guessed || sg.n < 3 || sg.first < tr.moveStart {
+		return false
+	}
+	last := tr.hist[sg.first+sg.n-1]
+	v := tk.mot.vel(sg, last.t)
+	if v.Len() < 2*tk.cfg.StrikeSpeed || tk.accelerating(sg, tr.hist) {
+		return false
+	}
+	if tk.mot.residual(sg, tr.hist) > 3+4*tk.cfg.NoiseMM*(1+sg.v0.Len()/2000) {
+		return false
+	}
+	away := last.p.Sub(tr.onsetFrom)
+	return away.Len() > 4*tk.cfg.MoveMM && away.Unit().Dot(v.Unit()) > 0.9
 }
 
 // handOnBaseLine returns the middle of the stretch of a base line a hand
@@ -215,6 +252,7 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 			start, known = s.pos, true
 		}
 	}
+	seen := known
 	if !known {
 		// Where a hand was over a base line just now: the hand that
 		// flicked stays behind the striker's place for a moment.
@@ -265,14 +303,37 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 	}
 	// The speed at the flick that covers the way in that time.
 	v0 := dist/tau + a*tau/2
-	tk.beginStroke(side, start, tf, -1)
-	// The striker's slide, as inferred: from start at tf toward the touch.
-	s.segs = append(s.segs[:1], seg{from: tf, t0: tf, p0: start, v0: u.Scale(v0), known: true, guessed: true})
-	s.segs[0].t0 = tf
+	// The striker seen moving since the touch (first seen after it, too
+	// far from where it stood to tell its flick): its slides seen are
+	// kept, after the one inferred.
+	k := -1
+	if s.state == Moving && s.seen {
+		for m := range s.segs {
+			if sg := &s.segs[m]; sg.n > 0 && s.hist[sg.first].t >= tOn-tk.dt/2 {
+				k = m
+				break
+			}
+		}
+	}
+	if k >= 0 {
+		tk.flickThrough(i, tf, tOn, c, u.Scale(v0), &s.segs[k], side, start, k, !seen || tk.coarse())
+		tr.onsetPending, tr.onsetKnown, tr.onsetT = false, true, tOn
+	} else {
+		tk.beginStroke(side, start, tf, -1)
+		// The striker's slide, as inferred: from start at tf toward the
+		// touch.
+		s.segs = append(s.segs[:1], seg{from: tf, t0: tf, p0: start, v0: u.Scale(v0), known: true, guessed: true})
+		s.segs[0].t0 = tf
+	}
+	if seen {
+		tk.markStart(true, startSeenSigma)
+	} else {
+		tk.markStart(false, startTracedSigma)
+	}
 	// The touch that set the first disc moving is the striker's.
 	if tr.onsetPending {
 		tr.onsetPending, tr.onsetKnown, tr.onsetT = false, true, tOn
-		tk.addContact(idxS, i, tOn, c, tr.onsetFrom)
+		tk.addContactOf(idxS, i, tOn, c, tr.onsetFrom, !seen || tk.coarse())
 	}
 	// Did it cross its front line on the way?
 	st := tk.stroke
@@ -291,6 +352,9 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 // fast, from a base-line area, out from under the hand that flicked it.
 func (tk *Tracker) checkFlick() bool {
 	s := &tk.tracks[idxS]
+	if s.state == Moving {
+
+	}
 	if s.state != Moving || !s.seen || len(s.segs) == 0 {
 		return false
 	}
@@ -358,6 +422,7 @@ func (tk *Tracker) checkFlick() bool {
 			continue
 		}
 		start, tf, side, anchored, ok := tk.flickOrigin(guess)
+
 		if !ok {
 			continue
 		}
@@ -386,11 +451,16 @@ func (tk *Tracker) checkFlick() bool {
 		// gone from its place): the slide seen is the one after the
 		// touch, slower. Trace the flick from the touch instead.
 		if j, tc, ok := tk.struckUnseen(sg, start, first.t); ok {
-			tk.flickBefore(j, tc, sg, side, start, k)
-			return true
+			tk.flickBefore(j, tc, sg, side, start, k, !anchored || tk.coarse())
+		} else {
+			sg.from = tf
+			tk.beginStroke(side, start, tf, k)
 		}
-		sg.from = tf
-		tk.beginStroke(side, start, tf, k)
+		if anchored {
+			tk.markStart(true, startSeenSigma)
+		} else {
+			tk.markStart(false, startBandSigma)
+		}
 		return true
 	}
 	return false
@@ -506,7 +576,8 @@ func (tk *Tracker) flickIntoHit(sg *seg, first obs) bool {
 	tc := tf + l1/v
 	a := tk.cfg.Deceleration
 	tau := tc - tf
-	tk.flickThrough(best, tf, tc, c, u.Scale(l1/tau+a*tau/2), sg, side, start, 0)
+	tk.flickThrough(best, tf, tc, c, u.Scale(l1/tau+a*tau/2), sg, side, start, 0, tk.coarse())
+	tk.markStart(true, startSeenSigma)
 	return true
 }
 
@@ -514,7 +585,7 @@ func (tk *Tracker) flickIntoHit(sg *seg, first obs) bool {
 // disc j at time tc, with slide sg after the touch: before it, the
 // striker came from start, about twice as fast (a striker on a man, full,
 // keeps (M − e·m)/(M + m) ≈ 0.51 of its speed).
-func (tk *Tracker) flickBefore(j int, tc float64, sg *seg, side board.Side, start board.Vec, k int) {
+func (tk *Tracker) flickBefore(j int, tc float64, sg *seg, side board.Side, start board.Vec, k int, inferred bool) {
 	c := tk.mot.at(sg, tc)
 	ms2, mm := tk.g.Mass(board.Striker), tk.g.Mass(tk.tracks[j].kind)
 	keep := (ms2 - 0.85*mm) / (ms2 + mm)
@@ -533,13 +604,13 @@ func (tk *Tracker) flickBefore(j int, tc float64, sg *seg, side board.Side, star
 	if st := tk.still; st.ok && st.p.Dist(start) < 1 && st.t > tf && st.t < tc {
 		tf, tau = st.t, tc-st.t
 	}
-	tk.flickThrough(j, tf, tc, c, u.Scale(dist/tau+a*tau/2), sg, side, start, k)
+	tk.flickThrough(j, tf, tc, c, u.Scale(dist/tau+a*tau/2), sg, side, start, k, inferred)
 }
 
 // flickThrough starts the stroke of a striker flicked from start at tf
 // with velocity v0, unseen until after it struck disc j at tc (its centre
 // then at c); sg is its first slide seen, k its index.
-func (tk *Tracker) flickThrough(j int, tf, tc float64, c, v0 board.Vec, sg *seg, side board.Side, start board.Vec, k int) {
+func (tk *Tracker) flickThrough(j int, tf, tc float64, c, v0 board.Vec, sg *seg, side board.Side, start board.Vec, k int, inferred bool) {
 	s := &tk.tracks[idxS]
 	sg.from = tc
 	tk.beginStroke(side, start, tf, k)
@@ -549,7 +620,7 @@ func (tk *Tracker) flickThrough(j int, tf, tc float64, c, v0 board.Vec, sg *seg,
 	copy(s.segs[2:], s.segs[1:])
 	s.segs[1] = pre
 	tk.stroke.startN = 0
-	tk.addContact(idxS, j, tc, c, tk.tracks[j].restPos)
+	tk.addContactOf(idxS, j, tc, c, tk.tracks[j].restPos, inferred)
 }
 
 // accelerating reports whether the detections of slide sg gather speed:
@@ -578,8 +649,15 @@ func (tk *Tracker) flickOrigin(sg *seg) (board.Vec, float64, board.Side, bool, b
 	// (Seen still just before: a flick leaves at once; a striker that
 	// then vanished under a hand for a while was picked up, not flicked.)
 	if st := tk.still; st.ok && sg.t0-st.t < 0.25 && st.t <= sg.t0 {
+		// (The direction of a slide fitted to few sightings is known to
+		// a few degrees: two sightings far apart at a low frame rate,
+		// the second perhaps past a touch.)
 		rel := st.p.Sub(p0)
-		if rel.Dot(u) <= 0 && math.Abs(rel.Cross(u)) < 6+3*tk.cfg.NoiseMM {
+		slack := 0.03
+		if sg.n <= 2 {
+			slack = 0.1
+		}
+		if rel.Dot(u) <= 0 && math.Abs(rel.Cross(u)) < 6+3*tk.cfg.NoiseMM+slack*-rel.Dot(u) {
 			start, anchored = st.p, true
 		}
 	}
@@ -659,7 +737,7 @@ func (tk *Tracker) refineStart() {
 		return
 	}
 	sg := &s.segs[1]
-	start, tf, side, _, ok := tk.flickOrigin(sg)
+	start, tf, side, anchored, ok := tk.flickOrigin(sg)
 	if !ok || side != st.side {
 		return
 	}
@@ -673,6 +751,11 @@ func (tk *Tracker) refineStart() {
 	st.startBehind = !tk.g.CrossedFrontLine(side, start, s.r)
 	tk.recross(old)
 	ev.T, ev.StrikerMM = tf, events.MMPtr(start)
+	if anchored {
+		tk.markStart(true, startSeenSigma)
+	} else {
+		tk.markStart(false, startBandSigma)
+	}
 	for k := range tk.pending {
 		if tk.pending[k].seq == st.armSeq {
 			tk.pending[k].ev.T = tf
@@ -705,6 +788,7 @@ func (tk *Tracker) beginStroke(side board.Side, start board.Vec, tf float64, k i
 			tr.state = Rest
 		}
 		tr.inStroke = false
+		tr.onAtStart = tr.state.OnBoard()
 		switch {
 		case i == idxS && k < 0:
 			// The striker was not seen leaving: its slide is added by the
@@ -754,6 +838,7 @@ func (tk *Tracker) beginStroke(side board.Side, start board.Vec, tf float64, k i
 
 // inStroke runs the logic of a stroke in progress.
 func (tk *Tracker) inStroke() {
+	tk.noteStrikers()
 	tk.refineStart()
 	tk.resolveLost(false)
 	tk.frontLine()
@@ -925,7 +1010,7 @@ func (tk *Tracker) resolveLostMoving(i int, final bool) {
 			tk.occlude(i, tr.pos)
 			return
 		}
-		tk.pocketed(i, path.pocket, tl+path.tp)
+		tk.pocketed(i, path.pocket, tl+path.tp, !tk.fallSeen(tr, path.pocket))
 		return
 	}
 	// A path that grazes a mouth within the error of the prediction: the
@@ -936,12 +1021,17 @@ func (tk *Tracker) resolveLostMoving(i int, final bool) {
 			tk.occlude(i, tr.pos)
 			return
 		}
-		tk.pocketed(i, path.near, tl+path.tn)
+		tk.pocketed(i, path.near, tl+path.tn, !tk.fallSeen(tr, path.near))
 		return
 	}
-	if tr.misses >= tk.overFr && tr.beyond {
-		if tc, pe, ok := tk.edgeCrossing(p, v, tr.r, tl, tr.beyond); ok {
-			tk.overboard(i, tc, pe)
+	// Seen over the frame, or so fast toward it that it left the
+	// surface before it could slow down (a disc that bounced off the
+	// cushion would be back in view a frame after) with nothing in its
+	// way: overboard where its way crossed the edge, once it has been
+	// unseen long enough.
+	if tr.misses >= tk.overFr && tr.beyond || tr.misses >= tk.pocketFr && v.Len() > jumpSpeed && tk.measured(tr) {
+		if tc, pe, ok := tk.edgeCrossing(p, v, tr.r, tl, tr.beyond); ok && (tr.beyond || tc <= tk.t-tk.dt && !tk.wayBlocked(i, p, pe)) {
+			tk.overboard(i, tc, pe, !tr.beyond)
 			return
 		}
 	}
@@ -951,23 +1041,70 @@ func (tk *Tracker) resolveLostMoving(i int, final bool) {
 	// Long gone: the whole path, then a near miss of a pocket.
 	full := tk.mot.slide(tk.g, p, v, tr.r, 3)
 	if full.pocketed && !tk.pocketHidden(full.pocket) {
-		tk.pocketed(i, full.pocket, tl+math.Min(full.tp, el))
+		tk.pocketed(i, full.pocket, tl+math.Min(full.tp, el), !tk.fallSeen(tr, full.pocket))
 		return
 	}
 	if pk, tc, ok := tk.nearPocket(p, v, tr.r); ok && !tk.pocketHidden(pk) {
-		tk.pocketed(i, pk, tl+math.Min(tc, el))
+		tk.pocketed(i, pk, tl+math.Min(tc, el), true)
 		return
 	}
 	// Over the frame: only a disc fast enough to jump the cushion.
 	if tc, pe, ok := tk.edgeCrossing(p, v, tr.r, tl, tr.beyond); ok && (tr.beyond || v.Len() > 1500) {
-		tk.overboard(i, tc, pe)
+		tk.overboard(i, tc, pe, !tr.beyond)
 		return
 	}
 	tr.state = Missing
 	tr.pos = full.p
 	tr.vel = board.Vec{}
 	tr.onsetPending = false
+	if tk.stroke != nil {
+		why := "was lost from sight moving"
+		if c := compass(v); c != "" {
+			why += " towards " + c
+		}
+		tk.noteUnaccounted(i, why+": it is not on the board, nor seen to leave it")
+	}
 }
+
+// fallSeen reports whether track tr, lost on its way into pocket pk, was
+// seen close enough to the mouth (within two diameters, on a measured
+// slide) that its fall is as good as seen.
+func (tk *Tracker) fallSeen(tr *track, pk board.Pocket) bool {
+	pc := tk.g.Pocket(pk)
+	return tk.measured(tr) && tr.lastObs.p.Dist(pc.C)-pc.R < 4*tr.r
+}
+
+// measured reports whether moving track tr's current slide was measured:
+// fitted to two sightings or more, or the first sighting of a disc struck
+// from rest (its way from its place), not guessed.
+func (tk *Tracker) measured(tr *track) bool {
+	if len(tr.segs) == 0 {
+		return false
+	}
+	s := &tr.segs[len(tr.segs)-1]
+	return !s.guessed && !s.hit && (s.known && s.n >= 2 || s.n == 1 && tr.fromRest && s.first == tr.moveStart)
+}
+
+// wayBlocked reports whether a disc on the board (other than i) lies
+// across the straight way from a to b.
+func (tk *Tracker) wayBlocked(i int, a, b board.Vec) bool {
+	sg := board.Segment{A: a, B: b}
+	for j := range tk.tracks {
+		o := &tk.tracks[j]
+		if j == i || !o.state.OnBoard() {
+			continue
+		}
+		if sg.DistTo(o.pos) < tk.tracks[i].r+o.r {
+			return true
+		}
+	}
+	return false
+}
+
+// jumpSpeed (mm/s) is the speed at which a disc lost on its way to the
+// cushion is taken to have left the board rather than bounced back
+// unseen.
+const jumpSpeed = 3000.0
 
 // occlude marks track i hidden at p.
 func (tk *Tracker) occlude(i int, p board.Vec) {
@@ -1053,31 +1190,44 @@ func (tk *Tracker) resolveVanished(i int) {
 	p := tr.restPos
 	tv := (tr.lastSeenT + tr.unseenSince) / 2
 	j, tc, n, speed := tk.hitterOf(i, p, tr.lastSeenT, tr.unseenSince)
+	if j < 0 && tr.displaced {
+		// Nothing seen coming, but a disc was seen on its place after
+		// it vanished (discs cannot overlap): struck away by it, which
+		// way not seen.
+		j, tc, n, speed = tr.displacedBy, tv, board.Vec{}, 0
+	}
 	if j < 0 {
-		// Nothing came near it: it was not struck. The detector lost it
-		// (or it never was a disc): missing, no event.
+		// Nothing was seen coming near it. By a pocket (the stroke's
+		// flight, or all of it, unseen), it went in; elsewhere the
+		// detector lost it (or it never was a disc): missing, and said.
+		pk, d := tk.g.NearestPocket(p)
+		if pc := tk.g.Pocket(pk); d <= pc.R+2.5*tr.r && !tk.pocketHidden(pk) {
+			tk.pocketed(i, pk, tv, true)
+			return
+		}
 		tr.state, tr.pos = Missing, p
+		tk.noteUnaccounted(i, "is not there now, nor seen to leave")
 		return
 	}
 	tv = tc
-	tk.addContact(j, i, tc, tk.pathAt(j, tc, tr.lastSeenT), p)
+	tk.addContactOf(j, i, tc, tk.pathAt(j, tc, tr.lastSeenT), p, true)
 	speed = math.Max(speed, 3000)
 	at := func(dt float64) float64 { return math.Max(tv+dt, tr.lastSeenT) }
 	if n != (board.Vec{}) {
 		path := tk.mot.slide(tk.g, p, n.Scale(speed), tr.r, 1)
 		if path.pocketed && !tk.pocketHidden(path.pocket) {
-			tk.pocketed(i, path.pocket, at(path.tp))
+			tk.pocketed(i, path.pocket, at(path.tp), true)
 			return
 		}
 		if path.gap < 30 && !tk.pocketHidden(path.near) {
-			tk.pocketed(i, path.near, at(path.tn))
+			tk.pocketed(i, path.near, at(path.tn), true)
 			return
 		}
 	}
 	pk, d := tk.g.NearestPocket(p)
 	pc := tk.g.Pocket(pk)
 	if d <= pc.R+2.5*tr.r && !tk.pocketHidden(pk) {
-		tk.pocketed(i, pk, at(math.Max(0, d-pc.R)/speed))
+		tk.pocketed(i, pk, at(math.Max(0, d-pc.R)/speed), true)
 		return
 	}
 	// Over the frame where its way leaves the surface (the nearest edge
@@ -1091,7 +1241,8 @@ func (tk *Tracker) resolveVanished(i int) {
 		if dy := h - math.Abs(p.Y); dy < lam {
 			lam, q = dy, board.V(p.X, math.Copysign(h, p.Y))
 		}
-		tk.overboard(i, at(math.Min(lam/speed, 2*tk.dt)), q)
+		tk.overboard(i, at(math.Min(lam/speed, 2*tk.dt)), q, true)
+		tk.noteUnaccounted(i, fmt.Sprintf("was struck away unseen (its way not seen): taken to have left the board over the %s edge", compass(q)))
 		return
 	}
 	lam := math.Inf(1)
@@ -1101,25 +1252,32 @@ func (tk *Tracker) resolveVanished(i int) {
 	if n.Y != 0 {
 		lam = math.Min(lam, (math.Copysign(h, n.Y)-p.Y)/n.Y)
 	}
-	tk.overboard(i, at(math.Min(lam/speed, 2*tk.dt)), p.Add(n.Scale(lam)))
+	tk.overboard(i, at(math.Min(lam/speed, 2*tk.dt)), p.Add(n.Scale(lam)), true)
 }
 
-// pocketed takes track i off the board into pocket pk at time t.
-func (tk *Tracker) pocketed(i int, pk board.Pocket, t float64) {
+// pocketed takes track i off the board into pocket pk at time t; inferred:
+// its fall was not seen (it vanished far from the mouth, or its way there
+// was guessed).
+func (tk *Tracker) pocketed(i int, pk board.Pocket, t float64, inferred bool) {
 	tr := &tk.tracks[i]
 	tr.state, tr.pocket, tr.offT, tr.stopT = Pocketed, pk, t, t
 	tr.pos, tr.vel, tr.misses = tk.g.Pocket(pk).C, board.Vec{}, 0
 	tr.onsetPending, tr.hasAnchor, tr.placedFlag = false, false, false
-	tk.emit(events.Event{Type: events.Pocketed, T: t, Piece: events.KindPtr(tr.kind), ID: tr.id, Pocket: events.PocketPtr(pk)})
+	tk.emit(events.Event{Type: events.Pocketed, T: t, Piece: events.KindPtr(tr.kind), ID: tr.id, Pocket: events.PocketPtr(pk), Inferred: inferred})
 }
 
-// overboard takes track i off the board over the frame at time t, at p.
-func (tk *Tracker) overboard(i int, t float64, p board.Vec) {
+// overboard takes track i off the board over the frame at time t, at p;
+// inferred: it was not seen over the frame.
+func (tk *Tracker) overboard(i int, t float64, p board.Vec, inferred bool) {
 	tr := &tk.tracks[i]
 	tr.state, tr.offT, tr.stopT = Overboard, t, t
 	tr.pos, tr.vel, tr.misses = p, board.Vec{}, 0
 	tr.onsetPending, tr.hasAnchor, tr.placedFlag = false, false, false
-	tk.emit(events.Event{Type: events.Overboard, T: t, Piece: events.KindPtr(tr.kind), ID: tr.id, MM: events.MMPtr(p)})
+	e := events.Event{Type: events.Overboard, T: t, Piece: events.KindPtr(tr.kind), ID: tr.id, MM: events.MMPtr(p), Inferred: inferred}
+	if inferred {
+		e.SigmaMM = 50 // where along the edge: the way was not seen to the end
+	}
+	tk.emit(e)
 }
 
 // checkEnd ends the stroke when every disc on the board has rested for
@@ -1170,19 +1328,12 @@ func (tk *Tracker) checkEnd() {
 			end = math.Max(end, tr.offT)
 		}
 	}
-	var pieces []events.PieceAt
 	for i := range tk.tracks {
-		tr := &tk.tracks[i]
-		if !tr.state.OnBoard() {
-			continue
+		if tr := &tk.tracks[i]; tr.state == Occluded && tr.occMoving && tr.inStroke {
+			tk.noteCovered(i, "where it stopped was not seen")
 		}
-		p := tr.pos
-		if tr.state.atRest() {
-			p = tr.restPos
-		}
-		pieces = append(pieces, events.PieceAt{Piece: tr.kind, ID: tr.id, MM: events.FromVec(p)})
 	}
-	tk.emit(events.Event{Type: events.StrokeEnd, T: end, Pieces: pieces})
+	tk.emit(events.Event{Type: events.StrokeEnd, T: end, Pieces: tk.restPieces(), Doubts: tk.strokeDoubts(end)})
 	tk.stroke = nil
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]

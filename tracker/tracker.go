@@ -32,7 +32,8 @@ type Tracker struct {
 	reanchor   float64 // until this time, resting discs follow a small shift silently (after recalibration)
 	times      frameRing
 	occ        vision.Occlusion
-	restFr     int // frames in the rest window
+	pastOcc    [4]pastOcc // the occlusion of the last analysed frames
+	restFr     int        // frames in the rest window
 	confirmFr  int
 	pocketFr   int
 	overFr     int
@@ -50,8 +51,12 @@ type Tracker struct {
 	sortBuf  []int
 	armCache armCache
 	strays   []stray // recent detections no disc explained (see vacated)
-	fixed    []bool  // detection -> lies on a fixture (see fixtures)
-	fix      []fixture
+	gaps     []frameGap
+	// gapNow is the gap just before this frame while no stroke was in
+	// progress (see gapAssociate), nil otherwise.
+	gapNow *frameGap
+	fixed  []bool // detection -> lies on a fixture (see fixtures)
+	fix    []fixture
 
 	// stroke
 	stroke     *strokeState
@@ -162,8 +167,9 @@ type track struct {
 	// motion began (at the latest).
 	unseenBefore float64
 	motionT      float64
-	// inStroke: the disc moved in the current stroke.
-	inStroke bool
+	// inStroke: the disc moved in the current stroke; onAtStart: it was
+	// on the board when the stroke began.
+	inStroke, onAtStart bool
 	// beyond: the disc was seen with its centre past the cushion line,
 	// in the air over the frame.
 	beyond bool
@@ -171,6 +177,8 @@ type track struct {
 	// it lay (discs cannot overlap): it was struck away, too fast to be
 	// seen. It is no longer looked for at its resting place.
 	displaced bool
+	// displacedBy is the disc seen on its place.
+	displacedBy int
 	// provisional: taken up at once from the first frame in which the
 	// board was found (see Tracker.instant), not yet seen in ConfirmTime's
 	// worth of frames: missed before then, it was nothing (or a disc
@@ -185,6 +193,12 @@ type track struct {
 
 	pocket board.Pocket
 	offT   float64 // when it left the board
+}
+
+// pastOcc is the occlusion of an analysed frame at time t.
+type pastOcc struct {
+	t   float64
+	occ vision.Occlusion
 }
 
 // candidate is a detection not explained by any track, waiting to be
@@ -242,7 +256,7 @@ func (tk *Tracker) InStroke() bool { return tk.stroke != nil }
 
 // StrokeSide returns the side of the stroke in progress.
 func (tk *Tracker) StrokeSide() (board.Side, bool) {
-	if tk.stroke == nil {
+	if tk.stroke == nil || tk.stroke.unseen {
 		return 0, false
 	}
 	return tk.stroke.side, true
@@ -266,6 +280,25 @@ func (tk *Tracker) Update(f vision.Frame) Update {
 		tk.dt = f.T - tk.t
 	} else {
 		tk.dt = 1.0 / 30
+	}
+	tk.gapNow = nil
+	if tk.started && (f.Index > tk.frame+1 || !f.Calibrated && tk.stroke != nil) {
+		// Frames not analysed (dropped, or not related to the board):
+		// harmless while all is at rest, a doubt in a stroke.
+		from := tk.frame + 1
+		if !f.Calibrated && f.Index <= from {
+			from = f.Index
+		}
+		to := f.Index - 1
+		if !f.Calibrated {
+			to = f.Index
+		}
+		if to >= from {
+			tk.noteGap(from, to, tk.t, f.T)
+			if f.Calibrated && !tk.uncal && tk.stroke == nil {
+				tk.gapNow = &tk.gaps[len(tk.gaps)-1]
+			}
+		}
 	}
 	tk.t, tk.frame = f.T, f.Index
 	tk.times.push(f.Index, f.T)
@@ -317,6 +350,9 @@ func (tk *Tracker) Update(f vision.Frame) Update {
 	}
 	tk.shiftSince = 0
 	tk.associate()
+	if g := tk.gapNow; g != nil && tk.stroke == nil && tk.calStarted && tk.t-tk.firstT > tk.cfg.InitTime && tk.gapAssociate(g) {
+		tk.beginUnseen(g)
+	}
 	tk.vacated()
 	tk.updateTracks()
 	tk.births()
@@ -332,6 +368,7 @@ func (tk *Tracker) Update(f vision.Frame) Update {
 		tk.renumber()
 	}
 	tk.release(false)
+	tk.pastOcc[tk.nFrames%len(tk.pastOcc)] = pastOcc{tk.t, tk.occ}
 	tk.occ = nil
 	return Update{Events: tk.out, Pieces: tk.fillPieces()}
 }
@@ -517,7 +554,7 @@ func (tk *Tracker) associate() {
 					// detection is taken only on a confident class).
 					return tr.restPos, reach, true
 				}
-				if ok, r := tk.wakeable(i); ok {
+				if ok, r := tk.wakeable(i); ok && !tr.displaced {
 					return tr.restPos, math.Min(reach, r), true
 				}
 			}
@@ -548,6 +585,21 @@ func (tk *Tracker) associate() {
 		}
 		return board.Vec{}, 0, false
 	}, 0, true)
+}
+
+// streakFrom reports whether detection d is a disc blurred by its motion
+// that lies on the way on from p, where the disc was last seen moving
+// with velocity v: ahead of it, close to the line of its motion. (A
+// striker flicked between two frames is seen once near where it stood,
+// slower than it is, then as streaks far beyond its prediction, each of
+// an unsure class.)
+func streakFrom(d *vision.Detection, p, v board.Vec) bool {
+	if d.Blur.Len() == 0 || v.Len() == 0 {
+		return false
+	}
+	u := v.Unit()
+	rel := d.MM.Sub(p)
+	return rel.Dot(u) > 0 && math.Abs(rel.Cross(u)) < 10+0.15*rel.Dot(u)
 }
 
 // pass runs one assignment pass over the tracks not yet matched and the
@@ -612,7 +664,8 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 			cc := classCost(d, tr.kind)
 			striker := i == idxS || d.Kind == board.Striker
 			if i == idxS && sameKind && dist > 3*tk.cfg.MoveMM && d.ClassScore < 0.6 &&
-				!(tr.state == Moving && tr.misses == 0 && d.MM.Dist(tr.lastObs.p) < 3*tk.cfg.MoveMM+0.5*math.Max(tr.vel.Len(), 500)*(tk.t-tr.lastObs.t)) {
+				!(tr.state == Moving && tr.misses == 0 && d.MM.Dist(tr.lastObs.p) < 3*tk.cfg.MoveMM+0.5*math.Max(tr.vel.Len(), 500)*(tk.t-tr.lastObs.t)) &&
+				!(tr.state == Moving && d.Kind == board.Striker && streakFrom(d, tr.lastObs.p, tr.vel)) {
 				// Taken up far from where it was: only on a confident class
 				// (or close to its last sighting, moving: a striker in a
 				// hand's fingers is often seen as no class at all).
@@ -630,7 +683,13 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 			if d.Partial {
 				sd *= 3
 			}
-			onPath = onPath || !sameKind && (tr.state.atRest() || tr.state == Occluded && !tr.occMoving) && dist < 2*sd+1.5
+			// (Not a detection the detector is sure is the striker while
+			// the striker is in flight or out of sight under a hand: the
+			// striker flying in lands where a man lay — the man was
+			// struck away.)
+			sk := tk.tracks[idxS].state
+			onPath = onPath || !sameKind && (tr.state.atRest() || tr.state == Occluded && !tr.occMoving) && dist < 2*sd+1.5 &&
+				!(i != idxS && sureStriker(d) && (sk == Moving || sk == Occluded))
 			// (A detection whose class the detector cannot tell at all
 			// may be any disc.)
 			clueless := d.ClassScore < 0.3
@@ -953,19 +1012,20 @@ func (r *frameRing) at(k int) (int, float64) { // k-th oldest kept
 
 func (r *frameRing) size() int { return min(r.n, len(r.idx)) }
 
-// fps is the frame rate over the recent frames (30 until known).
+// fps is the rate of the frames analysed recently (30 until known): the
+// video's, or less when frames are dropped.
 func (r *frameRing) fps() float64 {
 	n := r.size()
 	if n < 2 {
 		return 30
 	}
 	k := min(n-1, 30)
-	i0, t0 := r.at(n - 1 - k)
-	i1, t1 := r.at(n - 1)
-	if t1 <= t0 || i1 <= i0 {
+	_, t0 := r.at(n - 1 - k)
+	_, t1 := r.at(n - 1)
+	if t1 <= t0 {
 		return 30
 	}
-	return float64(i1-i0) / (t1 - t0)
+	return float64(k) / (t1 - t0)
 }
 
 // frameOf returns the first frame at or after time t (as the simulator

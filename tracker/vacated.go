@@ -138,6 +138,12 @@ func (tk *Tracker) vacated() {
 				if d1 > 1.5*(v1*tau+a*tau*tau/2)+20 {
 					continue
 				}
+				// One straight slide: nothing lying still across the way
+				// from the place to either sighting (else it struck it on
+				// the way, and the two are not one slide).
+				if tk.chordHits(i, tr.restPos, s.d.MM) || tk.chordHits(i, s.d.MM, d.MM) {
+					continue
+				}
 				if score := off + d1/100; best < 0 || score < best {
 					best, bs, bj = score, k, j
 				}

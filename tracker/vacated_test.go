@@ -246,3 +246,71 @@ func TestArrivingDiscKeepsItsIdentity(t *testing.T) {
 		}
 	}
 }
+
+// A man struck so fast toward the frame that it is seen once on its way
+// and never again (in the air, or too blurred) left the board where its
+// way crosses the edge: it is reported overboard a frame or two after,
+// not taken up later on a detection far behind it (a disc bouncing off
+// the cushion would be back in view at once).
+func TestFastDiscLostTowardTheFrame(t *testing.T) {
+	g := board.ICF()
+	tk, err := New(Config{Geometry: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const fps = 60.0
+	man := board.V(0, -150)
+	start := board.V(0, 253)
+	touch := man.Add(board.V(0, g.Radius(board.Striker)+g.Radius(board.White)))
+	var got []events.Event
+	var last Update
+	for i := 0; i < 200; i++ {
+		f := vision.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+		det := func(k board.Kind, p board.Vec, cs float64) {
+			f.Detections = append(f.Detections, vision.Detection{Kind: k, MM: p, Score: 1, ClassScore: cs})
+		}
+		det(board.Black, board.V(-150, 50), 0.95)
+		det(board.White, board.V(200, 100), 0.95)
+		const flick = 90
+		switch {
+		case i < flick:
+			det(board.Striker, start, 0.95)
+		case i < flick+9:
+			det(board.Striker, start.Add(touch.Sub(start).Scale(float64(i-flick+1)/10)), 0.95)
+		default:
+			det(board.Striker, touch, 0.95) // it stopped dead
+		}
+		switch {
+		case i < flick+9:
+			det(board.White, man, 0.95)
+		case i == flick+10:
+			det(board.White, man.Add(board.V(0, -130)), 0.95) // about 5 m/s toward N
+		case i >= flick+14:
+			// a white seen far behind it, unsure of its class (a man
+			// of the pack seen for a moment, a marking)
+			det(board.White, man.Add(board.V(40, 160)), 0.4)
+		}
+		last = tk.Update(f)
+		got = append(got, last.Events...)
+	}
+	got = append(got, tk.Flush()...)
+	var over *events.Event
+	for k := range got {
+		if got[k].Type == events.Overboard {
+			over = &got[k]
+		}
+	}
+	if over == nil || over.Piece == nil || *over.Piece != board.White {
+		var lines []string
+		for _, e := range got {
+			lines = append(lines, fmt.Sprint(eventLine(e), e.Pieces))
+		}
+		t.Fatalf("no white overboard; events:\n%s", strings.Join(lines, "\n"))
+	}
+	if over.Frame < 101 || over.Frame > 104 {
+		t.Errorf("overboard at frame %d, want 101–104 (the way crosses the N edge at about 102)", over.Frame)
+	}
+	if over.MM == nil || math.Abs(over.MM[0]) > 10 || over.MM[1] > -360 {
+		t.Errorf("overboard at %v, want on the N edge at x = 0", over.MM)
+	}
+}

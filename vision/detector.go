@@ -87,6 +87,8 @@ type Detector struct {
 	// strDR is how far out from the model's outline the striker's rim
 	// lies, px (see rememberStriker).
 	strDR float64
+	// streak: the discs in motion smeared by the exposure (streak.go).
+	streak streakState
 }
 
 // tracef reports a candidate's fate to the trace (callers check d.trace
@@ -154,6 +156,11 @@ type disc struct {
 	// findPartial); its place is not cleared from the hand mask, and its
 	// hidden share is its own.
 	inHand bool
+	// streak: found by the streak finder (never carried over); blurred:
+	// smeared by its motion (its class is unsure), blur the streak's
+	// extent, rectified px.
+	streak, blurred bool
+	blur            [2]float64
 }
 
 // New prepares a detector for frames of the calibrated camera: it builds
@@ -442,7 +449,7 @@ func (d *Detector) detect(frame gocv.Mat) error {
 	// keep the discs of clean regions
 	d.accepted = d.accepted[:0]
 	for _, c := range d.prev {
-		if !d.dirtyAt(c.x, c.y) {
+		if !d.dirtyAt(c.x, c.y) && !c.streak {
 			if !c.inHand {
 				c.hidden = d.hiddenShare(c)
 			}
@@ -612,6 +619,8 @@ func (d *Detector) detect(frame gocv.Mat) error {
 			d.remember(c)
 		}
 	}
+	d.findStreaks(pl)
+	d.stillImage()
 	return nil
 }
 
@@ -1125,14 +1134,21 @@ func (d *Detector) toDetection(c disc) Detection {
 		// yet: the queen, or the circle itself
 		score *= 0.5
 	}
+	cs := c.classScore
+	var blur board.Vec
+	if c.blurred {
+		cs = math.Min(cs, 0.5)
+		blur = board.Vec{X: round3(c.blur[0] / d.v.ppm), Y: round3(c.blur[1] / d.v.ppm)}
+	}
 	return Detection{
 		Kind:       c.kind,
 		PX:         [2]float64{round3(px.X), round3(px.Y)},
 		MM:         board.Vec{X: round3(c.mm.X), Y: round3(c.mm.Y)},
 		RadiusPx:   round3(rad * d.v.lift(h) * d.v.imageScale(c.top)),
 		Score:      round3(score),
-		ClassScore: round3(c.classScore),
+		ClassScore: round3(cs),
 		Partial:    c.hidden > 0.1,
+		Blur:       blur,
 	}
 }
 

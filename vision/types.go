@@ -25,6 +25,11 @@ type Detection struct {
 	// Partial is true when part of the disc is hidden (by a hand, the
 	// frame edge or glare) and the centre was estimated from what shows.
 	Partial bool `json:"partial,omitempty"`
+	// Blur is the motion blur of a disc moving while the shutter was
+	// open: the streak's length and direction on the board, mm (zero for
+	// a sharp disc). MM is then the disc's place at mid-exposure and the
+	// class is unsure (see the streak finder).
+	Blur board.Vec `json:"blur_mm"`
 }
 
 // Occlusion says which parts of the board are hidden from the camera by

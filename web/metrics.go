@@ -3,29 +3,18 @@ package web
 import (
 	"net/http"
 	"sync/atomic"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-// Metrics are what /metrics exports for Prometheus. The daemon updates the
-// pipeline's (FPS, Frames, DroppedFrames, ObserveStage); the server updates
-// the websocket and preview ones itself. All methods are safe for
+// Metrics are the web server's figures (websocket, preview, umpire
+// commands), in the registry /metrics exports for Prometheus. The
+// pipeline's figures are the daemon's, registered in the same registry
+// (Registry): one set, each thing counted once. All methods are safe for
 // concurrent use.
 type Metrics struct {
-	// FPS is the camera's measured frame rate.
-	FPS prometheus.Gauge
-	// Frames counts frames processed; DroppedFrames counts frames the
-	// pipeline skipped because it was busy.
-	Frames        prometheus.Counter
-	DroppedFrames prometheus.Counter
-	// StageLatency is the time each pipeline stage takes per frame
-	// (label "stage": capture, calibrate, vision, tracker, referee, rules,
-	// publish, …).
-	StageLatency *prometheus.HistogramVec
-
 	wsClients      prometheus.Gauge
 	wsDropped      prometheus.Counter
 	wsSent         prometheus.Counter
@@ -45,20 +34,6 @@ type Metrics struct {
 // runtime and process collectors.
 func NewMetrics() *Metrics {
 	m := &Metrics{
-		FPS: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "boardcam_camera_fps", Help: "Frames per second arriving from the camera.",
-		}),
-		Frames: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "boardcam_frames_total", Help: "Camera frames processed by the pipeline.",
-		}),
-		DroppedFrames: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "boardcam_frames_dropped_total", Help: "Camera frames skipped because the pipeline was busy.",
-		}),
-		StageLatency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "boardcam_stage_latency_seconds",
-			Help:    "Time a pipeline stage takes for one frame.",
-			Buckets: []float64{.0005, .001, .002, .005, .01, .02, .033, .05, .1, .2, .5, 1},
-		}, []string{"stage"}),
 		wsClients: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "boardcam_ws_clients", Help: "Websocket clients connected.",
 		}),
@@ -86,7 +61,6 @@ func NewMetrics() *Metrics {
 		registry: prometheus.NewRegistry(),
 	}
 	m.registry.MustRegister(
-		m.FPS, m.Frames, m.DroppedFrames, m.StageLatency,
 		m.wsClients, m.wsDropped, m.wsSent, m.wsPublished, m.wsRejected, m.commands,
 		m.previewClients, m.previewFrames,
 		collectors.NewGoCollector(),
@@ -95,12 +69,7 @@ func NewMetrics() *Metrics {
 	return m
 }
 
-// ObserveStage records that a pipeline stage took d.
-func (m *Metrics) ObserveStage(stage string, d time.Duration) {
-	m.StageLatency.WithLabelValues(stage).Observe(d.Seconds())
-}
-
-// Registry is where the metrics live; the daemon may register its own.
+// Registry is where the metrics live; the daemon registers its own.
 func (m *Metrics) Registry() *prometheus.Registry { return m.registry }
 
 // Handler serves the registry in the Prometheus text format.

@@ -1,26 +1,28 @@
 package web
 
-import "github.com/boardcam/boardcam/rules"
+import (
+	"github.com/boardcam/boardcam/match"
+	"github.com/boardcam/boardcam/rules"
+)
 
-// ProfileInfoFrom describes a rules profile for the console: its name,
-// title and the fouls the umpire can declare (those the engine derives by
-// itself from a stroke's outcome are left out), each with the profile's
-// rule reference and a summary.
-func ProfileInfoFrom(p *rules.Profile) ProfileInfo {
-	info := ProfileInfo{Name: p.Name, Title: p.Title, Fouls: []FoulCode{}}
+// ProfileInfoFrom converts the description of a rules profile
+// (match.DescribeProfile: the one description) for the console.
+func ProfileInfoFrom(p match.Profile) ProfileInfo {
+	info := ProfileInfo{Name: p.Name, Title: p.Title, Fouls: []FoulCode{},
+		Format: p.Format, FormatText: p.FormatText, Target: p.Target, Boards: p.Boards, TimeLimitS: p.TimeLimit.Seconds(), Started: p.Started}
 	for _, f := range p.Fouls {
-		if f.Derived {
-			continue
-		}
-		info.Fouls = append(info.Fouls, FoulCode{Code: string(f.Code), Rule: f.Ref, Text: f.Code.Summary(), Camera: f.Camera})
+		info.Fouls = append(info.Fouls, FoulCode{Code: f.Code, Rule: f.Rule, Text: f.Text, Camera: f.Camera})
 	}
 	return info
 }
 
+// ProfileInfoOf describes a rules profile for the console.
+func ProfileInfoOf(p *rules.Profile) ProfileInfo { return ProfileInfoFrom(match.DescribeProfile(p)) }
+
 // AllProfiles describes every profile of package rules.
 func AllProfiles() []ProfileInfo {
 	var out []ProfileInfo
-	for _, p := range rules.Profiles() {
+	for _, p := range match.Profiles() {
 		out = append(out, ProfileInfoFrom(p))
 	}
 	return out

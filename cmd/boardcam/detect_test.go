@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"gocv.io/x/gocv"
@@ -15,25 +16,53 @@ import (
 )
 
 // renderedOpening writes a rendered 1280×720 frame of the opening
-// arrangement (breaker at E) and returns its path and the renderer's true
-// surface corners.
+// arrangement (breaker at E) into dir and returns its path and the
+// renderer's true surface corners. The frame is rendered once per test
+// binary (the renderer's textures take seconds) and copied.
 func renderedOpening(t *testing.T, dir string) (string, [4][2]float64) {
 	t.Helper()
-	r, err := render.New(render.DefaultSettings(), board.ICF(), 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	m := gocv.NewMat()
-	defer m.Close()
-	if err := r.Render(render.OpeningScene(board.ICF(), board.E), &m); err != nil {
-		t.Fatal(err)
+	opening.once.Do(func() {
+		r, err := render.New(render.DefaultSettings(), board.ICF(), 3)
+		if err != nil {
+			opening.err = err
+			return
+		}
+		defer r.Close()
+		m := gocv.NewMat()
+		defer m.Close()
+		if opening.err = r.Render(render.OpeningScene(board.ICF(), board.E), &m); opening.err != nil {
+			return
+		}
+		tmp, err := os.MkdirTemp("", "boardcam-test-opening-")
+		if err != nil {
+			opening.err = err
+			return
+		}
+		opening.path = filepath.Join(tmp, "opening.png")
+		opening.err = render.WriteImage(opening.path, m)
+		opening.corners = r.CameraAt(0).Corners(board.ICF())
+		b, err := os.ReadFile(opening.path)
+		os.RemoveAll(tmp)
+		if opening.err == nil {
+			opening.png, opening.err = b, err
+		}
+	})
+	if opening.err != nil {
+		t.Fatal(opening.err)
 	}
 	path := filepath.Join(dir, "opening.png")
-	if err := render.WriteImage(path, m); err != nil {
+	if err := os.WriteFile(path, opening.png, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return path, r.CameraAt(0).Corners(board.ICF())
+	return path, opening.corners
+}
+
+var opening struct {
+	once    sync.Once
+	png     []byte
+	path    string
+	corners [4][2]float64
+	err     error
 }
 
 func TestDetectImage(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // the table says it is a diagnostic, the corners read no error, and
 // --require-targets (the product's measure) refuses it.
 func TestEvalCalibrationTruth(t *testing.T) {
-	clip := "../../testdata/videos/single-pocket.truth.json"
+	clip := "../../testdata/videos/queen-covered.truth.json" // 115 frames
 	code, out, errOut := runCmd(t, "", "eval", "--quiet", "--calibration", "truth", "--json", clip)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

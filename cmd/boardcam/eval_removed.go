@@ -38,6 +38,11 @@ type removal struct {
 	// tell).
 	drop func(clip string, fps, frames int) func(int64) bool
 	fps  int
+	// speed, instead, plays the clip paced at that many times real time
+	// (boardcam run --speed): a computer that many times slower than this
+	// one. What is lost then depends on the machine and its load, not on
+	// the clip: such runs are measurements, not repeatable.
+	speed float64
 }
 
 var removals = []removal{
@@ -52,6 +57,10 @@ var removals = []removal{
 	{Name: "random30", Help: "30% of the frames dropped at random", drop: randomDrop(0.30)},
 	{Name: "fps30", Help: "played as a 30 fps camera would film it (60 and 120 fps clips)", fps: 30},
 	{Name: "fps15", Help: "played as a 15 fps camera would film it", fps: 15},
+	{Name: "speed1", Help: "paced at real time (boardcam run --speed 1): what this computer loses", speed: 1},
+	{Name: "speed2", Help: "paced at 2× real time: a computer 2 times slower", speed: 2},
+	{Name: "speed4", Help: "paced at 4× real time: a computer 4 times slower (a Pi at 60 fps, about)", speed: 4},
+	{Name: "speed8", Help: "paced at 8× real time: a computer 8 times slower", speed: 8},
 }
 
 // randomDrop drops each frame with probability p, the same frames every
@@ -290,14 +299,20 @@ func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
 		return out
 	}
 	defer os.RemoveAll(dir)
-	args := append(append([]string(nil), c.Args...), "--no-pace", "--listen", "", "--journal-dir", dir, "--quiet", "--log-level", "error", "--no-evidence")
+	pace := []string{"--no-pace"}
+	if r.speed > 0 {
+		pace = []string{"--speed", fmt.Sprint(r.speed)}
+	}
+	args := append(append(append([]string(nil), c.Args...), pace...), "--listen", "", "--journal-dir", dir, "--quiet", "--log-level", "error", "--no-evidence")
 	d, _, err := newRunDaemon(args, stdio{In: strings.NewReader(""), Out: io.Discard, Err: io.Discard})
 	if err != nil {
 		out.Error = err.Error()
 		return out
 	}
 	gone := func(int64) bool { return false }
-	if r.fps > 0 {
+	if r.speed > 0 {
+		// the frames lost are known only after the run (below)
+	} else if r.fps > 0 {
 		k := fps / r.fps
 		if k < 2 || fps%r.fps != 0 {
 			out.Skipped = fmt.Sprintf("filmed at %d fps", fps)
@@ -330,6 +345,12 @@ func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
 	}
 	err = d.Run(ctx)
 	path := d.JournalPath()
+	if r.speed > 0 {
+		// what the analysis did not see: frames dropped by the capture
+		// and frames left out to keep up
+		sum := d.Metrics().Summary(time.Now())
+		out.Removed = int(sum.FramesIn - sum.FramesOut)
+	}
 	d.Close()
 	if err != nil {
 		out.Error = err.Error()

@@ -43,11 +43,15 @@ Sources (--source):
 Every stroke outcome, placement and umpire decision is written to the match
 journal (a stroke log, fsync'd) before it is announced; after a crash or a
 restart the daemon replays the journal and carries on (a video is caught up
-with from its start). --new-match starts afresh. --resume LOG starts a new
-match that continues a stroke log (a match scored by hand before boardcam
-was switched on): the log's rules, players and lines go into the new
-journal first, and the daemon referees on from where the log ends; the
-match's --profile, --players, --teams and --breaker come from the log.
+with from its start). An unfinished match always continues, whatever flags
+the daemon is started with: a new match is started explicitly, with
+boardcam new-match (then run) or the umpire console's "new match". The
+match flags (--profile, --players, --teams, --breaker, --resume LOG) describe
+the match to start when there is no unfinished one. --resume LOG starts it
+from a stroke log (a match scored by hand before boardcam was switched on):
+the log's rules, players and lines go into the new journal first, and the
+daemon referees on from where the log ends. A start that fails (a bad
+source, a busy port) creates no journal.
 docs/daemon.md describes the configuration file, the decisions, the
 journal and the metrics.
 `
@@ -97,11 +101,11 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	speed := fs.Float64("speed", 0, "play video files this many times faster than real time")
 	exitAtEnd := fs.Bool("exit-at-end", true, "exit when a video ends (false: keep the web server up until SIGTERM)")
 	journalDir := fs.String("journal-dir", "", "directory of the match journals (default ~/.local/state/boardcam/matches)")
-	newMatch := fs.Bool("new-match", false, "start a new match even if the last one is unfinished")
+	newMatch := fs.Bool("new-match", false, "no longer accepted: use boardcam new-match (a restart must continue the match)")
 	lens := fs.String("lens-file", "", "lens model `file` from boardcam calibrate --lens (undistorts the board found in the frames)")
 	alias(fs, "lens", "lens-file")
 	southAt := fs.String("south-at", "", "image side nearest board side S: bottom (default), right, top, left, or first-stroke (learnt from the first stroke)")
-	resume := fs.String("resume", "", "start a new match continuing the stroke log `FILE` (its rules, players and strokes so far)")
+	resume := fs.String("resume", "", "when no match is unfinished, start one continuing the stroke log `FILE` (its rules, players and strokes so far)")
 	logLevel := fs.String("log-level", "", "debug, info, warn or error")
 	noEvidence := fs.Bool("no-evidence", false, "keep no replay buffer and write no stills or clips (evidence.off)")
 	mqttBroker := fs.String("mqtt", "", "publish to the MQTT broker `URL` (mqtt://host:1883, mqtts://host:8883); see mqtt: in the configuration")
@@ -112,6 +116,11 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, false, usageError("run takes no arguments (use --source %s)", fs.Arg(0))
+	}
+	if *newMatch {
+		// A flag on the daemon's command line would be repeated by every
+		// restart, and each would throw the match in play away.
+		return nil, false, usageError("--new-match is not a flag of run: an unfinished match continues whatever flags start the daemon; start a new one with boardcam new-match (then run), or from the umpire console")
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -164,7 +173,7 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, NewMatch: *newMatch, Resume: *resume, Notifier: notifier}, *quiet, nil
+	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, Resume: *resume, Notifier: notifier}, *quiet, nil
 }
 
 func splitList(s string) []string {
@@ -195,6 +204,9 @@ func printFinal(w io.Writer, d *daemon.Daemon) {
 		fmt.Fprintf(w, "journal: %s (boardcam score %s)\n", p, p)
 	}
 	d.Metrics().Summary(d.Clock.Now()).Print(w)
+	if e := d.EvidenceSummary(); e != "" {
+		fmt.Fprintln(w, e)
+	}
 }
 
 func scoreLine(st rules.State) string {

@@ -13,6 +13,7 @@ import (
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/daemon"
 	"github.com/boardcam/boardcam/eval"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -38,7 +39,7 @@ func journalState(t *testing.T, out string) (string, rules.State) {
 	if m == nil {
 		t.Fatalf("no journal in the output:\n%s", out)
 	}
-	jf, err := daemon.ReadJournal(m[1], false)
+	jf, err := match.ReadJournal(m[1], false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,6 +73,18 @@ func TestRunEvents(t *testing.T) {
 	code, score, errOut := runCmd(t, "", "score", path)
 	if code != 0 || !strings.Contains(score, "board 1  Asha wins") {
 		t.Errorf("score of the journal: exit %d %s %s", code, score, errOut)
+	}
+	// the match sheet of the journal says who decided each line
+	sheetPath := filepath.Join(dir, "sheet.csv")
+	if code, _, errOut := runCmd(t, "", "score", "--sheet", sheetPath, path); code != 0 {
+		t.Fatalf("score --sheet: exit %d %s", code, errOut)
+	}
+	b, err := os.ReadFile(sheetPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "\nstroke,1,") || !strings.Contains(string(b), ",camera\n") || strings.Contains(string(b), ",log\n") {
+		t.Errorf("the sheet of a journal:\n%s", b)
 	}
 }
 
@@ -132,6 +145,7 @@ func TestRunCorpusClips(t *testing.T) {
 	if os.Getenv("BOARDCAM_E2E") == "" {
 		t.Skip("set BOARDCAM_E2E=1 to run the corpus through boardcam run")
 	}
+	t.Parallel() // with TestEvalFramesRemoved: the longest two of the package
 	const dir = "../../testdata/videos"
 	videos, _ := filepath.Glob(filepath.Join(dir, "*.mp4"))
 	if len(videos) == 0 {
@@ -191,13 +205,13 @@ func runCorpusClip(t *testing.T, dir, v, name string, truth *corpus.Truth, lense
 		diffs = append(diffs, fmt.Sprintf("%s: %s %+v", v.Verdict, v.Why, v.Held))
 	}
 	// The same fouls, by type.
-	jf, err := daemon.ReadJournal(jpath, false)
+	jf, err := match.ReadJournal(jpath, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var gotF, wantF []string
 	for _, r := range jf.Records {
-		if r.Event != nil && r.Meta.By != daemon.ByLog { // not the fouls of the log resumed from
+		if r.Event != nil && r.Meta.By != match.ByLog { // not the fouls of the log resumed from
 			gotF = append(gotF, foulsOf(r.Event)...)
 		}
 	}

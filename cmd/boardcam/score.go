@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/sheet"
 )
 
 func init() {
@@ -25,7 +28,13 @@ input. Errors name the file and line.
 supplies one when the header has none); --format chooses the match format
 (team-3board: three-boards or points-29). --trace also prints the state after
 every line. --json prints one JSON object (with --trace, one JSON object per
-line first, then the scoreSummary).`
+line first, then the scoreSummary).
+
+--sheet FILE.pdf or FILE.csv also writes the match sheet as clubs file it:
+the players, every board's points and how they were made, the fouls, the
+umpire's decisions and the signature lines, then every line of the match.
+Given the daemon's journal, the sheet says who decided each line (camera,
+umpire, button, log).`
 
 func cmdScore(ctx context.Context, args []string, s stdio) error {
 	fs := newFlags("score", "[--profile P] [--format F] [--json] [--trace] FILE|-", scoreDescription, s)
@@ -33,8 +42,14 @@ func cmdScore(ctx context.Context, args []string, s stdio) error {
 	format := fs.String("format", "", "match format (default: the header's, else the profile's first)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	trace := fs.Bool("trace", false, "print the state after every line")
+	sheetPath := fs.String("sheet", "", "also write the match sheet to FILE.pdf or FILE.csv")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *sheetPath != "" {
+		if ext := strings.ToLower(filepath.Ext(*sheetPath)); ext != ".pdf" && ext != ".csv" {
+			return usageError("--sheet: %s: want a .pdf or .csv file", *sheetPath)
+		}
 	}
 	if fs.NArg() != 1 {
 		return usageError("score needs one log file (or - for standard input)")
@@ -94,6 +109,11 @@ func cmdScore(ctx context.Context, args []string, s stdio) error {
 		return scoreLocated(name, err)
 	}
 	st := m.State()
+	if *sheetPath != "" {
+		if err := writeSheet(*sheetPath, fs.Arg(0), lg); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		return writeScoreJSON(s.Out, name, m, st)
 	}
@@ -239,4 +259,54 @@ func writeScoreJSON(w io.Writer, name string, m *rules.Match, st rules.State) er
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// writeSheet writes the match sheet of the log lg (read from file, "-"
+// for standard input) to path (.pdf or .csv). A journal of the daemon
+// gives each line who decided it.
+func writeSheet(path, file string, lg *rules.Log) error {
+	var lines []sheet.Line
+	journal := false
+	if file != "-" {
+		if jf, err := match.ReadJournal(file, false); err == nil {
+			for _, r := range jf.Records {
+				if r.Meta.Journal > 0 {
+					journal = true
+				}
+				if r.Event != nil {
+					lines = append(lines, sheet.Line{Line: r.Line, Event: r.Event, By: r.Meta.By, Note: r.Meta.Note})
+				}
+			}
+			if !journal && len(jf.Records) > 0 && jf.Records[0].Meta.Session > 0 {
+				journal = true
+			}
+		}
+	}
+	if !journal {
+		lines = lines[:0]
+		for _, e := range lg.Entries {
+			lines = append(lines, sheet.Line{Line: e.Line, Event: e.Event})
+		}
+	}
+	sh, err := sheet.Build(lg.Header, lines)
+	if err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(filepath.Ext(path), ".csv") {
+		err = sheet.WriteCSV(f, sh)
+	} else {
+		err = sheet.WritePDF(f, sh)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("--sheet: %w", err)
+	}
+	return nil
 }

@@ -176,3 +176,29 @@ func TestScoreProfileOverride(t *testing.T) {
 		t.Errorf("team-3board final: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// --sheet writes the match sheet (package sheet tests its content).
+func TestScoreSheet(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"sheet.pdf", "sheet.csv"} {
+		p := filepath.Join(dir, name)
+		code, out, errOut := runCmd(t, "", "score", "--sheet", p, filepath.Join(logsDir, "demo.log"))
+		if code != 0 || out != demoScore {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[string]string{"sheet.pdf": "%PDF-", "sheet.csv": "record,board,"}[name]; !strings.HasPrefix(string(b), want) {
+			t.Errorf("%s starts %q", name, b[:min(len(b), 20)])
+		}
+	}
+	p := filepath.Join(dir, "sheet.txt")
+	if code, _, errOut := runCmd(t, "", "score", "--sheet", p, filepath.Join(logsDir, "demo.log")); code != 2 || !strings.Contains(errOut, "want a .pdf or .csv") {
+		t.Errorf("--sheet sheet.txt: exit %d %s", code, errOut)
+	}
+	if _, err := os.Stat(p); err == nil {
+		t.Error("wrote a refused sheet")
+	}
+}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/corpus"
-	"github.com/boardcam/boardcam/daemon"
 	"github.com/boardcam/boardcam/eval"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -57,12 +57,12 @@ type heldDecision struct {
 // judgeJournal judges the journal of a run against the clip's truth.
 func judgeJournal(path string, truth *corpus.Truth) (clipVerdict, error) {
 	var v clipVerdict
-	jf, err := daemon.ReadJournal(path, false)
+	jf, err := match.ReadJournal(path, false)
 	if err != nil {
 		return v, err
 	}
 	for _, r := range jf.Records {
-		if r.Event != nil && r.Meta.By != daemon.ByLog {
+		if r.Event != nil && r.Meta.By != match.ByLog {
 			v.Applied = append(v.Applied, rules.FormatEvent(r.Event))
 		}
 	}

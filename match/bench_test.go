@@ -1,4 +1,4 @@
-package daemon
+package match
 
 import (
 	"testing"
@@ -35,22 +35,20 @@ func BenchmarkRefereeBoard(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		cfg := DefaultConfig()
-		cfg.Journal.Dir = b.TempDir()
-		off := ""
-		cfg.Web.Listen = &off
-		cfg.Source.URI = "events:" + path
-		cfg.Pipeline.PublishQueue = 1 << 16
-		d := &Daemon{Config: cfg, Logger: quietLogger()}
-		if err := d.Initialize(); err != nil {
+		cfg := Config{Dir: b.TempDir(), Header: defaultHeader, Referee: refereeWith(0), Source: "events:" + path, Queue: 1 << 16}
+		k := &Keeper{Config: cfg, Logger: quietLogger()}
+		if err := k.Initialize(); err != nil {
+			b.Fatal(err)
+		}
+		if err := k.Start(); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
 		for _, o := range obs {
-			d.keeper.observe(o)
+			k.observe(o)
 		}
 		b.StopTimer()
-		d.Close()
+		k.Close()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(len(evs)), "events/board")

@@ -1,4 +1,4 @@
-package daemon
+package match
 
 import (
 	"strings"
@@ -6,65 +6,34 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/rules"
-	"github.com/boardcam/boardcam/web"
 )
 
 // These tests drive the match component directly, frame by frame, as the
 // pipeline would, with the umpire's commands in between.
 
 // byFrame groups events into observations, as the events feed does.
-func byFrame(evs []events.Event) []observation {
-	var out []observation
+func byFrame(evs []events.Event) []Observation {
+	var out []Observation
 	for _, e := range evs {
 		if n := len(out); n > 0 && out[n-1].Frame == int64(e.Frame) {
 			out[n-1].Events = append(out[n-1].Events, e)
 			continue
 		}
-		out = append(out, observation{Frame: int64(e.Frame), Events: []events.Event{e}})
+		out = append(out, Observation{Frame: int64(e.Frame), Events: []events.Event{e}})
 	}
 	return out
 }
 
-// keeperOn initializes a daemon (not run) whose source is the events file.
-func keeperOn(t *testing.T, cfg Config, path string, clk clock.Clock) *Daemon {
-	t.Helper()
-	cfg.Source.URI = "events:" + path
-	cfg.Pipeline.PublishQueue = 1 << 16
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clk}
-	if clk == nil {
-		d.Clock = clock.Real{}
-	}
-	if err := d.Initialize(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(d.Close)
-	return d
-}
-
-// drain returns the messages announced so far.
-func drain(d *Daemon) []web.Message {
-	var out []web.Message
-	for {
-		select {
-		case a := <-d.ann:
-			out = append(out, a.Msgs...)
-		default:
-			return out
-		}
-	}
-}
-
 // playUntil observes frames until one completes a decision that has a
-// camera foul call, and returns the index of the next observation.
-func playUntilFoul(t *testing.T, d *Daemon, obs []observation, from int) int {
+// camera foul call, and returns the index of the next Observation.
+func playUntilFoul(t *testing.T, k *Keeper, obs []Observation, from int) int {
 	t.Helper()
 	for i := from; i < len(obs); i++ {
-		d.keeper.observe(obs[i])
-		if len(d.keeper.pend) > 0 {
+		k.observe(obs[i])
+		if len(k.pend) > 0 {
 			return i + 1
 		}
 	}
@@ -72,7 +41,7 @@ func playUntilFoul(t *testing.T, d *Daemon, obs []observation, from int) int {
 	return 0
 }
 
-func cmd(name string) command { return command{Command: web.Command{Name: name}, By: "umpire"} }
+func cmd(name string) command { return command{Command: Command{Name: name, By: "umpire"}} }
 
 func lastEvent(m *rules.Match) string {
 	h := m.History()
@@ -88,10 +57,9 @@ func lastEvent(m *rules.Match) string {
 func TestUmpireOverruleAndUndo(t *testing.T) {
 	tmp := t.TempDir()
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
-	d := keeperOn(t, testConfig(t), path, nil)
-	k := d.keeper
+	k := keeperOn(t, testConfig(t), path, nil)
 	obs := byFrame(evs)
-	next := playUntilFoul(t, d, obs, 0)
+	next := playUntilFoul(t, k, obs, 0)
 
 	p := k.pend[0]
 	applied := lastEvent(k.m)
@@ -99,8 +67,8 @@ func TestUmpireOverruleAndUndo(t *testing.T) {
 		t.Fatalf("the foul stroke %q was not applied and listed: %+v", applied, p)
 	}
 	var sawPending bool
-	for _, m := range drain(d) {
-		if wp, ok := m.(web.Pending); ok && wp.ID == p.ID && wp.IfOverruled != "" && wp.IfConfirmed != "" {
+	for _, m := range drain(k) {
+		if wp, ok := m.(Pending); ok && wp.ID == p.ID && wp.IfOverruled != "" && wp.IfConfirmed != "" {
 			sawPending = true
 		}
 	}
@@ -108,7 +76,7 @@ func TestUmpireOverruleAndUndo(t *testing.T) {
 		t.Error("no pending message announced")
 	}
 
-	msg, err := k.do(command{Command: web.Command{Name: web.CmdOverrule, Pending: p.ID, Note: "the striker crossed"}, By: "umpire"})
+	msg, err := k.do(command{Command: Command{Name: CmdOverrule, Pending: p.ID, Note: "the striker crossed", By: "umpire"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,15 +88,15 @@ func TestUmpireOverruleAndUndo(t *testing.T) {
 		t.Errorf("pending after the overrule: %+v", k.pend)
 	}
 	var decided bool
-	for _, m := range drain(d) {
-		if dm, ok := m.(web.Decided); ok && dm.ID == p.ID && dm.Decision == web.DecisionOverruled {
+	for _, m := range drain(k) {
+		if dm, ok := m.(Decided); ok && dm.ID == p.ID && dm.Decision == DecisionOverruled {
 			decided = true
 		}
 	}
 	if !decided {
 		t.Error("no decided message")
 	}
-	if _, err := k.do(command{Command: web.Command{Name: web.CmdConfirm, Pending: p.ID}, By: "umpire"}); err == nil {
+	if _, err := k.do(command{Command: Command{Name: CmdConfirm, Pending: p.ID, By: "umpire"}}); err == nil {
 		t.Error("a settled decision was confirmed again")
 	}
 
@@ -138,14 +106,14 @@ func TestUmpireOverruleAndUndo(t *testing.T) {
 	}
 	before := len(k.m.History())
 	last := lastEvent(k.m)
-	if msg, err := k.do(cmd(web.CmdUndo)); err != nil || !strings.Contains(msg, last) {
+	if msg, err := k.do(cmd(CmdUndo)); err != nil || !strings.Contains(msg, last) {
 		t.Fatalf("undo: %q %v", msg, err)
 	}
 	if len(k.m.History()) != before-1 {
 		t.Errorf("history %d after undo, want %d", len(k.m.History()), before-1)
 	}
 
-	jf, err := ReadJournal(d.JournalPath(), false)
+	jf, err := ReadJournal(k.JournalPath(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,10 +142,9 @@ func TestDelayedDecisions(t *testing.T) {
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
 	clock := clocktest.New()
 	cfg := testConfig(t)
-	cfg.Match.Decisions = DecideDelay
-	cfg.Match.Delay = Duration(10 * time.Second)
-	d := keeperOn(t, cfg, path, clock)
-	k := d.keeper
+	cfg.Decisions = DecideDelay
+	cfg.Delay = (10 * time.Second)
+	k := keeperOn(t, cfg, path, clock)
 	obs := byFrame(evs)
 	held := 0
 	i := 0
@@ -201,7 +168,7 @@ func TestDelayedDecisions(t *testing.T) {
 		t.Fatalf("after the delay: %d pending, %d applied", len(k.pend), len(k.m.History()))
 	}
 	// The journal has each held decision, then its application.
-	jf, err := ReadJournal(d.JournalPath(), false)
+	jf, err := ReadJournal(k.JournalPath(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,9 +203,8 @@ func TestConfirmMode(t *testing.T) {
 	tmp := t.TempDir()
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
 	cfg := testConfig(t)
-	cfg.Match.Decisions = DecideConfirm
-	d := keeperOn(t, cfg, path, nil)
-	k := d.keeper
+	cfg.Decisions = DecideConfirm
+	k := keeperOn(t, cfg, path, nil)
 	obs := byFrame(evs)
 	for i := 0; i < len(obs) && len(k.pend) < 2; i++ {
 		k.observe(obs[i])
@@ -247,14 +213,14 @@ func TestConfirmMode(t *testing.T) {
 		t.Error("confirm mode has a due time")
 	}
 	p1, p2 := k.pend[0].ID, k.pend[1].ID
-	if _, err := k.do(command{Command: web.Command{Name: web.CmdConfirm, Pending: p2}, By: "umpire"}); err == nil || !strings.Contains(err.Error(), p1) {
+	if _, err := k.do(command{Command: Command{Name: CmdConfirm, Pending: p2, By: "umpire"}}); err == nil || !strings.Contains(err.Error(), p1) {
 		t.Errorf("confirming out of order: %v", err)
 	}
-	if _, err := k.do(command{Command: web.Command{Name: web.CmdOverrule, Pending: p1}, By: "umpire"}); err == nil || !strings.Contains(err.Error(), "no foul") {
+	if _, err := k.do(command{Command: Command{Name: CmdOverrule, Pending: p1, By: "umpire"}}); err == nil || !strings.Contains(err.Error(), "no foul") {
 		t.Errorf("overruling a decision without a foul: %v", err)
 	}
 	// A button confirms the oldest.
-	if _, err := k.do(command{Command: web.Command{Name: web.CmdConfirm}, By: "button"}); err != nil {
+	if _, err := k.do(command{Command: Command{Name: CmdConfirm, By: "button"}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(k.m.History()) != 1 || k.pend[0].ID != p2 {
@@ -288,8 +254,7 @@ func TestUmpireCommandsSurviveRestart(t *testing.T) {
 	// The script: every frame, the push declared during the 5th stroke,
 	// every listed decision overruled. Commands before from are left out
 	// (they are in the journal already).
-	script := func(d *Daemon, from, upTo int) {
-		k := d.keeper
+	script := func(k *Keeper, from, upTo int) {
 		for i, o := range obs[:upTo] {
 			k.observe(o)
 			if i < from {
@@ -297,13 +262,13 @@ func TestUmpireCommandsSurviveRestart(t *testing.T) {
 			}
 			if i == at {
 				seat := *o.Events[0].Side
-				msg, err := k.do(command{Command: web.Command{Name: web.CmdFoul, Seat: &seat, Code: string(rules.FoulPush)}, By: "umpire"})
+				msg, err := k.do(command{Command: Command{Name: CmdFoul, Seat: &seat, Code: string(rules.FoulPush), By: "umpire"}})
 				if err != nil || !strings.Contains(msg, "joins") {
 					t.Fatalf("foul during the stroke: %q %v", msg, err)
 				}
 			}
 			if len(k.pend) > 0 {
-				if _, err := k.do(cmd(web.CmdOverrule)); err != nil {
+				if _, err := k.do(cmd(CmdOverrule)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -313,7 +278,7 @@ func TestUmpireCommandsSurviveRestart(t *testing.T) {
 	ref := keeperOn(t, testConfig(t), path, nil)
 	script(ref, 0, len(obs))
 	var push, overruled bool
-	for _, e := range ref.keeper.m.History() {
+	for _, e := range ref.m.History() {
 		push = push || strings.Contains(rules.FormatEvent(e), "!push")
 	}
 	rj, err := ReadJournal(ref.JournalPath(), false)
@@ -333,19 +298,19 @@ func TestUmpireCommandsSurviveRestart(t *testing.T) {
 		cfg := testConfig(t)
 		a := keeperOn(t, cfg, path, nil)
 		script(a, 0, cut)
-		a.keeper.j.Close() // a crash: nothing more is written
-		a.keeper.j = nil
+		a.j.Close() // a crash: nothing more is written
+		a.j = nil
 		a.Close()
 
 		b := keeperOn(t, a.Config, path, nil)
-		if b.keeper.cu == nil || b.catchUp < 0 {
-			t.Fatalf("cut %d: no catch-up planned (until frame %d)", cut, b.catchUp)
+		if b.cu == nil || b.CatchUpUntil() < 0 {
+			t.Fatalf("cut %d: no catch-up planned (until frame %d)", cut, b.CatchUpUntil())
 		}
 		script(b, cut, len(obs))
-		if b.keeper.cu != nil {
+		if b.cu != nil {
 			t.Fatalf("cut %d: still catching up at the end", cut)
 		}
-		if g, w := fingerprintOf(b.keeper.m.State()), fingerprintOf(ref.keeper.m.State()); g != w {
+		if g, w := fingerprintOf(b.m.State()), fingerprintOf(ref.m.State()); g != w {
 			t.Fatalf("cut %d: after the restart the match ends %+v, without it %+v", cut, g, w)
 		}
 		bj, err := ReadJournal(b.JournalPath(), false)
@@ -360,68 +325,72 @@ func TestUmpireCommandsSurviveRestart(t *testing.T) {
 
 // Two daemons never write the journals of one directory.
 func TestJournalDirLock(t *testing.T) {
-	tmp := t.TempDir()
-	path, _ := boardEvents(t, tmp, "autoplay-board.yaml")
-	cfg := testConfig(t)
-	a := keeperOn(t, cfg, path, nil)
-	b := &Daemon{Config: a.Config, Logger: quietLogger()}
-	if err := b.Initialize(); err == nil || !strings.Contains(err.Error(), "another boardcam") {
-		t.Errorf("second daemon: %v", err)
+	dir := t.TempDir()
+	a, err := LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := LockDir(dir); err == nil || !strings.Contains(err.Error(), "another boardcam") {
+		t.Errorf("second lock: %v", err)
+		if b != nil {
+			b.Close()
+		}
 	}
 	a.Close()
-	c := &Daemon{Config: a.Config, Logger: quietLogger()}
-	if err := c.Initialize(); err != nil {
+	c, err := LockDir(dir)
+	if err != nil {
 		t.Errorf("after the first closed: %v", err)
+	} else {
+		c.Close()
 	}
-	c.Close()
 }
 
 // Commands that make no sense are refused with a reason.
 func TestUmpireRefusals(t *testing.T) {
 	tmp := t.TempDir()
 	path, _ := boardEvents(t, tmp, "autoplay-board.yaml")
-	d := keeperOn(t, testConfig(t), path, nil)
-	k := d.keeper
+	k := keeperOn(t, testConfig(t), path, nil)
 	seat := board.S
 	team := 1
 	cases := []struct {
-		c    web.Command
+		c    Command
 		want string
 	}{
-		{web.Command{Name: web.CmdUndo}, "nothing to undo"},
-		{web.Command{Name: web.CmdConfirm, Pending: "p9"}, "no pending decision p9"},
-		{web.Command{Name: web.CmdOverrule}, "no decision is pending"},
-		{web.Command{Name: web.CmdDemand, Team: &team, Points: 1}, "no \"if demanded\" points"},
-		{web.Command{Name: web.CmdFoul, Seat: &seat, Code: "striker_pocketed"}, "striker_pocketed"},
-		{web.Command{Name: web.CmdFoul, Seat: &seat, Code: "nonsense"}, "does not recognise"},
+		{Command{Name: CmdUndo}, "nothing to undo"},
+		{Command{Name: CmdConfirm, Pending: "p9"}, "no pending decision p9"},
+		{Command{Name: CmdOverrule}, "no decision is pending"},
+		{Command{Name: CmdDemand, Team: &team, Points: 1}, "no \"if demanded\" points"},
+		{Command{Name: CmdFoul, Seat: &seat, Code: "striker_pocketed"}, "striker_pocketed"},
+		{Command{Name: CmdFoul, Seat: &seat, Code: "nonsense"}, "does not recognise"},
 	}
 	for _, c := range cases {
-		if _, err := k.do(command{Command: c.c, By: "umpire"}); err == nil || !strings.Contains(err.Error(), c.want) {
+		c.c.By = "umpire"
+		if _, err := k.do(command{Command: c.c}); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %q", c.c.Name, err, c.want)
 		}
 	}
 	// A foul outside a stroke is applied at once; next_board is refused
 	// once the board is in play.
-	if msg, err := k.do(command{Command: web.Command{Name: web.CmdFoul, Seat: &seat, Code: string(rules.FoulTalking)}, By: "umpire"}); err != nil || !strings.Contains(msg, "foul S") {
+	if msg, err := k.do(command{Command: Command{Name: CmdFoul, Seat: &seat, Code: string(rules.FoulTalking), By: "umpire"}}); err != nil || !strings.Contains(msg, "foul S") {
 		t.Fatalf("foul: %q %v", msg, err)
 	}
-	if _, err := k.do(cmd(web.CmdNextBoard)); err != nil {
+	if _, err := k.do(cmd(CmdNextBoard)); err != nil {
 		t.Errorf("next board before any stroke: %v", err)
 	}
-	if _, err := k.do(command{Command: web.Command{Name: web.CmdConcede, Team: &team}, By: "umpire"}); err != nil {
+	if _, err := k.do(command{Command: Command{Name: CmdConcede, Team: &team, By: "umpire"}}); err != nil {
 		t.Fatal(err)
 	}
 	if st := k.m.State(); !st.MatchOver || st.Winner != 0 {
 		t.Errorf("after the concession: %+v", st)
 	}
 	// A new match closes the journal and starts another.
-	old := d.JournalPath()
-	ms := &web.MatchSetup{Profile: "nit-delhi", Breaker: board.E, Players: []rules.Player{{Name: "Ann", Seat: board.E, Team: 0}, {Name: "Bo", Seat: board.W, Team: 1}}}
-	if _, err := k.do(command{Command: web.Command{Name: web.CmdStartMatch, Match: ms}, By: "umpire"}); err != nil {
+	old := k.JournalPath()
+	ms := &Setup{Profile: "nit-delhi", Breaker: board.E, Players: []rules.Player{{Name: "Ann", Seat: board.E, Team: 0}, {Name: "Bo", Seat: board.W, Team: 1}}}
+	if _, err := k.do(command{Command: Command{Name: CmdStartMatch, Match: ms, By: "umpire"}}); err != nil {
 		t.Fatal(err)
 	}
-	if d.JournalPath() == old || k.m.State().Profile != "nit-delhi" {
-		t.Errorf("no new match: %s %s", d.JournalPath(), k.m.State().Profile)
+	if k.JournalPath() == old || k.m.State().Profile != "nit-delhi" {
+		t.Errorf("no new match: %s %s", k.JournalPath(), k.m.State().Profile)
 	}
 	jf, err := ReadJournal(old, false)
 	if err != nil {
@@ -439,27 +408,25 @@ func TestUmpireConfirmOffered(t *testing.T) {
 	tmp := t.TempDir()
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
 	cfg := testConfig(t)
-	one := 1.0
-	cfg.Referee.ToleranceMM = &one
-	d := keeperOn(t, cfg, path, nil)
-	k := d.keeper
+	cfg.Referee = refereeWith(1)
+	k := keeperOn(t, cfg, path, nil)
 	obs := byFrame(evs)
-	playUntilFoul(t, d, obs, 0)
+	playUntilFoul(t, k, obs, 0)
 	p := k.pend[0]
 	applied := lastEvent(k.m)
 	if strings.Contains(applied, "!") || !p.D.Pending() {
 		t.Fatalf("an offered call was applied: %q %+v", applied, p.D.Calls)
 	}
-	var offered web.Foul
-	for _, m := range drain(d) {
-		if f, ok := m.(web.Foul); ok && f.Pending == p.ID {
+	var offered Foul
+	for _, m := range drain(k) {
+		if f, ok := m.(Foul); ok && f.Pending == p.ID {
 			offered = f
 		}
 	}
 	if offered.Code == "" || !strings.Contains(offered.Evidence.Note, "offered") {
 		t.Errorf("the offered foul was not published with its evidence: %+v", offered)
 	}
-	if _, err := k.do(command{Command: web.Command{Name: web.CmdConfirm, Pending: p.ID}, By: "umpire"}); err != nil {
+	if _, err := k.do(command{Command: Command{Name: CmdConfirm, Pending: p.ID, By: "umpire"}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := lastEvent(k.m); got != applied+" !"+string(offered.Code) {
@@ -492,12 +459,12 @@ func TestDecisionTaggedWithItsEvent(t *testing.T) {
 	}
 	merged := obs[end]
 	merged.Events = append(append([]events.Event(nil), merged.Events...), obs[start].Events...)
-	d := keeperOn(t, testConfig(t), path, nil)
+	k := keeperOn(t, testConfig(t), path, nil)
 	for _, o := range obs[:end] {
-		d.keeper.observe(o)
+		k.observe(o)
 	}
-	d.keeper.observe(merged)
-	jf, err := ReadJournal(d.JournalPath(), false)
+	k.observe(merged)
+	jf, err := ReadJournal(k.JournalPath(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package daemon
+package match
 
 import (
 	"bytes"
@@ -476,7 +476,11 @@ func parseBatch(b string) (pos, n int, ok bool) {
 	return p, q, true
 }
 
-// LatestJournal returns the newest journal in dir ("" when there is none).
+// LatestJournal returns the newest journal in dir ("" when there is none):
+// the one created last, by the time and sequence number in its name
+// (match-YYYYMMDD-HHMMSS[-N].log), then by modification time. Not the
+// last modified: closing a match appends to its journal just before the
+// next one is created, within the file system's timestamp resolution.
 func LatestJournal(dir string) (string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -486,8 +490,9 @@ func LatestJournal(dir string) (string, error) {
 		return "", fmt.Errorf("journal: %w", err)
 	}
 	type cand struct {
-		name string
-		mod  time.Time
+		name, stamp string
+		seq         int
+		mod         time.Time
 	}
 	var cs []cand
 	for _, e := range ents {
@@ -498,16 +503,30 @@ func LatestJournal(dir string) (string, error) {
 		if err != nil {
 			continue
 		}
-		cs = append(cs, cand{e.Name(), info.ModTime()})
+		c := cand{name: e.Name(), mod: info.ModTime(), seq: 1}
+		c.stamp = strings.TrimSuffix(strings.TrimPrefix(e.Name(), "match-"), ".log")
+		if i := strings.LastIndexByte(c.stamp, '-'); i > 0 && len(c.stamp) > len("20060102-150405") {
+			if n, err := strconv.Atoi(c.stamp[i+1:]); err == nil {
+				c.stamp, c.seq = c.stamp[:i], n
+			}
+		}
+		cs = append(cs, c)
 	}
 	if len(cs) == 0 {
 		return "", nil
 	}
 	sort.Slice(cs, func(i, j int) bool {
-		if !cs[i].mod.Equal(cs[j].mod) {
-			return cs[i].mod.Before(cs[j].mod)
+		a, b := cs[i], cs[j]
+		if a.stamp != b.stamp {
+			return a.stamp < b.stamp
 		}
-		return cs[i].name < cs[j].name
+		if a.seq != b.seq {
+			return a.seq < b.seq
+		}
+		if !a.mod.Equal(b.mod) {
+			return a.mod.Before(b.mod)
+		}
+		return a.name < b.name
 	})
 	return filepath.Join(dir, cs[len(cs)-1].name), nil
 }

@@ -1,4 +1,4 @@
-package daemon
+package match
 
 import (
 	"strings"
@@ -9,13 +9,12 @@ import (
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
-	"github.com/boardcam/boardcam/web"
 )
 
 // withGapInStroke returns the board's observations with frames missing in
-// the middle of its n-th stroke (0-based): the observation of the frame
+// the middle of its n-th stroke (0-based): the Observation of the frame
 // after the gap carries it, as the analysis reports it.
-func withGapInStroke(t *testing.T, evs []events.Event, n int) ([]observation, referee.Gap) {
+func withGapInStroke(t *testing.T, evs []events.Event, n int) ([]Observation, referee.Gap) {
 	t.Helper()
 	obs := byFrame(evs)
 	var starts []int
@@ -29,14 +28,14 @@ func withGapInStroke(t *testing.T, evs []events.Event, n int) ([]observation, re
 	}
 	f := starts[n]
 	g := referee.Gap{After: f + 1, Before: f + 6, Reason: "frames test were not analysed (4 dropped: the analysis fell behind)"}
-	var out []observation
+	var out []Observation
 	placed := false
 	for _, o := range obs {
 		if !placed && o.Frame >= int64(g.Before) {
 			if o.Frame == int64(g.Before) {
 				o.Gap = &g
 			} else {
-				out = append(out, observation{Frame: int64(g.Before), Gap: &g})
+				out = append(out, Observation{Frame: int64(g.Before), Gap: &g})
 			}
 			placed = true
 		}
@@ -53,8 +52,7 @@ func TestUncertainStrokeWaitsInAutoMode(t *testing.T) {
 	tmp := t.TempDir()
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
 	_, want, res := simBoard(t, "autoplay-board.yaml")
-	d := keeperOn(t, testConfig(t), path, nil)
-	k := d.keeper
+	k := keeperOn(t, testConfig(t), path, nil)
 	obs, g := withGapInStroke(t, evs, 1)
 	for _, o := range obs {
 		k.observe(o)
@@ -74,9 +72,9 @@ func TestUncertainStrokeWaitsInAutoMode(t *testing.T) {
 	if n := len(k.m.History()); n != 1 {
 		t.Errorf("%d events applied, want 1 (the stroke before the gap)", n)
 	}
-	var wp *web.Pending
-	for _, m := range drain(d) {
-		if p, ok := m.(web.Pending); ok && p.ID == first.ID {
+	var wp *Pending
+	for _, m := range drain(k) {
+		if p, ok := m.(Pending); ok && p.ID == first.ID {
 			wp = &p
 		}
 	}
@@ -85,20 +83,19 @@ func TestUncertainStrokeWaitsInAutoMode(t *testing.T) {
 		t.Fatalf("pending message %+v", wp)
 	}
 	// The journal holds the reason, and a restart brings it back.
-	d.Close()
+	k.Close()
 	cfg := testConfig(t)
-	cfg.Journal.Dir = d.Config.Journal.Dir
-	d2 := keeperOn(t, cfg, path, nil)
-	k2 := d2.keeper
+	cfg.Dir = k.Config.Dir
+	k2 := keeperOn(t, cfg, path, nil)
 	caughtUp(k2, obs)
 	if len(k2.pend) != len(k.pend) || !k2.pend[0].D.Uncertain() || k2.pend[0].D.Doubts[0].Reason != g.Reason || !k2.pend[1].Queued {
 		t.Fatalf("after a restart: %+v", k2.pend)
 	}
-	if sp := d2.Snapshot().Pending; len(sp) == 0 || len(sp[0].Doubts) != 1 {
+	if sp := k2.Snapshot().Pending; len(sp) == 0 || len(sp[0].Doubts) != 1 {
 		t.Errorf("snapshot pending %+v", sp)
 	}
 	// The umpire confirms the guess: the queued decisions follow.
-	if _, err := k2.do(command{Command: web.Command{Name: web.CmdConfirm, Pending: first.ID}, By: "umpire"}); err != nil {
+	if _, err := k2.do(command{Command: Command{Name: CmdConfirm, Pending: first.ID, By: "umpire"}}); err != nil {
 		t.Fatal(err)
 	}
 	if len(k2.pend) != 0 {
@@ -128,9 +125,8 @@ func TestUncertainStrokeHasNoDelay(t *testing.T) {
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
 	clock := clocktest.New()
 	cfg := testConfig(t)
-	cfg.Match.Decisions = DecideDelay
-	d := keeperOn(t, cfg, path, clock)
-	k := d.keeper
+	cfg.Decisions = DecideDelay
+	k := keeperOn(t, cfg, path, clock)
 	obs, _ := withGapInStroke(t, evs, 0)
 	for _, o := range obs {
 		k.observe(o)
@@ -150,18 +146,17 @@ func TestUncertainStrokeHasNoDelay(t *testing.T) {
 func TestCorrectUncertainStroke(t *testing.T) {
 	tmp := t.TempDir()
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
-	d := keeperOn(t, testConfig(t), path, nil)
-	k := d.keeper
+	k := keeperOn(t, testConfig(t), path, nil)
 	obs, _ := withGapInStroke(t, evs, 1)
 	for _, o := range obs {
 		k.observe(o)
 	}
 	first := k.pend[0]
 	seat := first.D.Seat.String()
-	if _, err := k.do(command{Command: web.Command{Name: web.CmdCorrect, Pending: first.ID, Notation: seat + " w w w w w w w w w w"}, By: "umpire"}); err == nil {
+	if _, err := k.do(command{Command: Command{Name: CmdCorrect, Pending: first.ID, Notation: seat + " w w w w w w w w w w", By: "umpire"}}); err == nil {
 		t.Error("an impossible correction was accepted")
 	}
-	if _, err := k.do(command{Command: web.Command{Name: web.CmdCorrect, Pending: k.pend[1].ID, Notation: seat + " -"}, By: "umpire"}); err == nil {
+	if _, err := k.do(command{Command: Command{Name: CmdCorrect, Pending: k.pend[1].ID, Notation: seat + " -", By: "umpire"}}); err == nil {
 		t.Error("a correction out of order was accepted")
 	}
 	h := len(k.m.History())
@@ -170,7 +165,7 @@ func TestCorrectUncertainStroke(t *testing.T) {
 	if guess == entered {
 		t.Fatalf("the guess is the correction")
 	}
-	msg, err := k.do(command{Command: web.Command{Name: web.CmdCorrect, Pending: first.ID, Notation: entered, Note: "seen on the replay"}, By: "umpire"})
+	msg, err := k.do(command{Command: Command{Name: CmdCorrect, Pending: first.ID, Notation: entered, Note: "seen on the replay", By: "umpire"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,31 +176,31 @@ func TestCorrectUncertainStroke(t *testing.T) {
 		t.Fatalf("the decisions after the correction apply themselves: %+v", k.pend)
 	}
 	var corrected, waits bool
-	for _, m := range drain(d) {
+	for _, m := range drain(k) {
 		switch v := m.(type) {
-		case web.Decided:
-			corrected = corrected || (v.ID == first.ID && v.Decision == web.DecisionCorrected)
-		case web.Pending:
+		case Decided:
+			corrected = corrected || (v.ID == first.ID && v.Decision == DecisionCorrected)
+		case Pending:
 			waits = waits || (v.ID == k.pend[0].ID && !v.Queued)
 		}
 	}
 	if !corrected || !waits {
 		t.Errorf("messages: corrected %v, the next waits %v", corrected, waits)
 	}
-	d.Close()
+	k.Close()
 	cfg := testConfig(t)
-	cfg.Journal.Dir = d.Config.Journal.Dir
-	d2 := keeperOn(t, cfg, path, nil)
-	caughtUp(d2.keeper, obs)
-	if p := d2.keeper.pend; len(p) != len(k.pend) || p[0].Queued || lastEvent(d2.keeper.m) != entered {
-		t.Errorf("after a restart: %+v, last %q", p, lastEvent(d2.keeper.m))
+	cfg.Dir = k.Config.Dir
+	k2 := keeperOn(t, cfg, path, nil)
+	caughtUp(k2, obs)
+	if p := k2.pend; len(p) != len(k.pend) || p[0].Queued || lastEvent(k2.m) != entered {
+		t.Errorf("after a restart: %+v, last %q", p, lastEvent(k2.m))
 	}
 	// Nothing happened: an empty correction settles the next.
-	next := d2.keeper.pend[0]
-	if _, err := d2.keeper.do(command{Command: web.Command{Name: web.CmdCorrect, Pending: next.ID}, By: "umpire"}); err != nil {
+	next := k2.pend[0]
+	if _, err := k2.do(command{Command: Command{Name: CmdCorrect, Pending: next.ID, By: "umpire"}}); err != nil {
 		t.Fatal(err)
 	}
-	if len(d2.keeper.m.History()) != h+1 {
+	if len(k2.m.History()) != h+1 {
 		t.Errorf("an empty correction applied something")
 	}
 }
@@ -215,8 +210,7 @@ func TestCorrectUncertainStroke(t *testing.T) {
 func TestStrokeAtEndOfVideoIsHeld(t *testing.T) {
 	tmp := t.TempDir()
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
-	d := keeperOn(t, testConfig(t), path, nil)
-	k := d.keeper
+	k := keeperOn(t, testConfig(t), path, nil)
 	var cut []events.Event
 	for _, e := range evs {
 		cut = append(cut, e)
@@ -235,7 +229,7 @@ func TestStrokeAtEndOfVideoIsHeld(t *testing.T) {
 
 // caughtUp plays the observations again into a keeper restarted on the
 // same source, as the daemon catches up with its journal.
-func caughtUp(k *keeper, obs []observation) {
+func caughtUp(k *Keeper, obs []Observation) {
 	for _, o := range obs {
 		k.observe(o)
 	}

@@ -1,4 +1,4 @@
-package daemon
+package match
 
 import (
 	"errors"
@@ -14,39 +14,16 @@ import (
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
-	"github.com/boardcam/boardcam/web"
 )
 
-// observation is what the analysis hands the keeper for one frame.
-type observation struct {
+// Observation is what the analysis hands the keeper for one frame.
+type Observation struct {
 	Frame    int64
 	Captured time.Time
 	Events   []events.Event
-	// Pieces, when not nil, are the tracked pieces at this frame.
-	Pieces []web.Piece
-	// Calibration is set when the calibration status changed.
-	Calibration *web.Calibration
 	// Gap, when set, are frames before this one that were not analysed
 	// (see referee.Gap): the referee learns them before the frame's events.
 	Gap *referee.Gap
-}
-
-// announcement is what the keeper hands the publishers, after the journal
-// has it.
-type announcement struct {
-	Msgs []web.Message
-	// State is the match after a change (shown on the sinks, with the
-	// alerts derived from Prev).
-	State, Prev *rules.State
-	// Captured is the capture time of the frame that completed the
-	// decision (zero for the umpire's commands); Pockets those of the
-	// frames in which the stroke's pieces were pocketed.
-	Captured time.Time
-	Pockets  []time.Time
-	// Resync publishes a fresh snapshot (a new match).
-	Resync bool
-	// PocketNotice marks the immediate notice of a pocketing.
-	PocketNotice bool
 }
 
 // pos is a position in the stream: after E events of frame F.
@@ -78,8 +55,7 @@ type pending struct {
 
 // command is an umpire command on its way to the keeper.
 type command struct {
-	web.Command
-	By    string
+	Command
 	reply chan cmdResult
 }
 
@@ -88,20 +64,15 @@ type cmdResult struct {
 	err error
 }
 
-// keeper is the referee → rules → journal component: it owns the
-// referee, the match, the journal and the pending decisions, and is the
-// only goroutine that touches them. Everything it announces is in the
-// journal first.
-type keeper struct {
-	cfg     *Config
+// state is what the keeper's goroutine owns: the referee, the match, the
+// journal and the pending decisions. Nothing else touches them while Run
+// runs.
+type state struct {
 	log     *slog.Logger
 	clock   clock.Clock
-	metrics *Metrics
-	geom    *board.Geometry
-	dir     string
+	metrics Metrics
 	mode    string
 	delay   time.Duration
-	refCfg  func(p *rules.Profile) referee.Config
 
 	j       *Journal
 	m       *rules.Match
@@ -112,15 +83,9 @@ type keeper struct {
 	from    pos // positions up to here belong to an earlier match
 	stream  int
 	session int
-	source  string // identity of the source being read ("" live)
 	cu      *catchUp
 	pockets []time.Time
-	out     chan<- announcement
-	// pieces hands live positions to the publishers (latest wins).
-	pieces func(web.Pieces)
-	// calibrate forwards the umpire's manual calibration to the analyzer.
-	calibrate func([4][2]float64) error
-	// warned limits repeated notices.
+	// failed: the last commit failed.
 	failed bool
 	// gapNoticed: frames missed since the last decision were announced.
 	gapNoticed bool
@@ -138,26 +103,8 @@ type catchUp struct {
 	pend  []*pending
 }
 
-// streamStart is the match as the source's frames begin: as it is now,
-// or, when a video is caught up with from its start after a restart, as
-// it was when the journal's stream of that video began (its first stroke
-// is played from that turn: see south_at first-stroke).
-func (k *keeper) streamStart() rules.State {
-	if k.cu != nil && k.cu.m != nil {
-		return k.cu.m.State()
-	}
-	return k.m.State()
-}
-
-// Close closes the journal.
-func (k *keeper) Close() {
-	if k.j != nil {
-		_ = k.j.Close()
-	}
-}
-
-func (k *keeper) newReferee() error {
-	ref, err := referee.New(k.refCfg(k.m.Profile()))
+func (k *Keeper) newReferee() error {
+	ref, err := referee.New(k.refereeConfig(k.m.Profile()))
 	if err != nil {
 		return err
 	}
@@ -231,7 +178,7 @@ func removePending(pend *[]*pending, id string) {
 	}
 }
 
-func (k *keeper) find(id string) (*pending, int) {
+func (k *Keeper) find(id string) (*pending, int) {
 	for i, p := range k.pend {
 		if p.ID == id {
 			return p, i
@@ -241,7 +188,7 @@ func (k *keeper) find(id string) (*pending, int) {
 }
 
 // tagged sets the stream position on lines.
-func (k *keeper) tagged(lines []Line) []Line {
+func (k *Keeper) tagged(lines []Line) []Line {
 	now := k.clock.Now().UTC()
 	for i := range lines {
 		if lines[i].Meta.F == nil {
@@ -258,13 +205,13 @@ func (k *keeper) tagged(lines []Line) []Line {
 
 // commit writes lines to the journal. On failure the caller undoes what it
 // applied in memory.
-func (k *keeper) commit(lines []Line) error {
+func (k *Keeper) commit(lines []Line) error {
 	if len(lines) == 0 {
 		return nil
 	}
 	start := time.Now()
 	err := k.j.Commit(k.tagged(lines))
-	k.metrics.journalSync.Observe(time.Since(start).Seconds())
+	k.metrics.JournalCommit(time.Since(start))
 	if err != nil {
 		k.failed = true
 		k.log.Error("journal write failed: the decision is not recorded", "journal", k.j.Path(), "err", err)
@@ -277,39 +224,18 @@ func (k *keeper) commit(lines []Line) error {
 	return nil
 }
 
-func (k *keeper) announce(a announcement) {
-	if len(a.Msgs) == 0 && a.State == nil && !a.Resync {
-		return
-	}
-	k.out <- a
-}
-
-func (k *keeper) stateChange(prev rules.State, msgs []web.Message, captured time.Time, pockets []time.Time) {
+func (k *Keeper) stateChange(prev rules.State, msgs []Item, captured time.Time, pockets []time.Time) {
 	st := k.m.State()
-	msgs = append(msgs, web.StateUpdate(st))
-	k.announce(announcement{Msgs: msgs, State: &st, Prev: &prev, Captured: captured, Pockets: pockets})
+	msgs = append(msgs, Score{st})
+	k.announce(Announcement{Items: msgs, State: &st, Prev: &prev, Captured: captured, Pockets: pockets})
 }
 
-func notice(level, format string, a ...any) web.Message {
-	return web.Notice{Text: fmt.Sprintf(format, a...), Level: level}
+func notice(level, format string, a ...any) Item {
+	return Notice{Text: fmt.Sprintf(format, a...), Level: level}
 }
 
 // observe handles one analysed frame.
-func (k *keeper) observe(o observation) {
-	if o.Pieces != nil && k.pieces != nil {
-		k.pieces(web.Pieces{Frame: o.Frame, Pieces: o.Pieces})
-	}
-	if c := o.Calibration; c != nil {
-		switch c.Status {
-		case web.CalibrationOK, web.CalibrationManual:
-			k.log.Info("board found", "status", c.Status, "quality", fmt.Sprintf("%.2f", c.Quality), "frame", o.Frame, "note", c.Message)
-		case web.CalibrationLost:
-			k.log.Warn("board lost", "frame", o.Frame, "why", c.Message)
-		default:
-			k.log.Debug("looking for the board", "frame", o.Frame, "why", c.Message)
-		}
-		k.announce(announcement{Msgs: []web.Message{*c}})
-	}
+func (k *Keeper) observe(o Observation) {
 	if g := o.Gap; g != nil && k.from.less(pos{o.Frame, 0}) {
 		k.unseen(*g, o.Frame)
 	}
@@ -320,7 +246,7 @@ func (k *keeper) observe(o observation) {
 		return
 	}
 	var lines []Line
-	var after []announcement
+	var after []Announcement
 	var applied int
 	prev := k.m.State()
 	var decidedPockets []time.Time
@@ -344,12 +270,14 @@ func (k *keeper) observe(o observation) {
 			if ev.Pocket != nil {
 				pk = " in " + ev.Pocket.String()
 			}
-			after = append(after, announcement{Msgs: []web.Message{notice("info", "%s pocketed%s (frame %d)", pieceName(ev), pk, ev.Frame)}, Captured: o.Captured, PocketNotice: true})
+			n := Notice{Text: fmt.Sprintf("%s pocketed%s (frame %d)", pieceName(ev), pk, ev.Frame), Level: LevelInfo,
+				Pocketed: &PocketedPiece{ID: ev.ID, Kind: *ev.Piece, Pocket: ev.Pocket, Frame: int64(ev.Frame)}}
+			after = append(after, Announcement{Items: []Item{n}, Captured: o.Captured})
 		}
 		ds, err := k.ref.Observe(ev, projected(k.m, k.pend))
 		if err != nil {
 			k.log.Warn("referee: event refused", "frame", ev.Frame, "err", err)
-			after = append(after, announcement{Msgs: []web.Message{notice("warning", "%v", err)}})
+			after = append(after, Announcement{Items: []Item{notice("warning", "%v", err)}})
 			continue
 		}
 		for _, d := range ds {
@@ -379,13 +307,13 @@ func (k *keeper) observe(o observation) {
 				_ = k.m.Undo()
 			}
 			k.pend = k.pend[:len(k.pend)-countNewPending(lines)]
-			k.announce(announcement{Msgs: []web.Message{notice("warning", "the journal cannot be written (%v): the decisions of frame %d were not recorded; enter them by hand once the disk is fixed", err, o.Frame)}})
+			k.announce(Announcement{Items: []Item{notice("warning", "the journal cannot be written (%v): the decisions of frame %d were not recorded; enter them by hand once the disk is fixed", err, o.Frame)}})
 			return
 		}
 		if completed {
-			k.metrics.observe(PathJournal, FromFrame, k.clock.Now().Sub(o.Captured))
+			k.metrics.Latency(PathJournal, FromFrame, k.clock.Now().Sub(o.Captured))
 			for _, pc := range decidedPockets {
-				k.metrics.observe(PathJournal, FromPocket, k.clock.Now().Sub(pc))
+				k.metrics.Latency(PathJournal, FromPocket, k.clock.Now().Sub(pc))
 			}
 		}
 	}
@@ -394,7 +322,7 @@ func (k *keeper) observe(o observation) {
 	}
 	if applied > 0 {
 		st := k.m.State()
-		k.announce(announcement{Msgs: []web.Message{web.StateUpdate(st)}, State: &st, Prev: &prev, Captured: o.Captured, Pockets: decidedPockets})
+		k.announce(Announcement{Items: []Item{Score{st}}, State: &st, Prev: &prev, Captured: o.Captured, Pockets: decidedPockets})
 	}
 }
 
@@ -421,16 +349,16 @@ func pieceName(e events.Event) string {
 // decide handles one decision of the referee: it applies it (auto) or
 // holds it (delay, confirm), and returns how many events it applied, the
 // journal lines and the announcements.
-func (k *keeper) decide(d referee.Decision, frame int64) (int, []Line, []announcement) {
+func (k *Keeper) decide(d referee.Decision, frame int64) (int, []Line, []Announcement) {
 	kind := string(d.Kind)
 	if d.Kind != referee.KindInfo {
 		k.gapNoticed = false
 	}
 	if d.Kind == referee.KindInfo {
-		k.metrics.decision(kind, "info")
-		return 0, nil, []announcement{{Msgs: []web.Message{notice("info", "%s", strings.Join(d.Notes, "; "))}}}
+		k.metrics.Decision(kind, "info")
+		return 0, nil, []Announcement{{Items: []Item{notice("info", "%s", strings.Join(d.Notes, "; "))}}}
 	}
-	var msgs []web.Message
+	var msgs []Item
 	ev := d.Event()
 	// An uncertain decision waits for the umpire in every mode; in auto
 	// mode the sure ones after it wait behind it (the match is played in
@@ -453,14 +381,14 @@ func (k *keeper) decide(d referee.Decision, frame int64) (int, []Line, []announc
 		case queued:
 			outcome = "queued"
 		}
-		k.metrics.decision(kind, outcome)
+		k.metrics.Decision(kind, outcome)
 		meta := Meta{Pending: p.ID, Held: true, Queued: queued, Decision: &p.D, By: "auto"}
 		if !p.Due.IsZero() {
 			due := p.Due.UTC()
 			meta.Due = &due
 		}
 		msgs = append(msgs, k.pendingMsg(p))
-		return 0, []Line{{Meta: meta}}, []announcement{{Msgs: msgs}}
+		return 0, []Line{{Meta: meta}}, []Announcement{{Items: msgs}}
 	}
 	// Auto: apply at once; list the decision for review when a camera
 	// call may be confirmed or overruled.
@@ -473,16 +401,16 @@ func (k *keeper) decide(d referee.Decision, frame int64) (int, []Line, []announc
 	}
 	if ev != nil {
 		if err := k.m.Apply(ev); err != nil {
-			k.metrics.decision(kind, "rejected")
+			k.metrics.Decision(kind, "rejected")
 			k.log.Warn("rules engine refused the referee's decision", "decision", d.Log, "err", err)
 			text := fmt.Sprintf("the rules engine refused %q: %v — enter the right outcome by hand", d.Log, err)
-			return 0, []Line{{Meta: Meta{Rejected: d.Log, Note: err.Error(), By: "auto"}}}, []announcement{{Msgs: []web.Message{notice("warning", "%s", text)}}}
+			return 0, []Line{{Meta: Meta{Rejected: d.Log, Note: err.Error(), By: "auto"}}}, []Announcement{{Items: []Item{notice("warning", "%s", text)}}}
 		}
 		n = 1
 		lines = append(lines, Line{Event: ev, Meta: Meta{By: "auto"}})
-		k.metrics.decision(kind, "applied")
+		k.metrics.Decision(kind, "applied")
 	} else {
-		k.metrics.decision(kind, "offered")
+		k.metrics.Decision(kind, "offered")
 	}
 	if d.Kind == referee.KindStroke {
 		msgs = append(msgs, k.strokeMsg(d, id))
@@ -497,7 +425,7 @@ func (k *keeper) decide(d referee.Decision, frame int64) (int, []Line, []announc
 		lines = append(lines, Line{Meta: Meta{Pending: id, Hist: p.Hist, Decision: &p.D, By: "auto"}})
 		msgs = append(msgs, k.pendingMsg(p))
 	}
-	return n, lines, []announcement{{Msgs: msgs}}
+	return n, lines, []Announcement{{Items: msgs}}
 }
 
 // hasReviewableCalls: a camera call the umpire may confirm or overrule.
@@ -510,18 +438,18 @@ func hasReviewableCalls(d referee.Decision) bool {
 	return false
 }
 
-func (k *keeper) nextID() string {
+func (k *Keeper) nextID() string {
 	k.nextP++
 	return "p" + strconv.Itoa(k.nextP)
 }
 
-func (k *keeper) newPending(d referee.Decision, frame int64, held bool) *pending {
+func (k *Keeper) newPending(d referee.Decision, frame int64, held bool) *pending {
 	return &pending{ID: k.nextID(), D: d, Held: held, Frame: frame}
 }
 
 // catchUpObserve feeds the referee an event already decided before the
 // restart, against the shadow match.
-func (k *keeper) catchUpObserve(ev events.Event, p pos) {
+func (k *Keeper) catchUpObserve(ev events.Event, p pos) {
 	cu := k.cu
 	k.applyShadowBefore(p)
 	if _, err := k.ref.Observe(ev, projected(cu.m, cu.pend)); err != nil {
@@ -532,16 +460,16 @@ func (k *keeper) catchUpObserve(ev events.Event, p pos) {
 }
 
 // applyShadowBefore applies the records written before position p.
-func (k *keeper) applyShadowBefore(p pos) {
+func (k *Keeper) applyShadowBefore(p pos) {
 	k.applyShadow(func(t pos) bool { return t.less(p) })
 }
 
 // applyShadowUpTo applies the records written at or before position p.
-func (k *keeper) applyShadowUpTo(p pos) {
+func (k *Keeper) applyShadowUpTo(p pos) {
 	k.applyShadow(func(t pos) bool { return !p.less(t) })
 }
 
-func (k *keeper) applyShadow(ok func(pos) bool) {
+func (k *Keeper) applyShadow(ok func(pos) bool) {
 	cu := k.cu
 	for len(cu.recs) > 0 {
 		r := cu.recs[0]
@@ -562,7 +490,7 @@ func (k *keeper) applyShadow(ok func(pos) bool) {
 }
 
 // finishCatchUp ends the catch-up; why is set when the source ended first.
-func (k *keeper) finishCatchUp(why string) {
+func (k *Keeper) finishCatchUp(why string) {
 	cu := k.cu
 	if cu == nil {
 		return
@@ -583,18 +511,18 @@ func (k *keeper) finishCatchUp(why string) {
 // pictureLost is told when the camera stalls or disconnects. A stroke in
 // progress is not abandoned: when the picture returns the analysis
 // reports the gap (see analyze), and the stroke is held for the umpire.
-func (k *keeper) pictureLost() {
+func (k *Keeper) pictureLost() {
 	if k.ref != nil && k.ref.InStroke() {
 		st := k.m.State()
 		k.log.Warn("the picture was lost during a stroke: it will be held for the umpire", "turn", st.Turn.String())
-		k.announce(announcement{Msgs: []web.Message{notice("warning", "the camera was lost during %s's stroke: its outcome will wait for the umpire", st.Turn)}})
+		k.announce(Announcement{Items: []Item{notice("warning", "the camera was lost during %s's stroke: its outcome will wait for the umpire", st.Turn)}})
 	}
 }
 
 // unseen hands the referee frames that were not analysed.
-func (k *keeper) unseen(g referee.Gap, frame int64) {
+func (k *Keeper) unseen(g referee.Gap, frame int64) {
 	k.ref.Unseen(g)
-	k.metrics.gap(g.Moved)
+	k.metrics.Gap(g.Moved)
 	if k.cu != nil {
 		return
 	}
@@ -604,7 +532,7 @@ func (k *keeper) unseen(g referee.Gap, frame int64) {
 		// once; the decision, held, carries them all.
 		k.gapNoticed = true
 		k.log.Warn("frames not analysed", "after", g.After, "before", g.Before, "moved", strings.Join(g.IDs, " "), "why", g.Reason)
-		k.announce(announcement{Msgs: []web.Message{notice("warning", "%s: the decision it concerns will wait for the umpire", g.Reason)}})
+		k.announce(Announcement{Items: []Item{notice("warning", "%s: the decision it concerns will wait for the umpire", g.Reason)}})
 	default:
 		k.log.Debug("frames not analysed", "after", g.After, "before", g.Before, "moved", strings.Join(g.IDs, " "), "why", g.Reason)
 	}
@@ -613,13 +541,13 @@ func (k *keeper) unseen(g referee.Gap, frame int64) {
 // flush ends the referee's stream at the end of a video: a stroke in
 // progress, or pieces moved in frames not analysed with no decision
 // after, go to the umpire.
-func (k *keeper) flush() {
+func (k *Keeper) flush() {
 	if k.ref == nil {
 		return
 	}
 	prev := k.m.State()
 	var lines []Line
-	var after []announcement
+	var after []Announcement
 	applied := 0
 	for _, d := range k.ref.Flush(projected(k.m, k.pend)) {
 		n, ls, as := k.decide(d, k.last.F)
@@ -647,7 +575,7 @@ func (k *keeper) flush() {
 
 // applyQueued applies the sure decisions queued behind uncertain ones
 // once everything before them is settled (decisions: auto).
-func (k *keeper) applyQueued() {
+func (k *Keeper) applyQueued() {
 	for {
 		p := k.firstHeld()
 		if p == nil || !p.Queued {
@@ -666,7 +594,7 @@ func (k *keeper) applyQueued() {
 // holdQueued stops the queued decisions from applying themselves: the
 // umpire settled the one before them otherwise than the referee guessed,
 // and they were decided on that guess.
-func (k *keeper) holdQueued(after string) {
+func (k *Keeper) holdQueued(after string) {
 	var ids []string
 	for _, p := range k.pend {
 		if p.Held && (p.Queued || !p.Due.IsZero()) {
@@ -681,16 +609,16 @@ func (k *keeper) holdQueued(after string) {
 	if err := k.commit([]Line{{Meta: Meta{Wait: ids, By: "auto", Note: why}}}); err != nil {
 		k.log.Warn("journal: cannot record the queued decisions waiting", "err", err)
 	}
-	k.announce(announcement{Msgs: []web.Message{notice("warning", "%s %s: %s", strings.Join(ids, ", "), map[bool]string{true: "wait", false: "waits"}[len(ids) > 1], why)}})
+	k.announce(Announcement{Items: []Item{notice("warning", "%s %s: %s", strings.Join(ids, ", "), map[bool]string{true: "wait", false: "waits"}[len(ids) > 1], why)}})
 	for _, id := range ids {
 		if p, _ := k.find(id); p != nil {
-			k.announce(announcement{Msgs: []web.Message{k.pendingMsg(p)}})
+			k.announce(Announcement{Items: []Item{k.pendingMsg(p)}})
 		}
 	}
 }
 
 // applyDue applies the delayed decisions whose time has come.
-func (k *keeper) applyDue(now time.Time) {
+func (k *Keeper) applyDue(now time.Time) {
 	for len(k.pend) > 0 {
 		p := k.firstHeld()
 		if p == nil || p.Due.IsZero() || p.Due.After(now) {
@@ -703,7 +631,7 @@ func (k *keeper) applyDue(now time.Time) {
 	}
 }
 
-func (k *keeper) firstHeld() *pending {
+func (k *Keeper) firstHeld() *pending {
 	for _, p := range k.pend {
 		if p.Held {
 			return p
@@ -713,7 +641,7 @@ func (k *keeper) firstHeld() *pending {
 }
 
 // nextDue is the earliest time a held decision applies itself.
-func (k *keeper) nextDue() (time.Time, bool) {
+func (k *Keeper) nextDue() (time.Time, bool) {
 	p := k.firstHeld()
 	if p == nil || p.Due.IsZero() {
 		return time.Time{}, false
@@ -729,12 +657,12 @@ const (
 )
 
 // resolve settles pending decision p.
-func (k *keeper) resolve(p *pending, how int, by, note string) (string, error) {
+func (k *Keeper) resolve(p *pending, how int, by, note string) (string, error) {
 	d := p.D // a copy to change
 	d.Calls = append([]referee.Call(nil), p.D.Calls...)
-	verdict := web.DecisionOverruled
+	verdict := DecisionOverruled
 	if how != overrule {
-		verdict = web.DecisionConfirmed
+		verdict = DecisionConfirmed
 	}
 	for i := range d.Calls {
 		c := &d.Calls[i]
@@ -768,7 +696,7 @@ func (k *keeper) resolve(p *pending, how int, by, note string) (string, error) {
 					k.pend = append(k.pend, p)
 					return "", cerr
 				}
-				k.announce(announcement{Msgs: []web.Message{web.Decided{ID: p.ID, Decision: web.DecisionWithdrawn, By: by, Note: err.Error()},
+				k.announce(Announcement{Items: []Item{Decided{ID: p.ID, Decision: DecisionWithdrawn, By: by, Note: err.Error()},
 					notice("warning", "the rules engine refused %s (%s): %v", p.ID, d.Log, err)}})
 				return "", fmt.Errorf("the rules engine refused %s: %v", d.Log, err)
 			}
@@ -828,7 +756,7 @@ func (k *keeper) resolve(p *pending, how int, by, note string) (string, error) {
 		return "", err
 	}
 	k.log.Info("pending decision settled", "pending", p.ID, "decision", verdict, "by", by, "event", d.Log)
-	msgs := []web.Message{web.Decided{ID: p.ID, Decision: verdict, By: by, Note: note}}
+	msgs := []Item{Decided{ID: p.ID, Decision: verdict, By: by, Note: note}}
 	if applied > 0 {
 		if d.Kind == referee.KindStroke && p.Held {
 			msgs = append(msgs, k.strokeMsg(d, ""))
@@ -836,7 +764,7 @@ func (k *keeper) resolve(p *pending, how int, by, note string) (string, error) {
 		msgs = append(msgs, k.foulMsgs(d, "", false)...)
 		k.stateChange(prev, msgs, time.Time{}, nil)
 	} else {
-		k.announce(announcement{Msgs: msgs})
+		k.announce(Announcement{Items: msgs})
 	}
 	if p.Held && d.Log != p.D.Log {
 		k.holdQueued(p.ID)
@@ -848,7 +776,7 @@ func (k *keeper) resolve(p *pending, how int, by, note string) (string, error) {
 // instead of the referee's (stroke-log lines, separated by newlines or
 // ";"; none: nothing happened). A held decision must be the first held;
 // one applied already must be the match's last event (it is undone).
-func (k *keeper) correct(id, notation, by, note string) (string, error) {
+func (k *Keeper) correct(id, notation, by, note string) (string, error) {
 	p, _ := k.find(id)
 	if p == nil {
 		return "", fmt.Errorf("no pending decision %s", id)
@@ -922,11 +850,11 @@ func (k *keeper) correct(id, notation, by, note string) (string, error) {
 	removePending(&k.pend, p.ID)
 	what := strings.Join(texts, "; ")
 	k.log.Info("pending decision corrected", "pending", p.ID, "by", by, "guess", orDash(p.D.Log), "events", orDash(what))
-	msgs := []web.Message{web.Decided{ID: p.ID, Decision: web.DecisionCorrected, By: by, Note: strings.TrimSpace("entered: " + orDash(what) + "; " + note)}}
+	msgs := []Item{Decided{ID: p.ID, Decision: DecisionCorrected, By: by, Note: strings.TrimSpace("entered: " + orDash(what) + "; " + note)}}
 	if applied > 0 || !p.Held {
 		k.stateChange(prev, msgs, time.Time{}, nil)
 	} else {
-		k.announce(announcement{Msgs: msgs})
+		k.announce(Announcement{Items: msgs})
 	}
 	if p.Held && what != p.D.Log {
 		k.holdQueued(p.ID)
@@ -936,7 +864,7 @@ func (k *keeper) correct(id, notation, by, note string) (string, error) {
 
 // rollback reverts in memory the events of lines that could not be
 // journaled; undone is the event an undo line took back.
-func (k *keeper) rollback(lines []Line, undone rules.Event) {
+func (k *Keeper) rollback(lines []Line, undone rules.Event) {
 	for i := len(lines) - 1; i >= 0; i-- {
 		switch lines[i].Event.(type) {
 		case nil:
@@ -973,14 +901,14 @@ func metaVerdict(id string, confirm bool, by, note string) Meta {
 }
 
 // do carries out an umpire command.
-func (k *keeper) do(c command) (string, error) {
+func (k *Keeper) do(c command) (string, error) {
 	if k.cu != nil {
 		return "", errors.New("boardcam is catching up with its journal after a restart; try again in a moment")
 	}
 	by := c.By
 	note := c.Note
 	switch c.Name {
-	case web.CmdConfirm, web.CmdOverrule:
+	case CmdConfirm, CmdOverrule:
 		if c.Pending == "" { // a hardware button: the oldest pending decision
 			if len(k.pend) == 0 {
 				return "", errors.New("no decision is pending")
@@ -992,7 +920,7 @@ func (k *keeper) do(c command) (string, error) {
 			return "", fmt.Errorf("no pending decision %s", c.Pending)
 		}
 		how := overrule
-		if c.Name == web.CmdConfirm {
+		if c.Name == CmdConfirm {
 			how = confirm
 		}
 		msg, err := k.resolve(p, how, by, note)
@@ -1000,17 +928,17 @@ func (k *keeper) do(c command) (string, error) {
 			k.applyQueued()
 		}
 		return msg, err
-	case web.CmdCorrect:
+	case CmdCorrect:
 		msg, err := k.correct(c.Pending, c.Notation, by, note)
 		if err == nil {
 			k.applyQueued()
 		}
 		return msg, err
-	case web.CmdUndo:
+	case CmdUndo:
 		return k.undo(by, note)
-	case web.CmdFoul:
+	case CmdFoul:
 		return k.foul(*c.Seat, rules.Foul(c.Code), by, note)
-	case web.CmdDemand:
+	case CmdDemand:
 		st := k.m.State()
 		if st.Demand == nil {
 			return "", errors.New("there are no \"if demanded\" points to take now")
@@ -1019,7 +947,7 @@ func (k *keeper) do(c command) (string, error) {
 			return "", fmt.Errorf("the \"if demanded\" points are %s's, not %s's", st.Teams[st.Demand.Team].Name, st.Teams[*c.Team].Name)
 		}
 		return k.applyUmpire(rules.DemandPoints{Points: c.Points}, by, note)
-	case web.CmdConcede:
+	case CmdConcede:
 		st := k.m.State()
 		for _, p := range st.Players {
 			if p.Team == *c.Team {
@@ -1027,13 +955,13 @@ func (k *keeper) do(c command) (string, error) {
 			}
 		}
 		return "", fmt.Errorf("nobody plays in team %d", *c.Team)
-	case web.CmdReplayBoard:
+	case CmdReplayBoard:
 		msg, err := k.applyUmpire(rules.Replay{}, by, note)
 		if err == nil {
 			_ = k.newReferee()
 		}
 		return msg, err
-	case web.CmdNextBoard:
+	case CmdNextBoard:
 		st := k.m.State()
 		if st.MatchOver {
 			return "", errors.New("the match is over: start a new match")
@@ -1045,12 +973,12 @@ func (k *keeper) do(c command) (string, error) {
 			return "", err
 		}
 		_ = k.newReferee()
-		k.announce(announcement{Msgs: []web.Message{notice("info", "board %d: the pieces are set up; %s breaks", st.Board, st.Breaker)}})
+		k.announce(Announcement{Items: []Item{notice("info", "board %d: the pieces are set up; %s breaks", st.Board, st.Breaker)}})
 		return fmt.Sprintf("board %d ready", st.Board), nil
-	case web.CmdStartMatch:
+	case CmdStartMatch:
 		return k.startMatch(c.Match, by)
-	case web.CmdCalibrate:
-		if k.calibrate == nil {
+	case CmdCalibrate:
+		if k.Calibrate == nil {
 			return "", errors.New("manual calibration needs a camera source")
 		}
 		if len(c.CornersPx) != 4 {
@@ -1058,7 +986,7 @@ func (k *keeper) do(c command) (string, error) {
 		}
 		var cs [4][2]float64
 		copy(cs[:], c.CornersPx)
-		if err := k.calibrate(cs); err != nil {
+		if err := k.Calibrate(cs); err != nil {
 			return "", fmt.Errorf("calibration: %v", err)
 		}
 		return "calibrated from the four corners", nil
@@ -1067,7 +995,7 @@ func (k *keeper) do(c command) (string, error) {
 }
 
 // applyUmpire applies and journals an umpire's event.
-func (k *keeper) applyUmpire(ev rules.Event, by, note string) (string, error) {
+func (k *Keeper) applyUmpire(ev rules.Event, by, note string) (string, error) {
 	prev := k.m.State()
 	if err := k.m.Apply(ev); err != nil {
 		var ie *rules.IllegalEventError
@@ -1082,11 +1010,11 @@ func (k *keeper) applyUmpire(ev rules.Event, by, note string) (string, error) {
 	}
 	text := rules.FormatEvent(ev)
 	k.log.Info("umpire", "event", text, "by", by)
-	k.stateChange(prev, []web.Message{notice("info", "umpire: %s", text)}, time.Time{}, nil)
+	k.stateChange(prev, []Item{notice("info", "umpire: %s", text)}, time.Time{}, nil)
 	return text, nil
 }
 
-func (k *keeper) undo(by, note string) (string, error) {
+func (k *Keeper) undo(by, note string) (string, error) {
 	h := k.m.History()
 	if len(h) == 0 {
 		return "", errors.New("nothing to undo")
@@ -1108,10 +1036,10 @@ func (k *keeper) undo(by, note string) (string, error) {
 		_ = k.m.Apply(h[len(h)-1])
 		return "", err
 	}
-	msgs := []web.Message{notice("info", "undo: %s", last)}
+	msgs := []Item{notice("info", "undo: %s", last)}
 	for _, p := range withdrawn {
 		removePending(&k.pend, p.ID)
-		msgs = append(msgs, web.Decided{ID: p.ID, Decision: web.DecisionWithdrawn, By: by, Note: "its event was undone"})
+		msgs = append(msgs, Decided{ID: p.ID, Decision: DecisionWithdrawn, By: by, Note: "its event was undone"})
 	}
 	k.log.Info("umpire undo", "event", last, "by", by)
 	k.stateChange(prev, msgs, time.Time{}, nil)
@@ -1120,7 +1048,7 @@ func (k *keeper) undo(by, note string) (string, error) {
 
 // foul declares a foul: against the striker during a stroke it joins the
 // stroke's decision; otherwise it is applied at once.
-func (k *keeper) foul(seat board.Side, f rules.Foul, by, note string) (string, error) {
+func (k *Keeper) foul(seat board.Side, f rules.Foul, by, note string) (string, error) {
 	ds, err := k.ref.Umpire(seat, []rules.Foul{f}, int(k.last.F), 0, projected(k.m, k.pend))
 	if err != nil {
 		return "", errors.New(strings.TrimPrefix(err.Error(), "referee: umpire: "))
@@ -1129,7 +1057,7 @@ func (k *keeper) foul(seat board.Side, f rules.Foul, by, note string) (string, e
 		if err := k.commit([]Line{{Meta: Meta{UmpireFoul: &UmpireFoul{Seat: seat, Fouls: []rules.Foul{f}}, By: by, Note: note}}}); err != nil {
 			return "", err
 		}
-		k.announce(announcement{Msgs: []web.Message{notice("info", "umpire: foul %s against %s, part of the stroke in progress", f, seat)}})
+		k.announce(Announcement{Items: []Item{notice("info", "umpire: foul %s against %s, part of the stroke in progress", f, seat)}})
 		return fmt.Sprintf("%s against %s joins the stroke in progress", f, seat), nil
 	}
 	var out []string
@@ -1148,7 +1076,7 @@ func (k *keeper) foul(seat board.Side, f rules.Foul, by, note string) (string, e
 }
 
 // startMatch closes the journal and starts a new match.
-func (k *keeper) startMatch(ms *web.MatchSetup, by string) (string, error) {
+func (k *Keeper) startMatch(ms *Setup, by string) (string, error) {
 	h := rules.Header{Profile: ms.Profile, Break: ms.Breaker, Players: append([]rules.Player(nil), ms.Players...)}
 	h.Teams = rules.TeamsOf(h.Players)
 	if err := h.Validate(); err != nil {
@@ -1161,7 +1089,7 @@ func (k *keeper) startMatch(ms *web.MatchSetup, by string) (string, error) {
 	if err := k.commit([]Line{{Meta: Meta{Closed: "a new match was started", By: by}}}); err != nil {
 		return "", err
 	}
-	j, err := CreateJournal(k.dir, h, k.clock.Now())
+	j, err := CreateJournal(k.Config.Dir, h, k.clock.Now())
 	if err != nil {
 		return "", err
 	}
@@ -1174,36 +1102,35 @@ func (k *keeper) startMatch(ms *web.MatchSetup, by string) (string, error) {
 	k.from = k.last
 	k.stream, k.session = 1, 1
 	f := k.last.F
-	if err := k.commit([]Line{{Meta: Meta{Session: 1, Source: k.source, Replayable: k.source != "", Stream: 1, From: &f, FromE: k.last.E}}}); err != nil {
+	if err := k.commit([]Line{{Meta: Meta{Session: 1, Source: k.Config.Source, Replayable: k.Config.Source != "", Stream: 1, From: &f, FromE: k.last.E}}}); err != nil {
 		return "", err
 	}
 	_ = k.newReferee()
 	k.log.Info("new match", "journal", j.Path(), "profile", h.Profile, "teams", h.Teams[0]+" v "+h.Teams[1], "by", by)
-	st := m.State()
-	k.announce(announcement{Resync: true, State: &st})
+	k.announceNewMatch()
 	return fmt.Sprintf("new match: %s v %s (%s)", h.Teams[0], h.Teams[1], h.Profile), nil
 }
 
 // closeAtEnd marks the journal finished when the video ended.
-func (k *keeper) closeAtEnd(why string) {
+func (k *Keeper) closeAtEnd(why string) {
 	if err := k.commit([]Line{{Meta: Meta{End: "eof", Closed: why}}}); err != nil {
 		k.log.Warn("journal: cannot mark the end of the video", "err", err)
 	}
 }
 
-// Messages for the web.
+// The items of decisions.
 
-func (k *keeper) playerName(seat board.Side) string {
+func (k *Keeper) playerName(seat board.Side) string {
 	if p, ok := k.m.Header().PlayerAt(seat); ok {
 		return p.Name
 	}
 	return seat.String()
 }
 
-func (k *keeper) strokeMsg(d referee.Decision, pendingID string) web.Message {
-	s := web.Stroke{Seat: d.Seat, Player: k.playerName(d.Seat), Frame: int64(d.Frame), Notation: d.Log, Pending: pendingID}
+func (k *Keeper) strokeMsg(d referee.Decision, pendingID string) Item {
+	s := Stroke{Seat: d.Seat, Player: k.playerName(d.Seat), Frame: int64(d.Frame), Notation: d.Log, Pending: pendingID}
 	if o := d.Stroke; o != nil {
-		s.Pocketed = web.Pocketed{White: o.White, Black: o.Black, Queen: o.Queen, Striker: o.Striker}
+		s.Pocketed = Pocketed{White: o.White, Black: o.Black, Queen: o.Queen, Striker: o.Striker}
 		for _, j := range o.Jumped {
 			id := j.ID
 			if id == "" {
@@ -1222,8 +1149,8 @@ func (k *keeper) strokeMsg(d referee.Decision, pendingID string) web.Message {
 
 // foulMsgs are the decision's calls in force (and, when offered is set,
 // those offered to the umpire too).
-func (k *keeper) foulMsgs(d referee.Decision, pendingID string, offered bool) []web.Message {
-	var out []web.Message
+func (k *Keeper) foulMsgs(d referee.Decision, pendingID string, offered bool) []Item {
+	var out []Item
 	for _, c := range d.Calls {
 		in := c.Status == referee.Applied || c.Status == referee.Confirmed || c.Status == referee.Derived
 		if !in && !(offered && c.Status == referee.Offered) {
@@ -1234,12 +1161,12 @@ func (k *keeper) foulMsgs(d referee.Decision, pendingID string, offered bool) []
 	return out
 }
 
-func foulOf(c referee.Call, pendingID string) web.Foul {
-	src := web.SourceAuto
+func foulOf(c referee.Call, pendingID string) Foul {
+	src := SourceAuto
 	if c.Source == referee.SourceUmpire {
-		src = web.SourceUmpire
+		src = SourceUmpire
 	}
-	f := web.Foul{Code: string(c.Foul), Rule: c.Rule, Text: c.Summary, Seat: c.Seat, Frame: int64(c.Frame), Source: src, Pending: pendingID}
+	f := Foul{Code: string(c.Foul), Rule: c.Rule, Text: c.Summary, Seat: c.Seat, Frame: int64(c.Frame), Source: src, Pending: pendingID}
 	note := c.Reason
 	if c.Status == referee.Offered {
 		note += fmt.Sprintf(" (offered to the umpire: confidence %.2f)", c.Confidence)
@@ -1247,11 +1174,11 @@ func foulOf(c referee.Call, pendingID string) web.Foul {
 	f.Evidence.Note = note
 	ev := c.Evidence
 	if ev.Striker != nil {
-		f.Evidence.Positions = append(f.Evidence.Positions, web.Piece{ID: "S", Kind: board.Striker, MM: [2]float64(*ev.Striker), State: web.PieceRest})
+		f.Evidence.Positions = append(f.Evidence.Positions, Position{ID: "S", Kind: board.Striker, MM: [2]float64(*ev.Striker)})
 	}
 	if ev.PieceMM != nil && ev.Piece != "" {
 		kind, _ := board.KindOfID(ev.Piece)
-		f.Evidence.Positions = append(f.Evidence.Positions, web.Piece{ID: ev.Piece, Kind: kind, MM: [2]float64(*ev.PieceMM), State: web.PieceRest})
+		f.Evidence.Positions = append(f.Evidence.Positions, Position{ID: ev.Piece, Kind: kind, MM: [2]float64(*ev.PieceMM)})
 	}
 	if ev.PieceMM != nil && ev.Piece == "" && c.Foul == rules.FoulHandOverFoulLine {
 		h := [2]float64(*ev.PieceMM)
@@ -1266,15 +1193,15 @@ func foulOf(c referee.Call, pendingID string) web.Foul {
 	return f
 }
 
-func (k *keeper) pendingMsg(p *pending) web.Pending {
+func (k *Keeper) pendingMsg(p *pending) Pending {
 	d := p.D
-	wp := web.Pending{ID: p.ID, Frame: int64(d.Frame)}
+	wp := Pending{ID: p.ID, Frame: int64(d.Frame)}
 	if d.Kind == referee.KindStroke {
-		s := k.strokeMsg(d, p.ID).(web.Stroke)
+		s := k.strokeMsg(d, p.ID).(Stroke)
 		wp.Stroke = &s
 	}
 	for _, m := range k.foulMsgs(d, p.ID, true) {
-		wp.Fouls = append(wp.Fouls, m.(web.Foul))
+		wp.Fouls = append(wp.Fouls, m.(Foul))
 	}
 	conf, over := d, d
 	conf.Calls = append([]referee.Call(nil), d.Calls...)
@@ -1296,7 +1223,7 @@ func (k *keeper) pendingMsg(p *pending) web.Pending {
 	}
 	what := orDash(d.Log)
 	for _, x := range d.Doubts {
-		wp.Doubts = append(wp.Doubts, web.Doubt{Kind: string(x.Kind), Reason: x.Reason, Frames: x.Frames, IDs: x.IDs})
+		wp.Doubts = append(wp.Doubts, Doubt{Kind: string(x.Kind), Reason: x.Reason, Frames: x.Frames, IDs: x.IDs})
 	}
 	wp.Queued = p.Queued
 	switch {

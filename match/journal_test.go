@@ -1,4 +1,4 @@
-package daemon
+package match
 
 import (
 	"os"
@@ -229,6 +229,18 @@ func TestLatestJournal(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("x"), 0o644)
 	if p, _ := LatestJournal(dir); p != b.Path() {
 		t.Errorf("latest %q, want %q", p, b.Path())
+	}
+	// The match closed just before the next was created is written last:
+	// still the newer journal is the latest.
+	os.Chtimes(a.Path(), now.Add(time.Second), now.Add(time.Second))
+	if p, _ := LatestJournal(dir); p != b.Path() {
+		t.Errorf("latest after the old one was closed %q, want %q", p, b.Path())
+	}
+	c, _ := CreateJournal(dir, testHeader(), t0.Add(time.Minute))
+	c.Close()
+	os.Chtimes(c.Path(), now.Add(-2*time.Hour), now.Add(-2*time.Hour))
+	if p, _ := LatestJournal(dir); p != c.Path() {
+		t.Errorf("latest %q, want the one created last %q", p, c.Path())
 	}
 }
 

@@ -1,4 +1,4 @@
-package daemon
+package match
 
 import "testing"
 
@@ -12,30 +12,30 @@ func TestStreamStartAfterRestart(t *testing.T) {
 	path, evs := boardEvents(t, tmp, "autoplay-board.yaml")
 	obs := byFrame(evs)
 	a := keeperOn(t, testConfig(t), path, nil)
-	begin := a.keeper.streamStart()
+	begin := a.StreamStart()
 	if begin.Strokes != 0 || !begin.Breaking {
 		t.Fatalf("a new match does not begin at the opening: %+v", begin)
 	}
 	cut := len(obs) / 2
 	for _, o := range obs[:cut] {
-		a.keeper.observe(o)
+		a.observe(o)
 	}
-	now := a.keeper.m.State()
-	if now.Strokes == 0 || len(a.keeper.m.History()) < 3 {
+	now := a.m.State()
+	if now.Strokes == 0 || len(a.m.History()) < 3 {
 		t.Fatalf("too little played before the crash: %+v", now)
 	}
-	a.keeper.j.Close() // a crash
-	a.keeper.j = nil
+	a.j.Close() // a crash
+	a.j = nil
 	a.Close()
 
 	b := keeperOn(t, a.Config, path, nil)
-	if b.keeper.cu == nil {
+	if b.cu == nil {
 		t.Fatal("no catch-up planned")
 	}
-	if got := b.keeper.streamStart(); fingerprintOf(got) != fingerprintOf(begin) || got.Turn != begin.Turn {
+	if got := b.StreamStart(); fingerprintOf(got) != fingerprintOf(begin) || got.Turn != begin.Turn {
 		t.Errorf("the stream begins %+v (turn %s), want %+v (turn %s)", fingerprintOf(got), got.Turn, fingerprintOf(begin), begin.Turn)
 	}
-	if fingerprintOf(b.keeper.m.State()) != fingerprintOf(now) {
-		t.Errorf("the replayed match is %+v, want %+v", fingerprintOf(b.keeper.m.State()), fingerprintOf(now))
+	if fingerprintOf(b.m.State()) != fingerprintOf(now) {
+		t.Errorf("the replayed match is %+v, want %+v", fingerprintOf(b.m.State()), fingerprintOf(now))
 	}
 }
