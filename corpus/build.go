@@ -683,14 +683,16 @@ func Check(sp *Spec, dir, tmp string, opt Options) (CheckResult, error) {
 
 // DrawnMarkings returns the markings of the truth's clip as its spec
 // (in dir, the truth file's folder) has them drawn, when they are drawn
-// away from the geometry's figures (render.board.lines), else nil: the
+// away from the geometry's figures (render.board.lines), else (or
+// without the spec) nil: the
 // true markings a true calibration carries, as a calibration carries the
 // markings it measured.
 func (t *Truth) DrawnMarkings(dir string, g *board.Geometry) (*board.Markings, error) {
-	if t.Clip.Spec == "" {
-		return nil, nil
+	path := filepath.Join(dir, t.Clip.Spec)
+	if _, err := os.Stat(path); t.Clip.Spec == "" || errors.Is(err, os.ErrNotExist) {
+		return nil, nil // a truth file without its spec: the figures
 	}
-	sp, err := LoadSpec(filepath.Join(dir, t.Clip.Spec))
+	sp, err := LoadSpec(path)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %s: %w", t.Clip.Name, err)
 	}
