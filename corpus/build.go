@@ -680,3 +680,24 @@ func Check(sp *Spec, dir, tmp string, opt Options) (CheckResult, error) {
 	}
 	return res, nil
 }
+
+// DrawnMarkings returns the markings of the truth's clip as its spec
+// (in dir, the truth file's folder) has them drawn, when they are drawn
+// away from the geometry's figures (render.board.lines), else (or
+// without the spec) nil: the
+// true markings a true calibration carries, as a calibration carries the
+// markings it measured.
+func (t *Truth) DrawnMarkings(dir string, g *board.Geometry) (*board.Markings, error) {
+	path := filepath.Join(dir, t.Clip.Spec)
+	if _, err := os.Stat(path); t.Clip.Spec == "" || errors.Is(err, os.ErrNotExist) {
+		return nil, nil // a truth file without its spec: the figures
+	}
+	sp, err := LoadSpec(path)
+	if err != nil {
+		return nil, fmt.Errorf("corpus: %s: %w", t.Clip.Name, err)
+	}
+	if sp.Render.Board.Lines == (render.LineStyle{}) {
+		return nil, nil
+	}
+	return render.DrawnMarkings(sp.Render.Board, g), nil
+}

@@ -262,7 +262,7 @@ func (d *Daemon) initialize() error {
 			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins,
 				TrustedProxies: cfg.Web.TrustedProxies, TLS: tlsCfg, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
-			Source: d, Sink: d, Frames: d, Metrics: wm,
+			Source: d, Sink: d, Frames: d, Metrics: wm, Sheet: d,
 		}
 		if d.ev != nil {
 			d.web.Evidence = d.ev

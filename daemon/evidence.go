@@ -1,7 +1,9 @@
 package daemon
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"regexp"
@@ -16,7 +18,9 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/evidence"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/sheet"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -704,4 +708,34 @@ func (d *Daemon) EvidenceSummary() string {
 			written, failed, (sum / time.Duration(len(took))).Round(time.Millisecond), took[len(took)-1].Round(time.Millisecond))
 	}
 	return s
+}
+
+// WriteSheet implements web.SheetSource: the match sheet (package sheet)
+// of the journal in play, as the umpire console downloads it.
+func (d *Daemon) WriteSheet(w io.Writer, format string) error {
+	return writeSheet(w, d.JournalPath(), format)
+}
+
+func writeSheet(w io.Writer, journal, format string) error {
+	if journal == "" {
+		return errors.New("no journal yet")
+	}
+	jf, err := match.ReadJournal(journal, false)
+	if err != nil {
+		return err
+	}
+	var lines []sheet.Line
+	for _, r := range jf.Records {
+		if r.Event != nil {
+			lines = append(lines, sheet.Line{Line: r.Line, Event: r.Event, By: r.Meta.By, Note: r.Meta.Note})
+		}
+	}
+	sh, err := sheet.Build(jf.Header, lines)
+	if err != nil {
+		return err
+	}
+	if format == "csv" {
+		return sheet.WriteCSV(w, sh)
+	}
+	return sheet.WritePDF(w, sh)
 }

@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bytes"
 	"errors"
 	"image"
 	"image/color"
@@ -18,6 +19,7 @@ import (
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/evidence"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
 )
@@ -213,5 +215,31 @@ func TestManualCalibrationSavedForARestart(t *testing.T) {
 	}
 	if _, err := LoadCorners(filepath.Join(t.TempDir(), "none.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
+	}
+}
+
+// The console's match sheet is the journal's, in PDF and CSV.
+func TestWriteSheetFromTheJournal(t *testing.T) {
+	cfg := testConfig(t)
+	h, err := cfg.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	j, err := match.CreateJournal(dir, h, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := j.Path()
+	j.Close()
+	var pdf, csv bytes.Buffer
+	if err := writeSheet(&pdf, path, "pdf"); err != nil || !bytes.HasPrefix(pdf.Bytes(), []byte("%PDF-")) {
+		t.Fatalf("pdf: %v (%d bytes)", err, pdf.Len())
+	}
+	if err := writeSheet(&csv, path, "csv"); err != nil || !strings.Contains(csv.String(), "South") {
+		t.Fatalf("csv: %v\n%s", err, csv.String())
+	}
+	if err := writeSheet(&csv, "", "pdf"); err == nil {
+		t.Fatal("a sheet without a journal")
 	}
 }

@@ -453,6 +453,14 @@ func clipOf(t *corpus.Truth, dir, video string, opt Options) (Clip, error) {
 		if err != nil {
 			return Clip{}, err
 		}
+		// the markings as drawn, when they are not the figures
+		m, err := t.DrawnMarkings(dir, g)
+		if err != nil {
+			return Clip{}, err
+		}
+		for _, cal := range cals {
+			cal.Markings = m
+		}
 		c.trueCals = cals
 		if k := cameraIndex(t, 0); k >= 0 {
 			c.TrueCalibration = cals[k]

@@ -32,6 +32,10 @@ func calFromTruth(t testing.TB, tr *corpus.Truth, ct *corpus.CameraTruth) *calib
 		t.Fatal(err)
 	}
 	cal.Lens = lens
+	// the markings as drawn, when they are not the figures
+	if cal.Markings, err = tr.DrawnMarkings(filepath.Join(repoRoot(t), "testdata", "videos"), board.ICF()); err != nil {
+		t.Fatal(err)
+	}
 	return cal
 }
 

@@ -134,12 +134,6 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 		d.learnMarking(m, c)
 		return true
 	}
-	if m.core > 0 && reddish(featuresOf(c.colour, d.bg.illumAt(c.x, c.y))) && d.queenCame(c) {
-		// a red disc on a red core that was the queen a frame ago: she
-		// rolled onto the print (part of the core may still show beside
-		// her, her red like the core's)
-		return false
-	}
 	// judged where the candidate is: a man beside a base circle must not
 	// be mistaken for the circle
 	d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
@@ -198,7 +192,9 @@ const printedAt = 0.25
 // it came there: a red disc reported within two radii in the last frame,
 // and no other red disc on the board now (she is not elsewhere).
 func (d *Detector) printedHere(pl plane, c disc, m *marking) bool {
-	if d.cal == nil || d.cal.Markings == nil || d.cal.Markings.Source != "measured" {
+	// this board's own markings: measured, or (a rendered board's truth)
+	// as drawn
+	if d.cal == nil || d.cal.Markings == nil || (d.cal.Markings.Source != "measured" && d.cal.Markings.Source != "drawn") {
 		return false
 	}
 	if d.trace != nil {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"io"
 	"net/http"
 	"os"
 	"path"
@@ -132,4 +133,50 @@ func (s *Server) serveReplay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, rep)
+}
+
+// SheetSource writes the match sheet of the match in play (the daemon
+// implements it with package sheet).
+type SheetSource interface {
+	// WriteSheet writes the sheet as "pdf" or "csv".
+	WriteSheet(w io.Writer, format string) error
+}
+
+// serveSheet (umpire) downloads the match sheet: GET /api/sheet.pdf or
+// /api/sheet.csv.
+func (s *Server) serveSheet(w http.ResponseWriter, r *http.Request, format string) {
+	if _, ok := s.authorized(w, r); !ok {
+		return
+	}
+	if s.Sheet == nil {
+		writeError(w, http.StatusServiceUnavailable, "no match sheet here")
+		return
+	}
+	var ct string
+	switch format {
+	case "pdf":
+		ct = "application/pdf"
+	case "csv":
+		ct = "text/csv; charset=utf-8"
+	default:
+		writeError(w, http.StatusNotFound, "a match sheet is .pdf or .csv, not %q", format)
+		return
+	}
+	var buf writerBuffer
+	if err := s.Sheet.WriteSheet(&buf, format); err != nil {
+		writeError(w, http.StatusInternalServerError, "match sheet: %v", err)
+		return
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Content-Disposition", `attachment; filename="match-sheet.`+format+`"`)
+	w.Header().Set("Cache-Control", "private, no-store")
+	_, _ = w.Write(buf.b)
+}
+
+// writerBuffer collects the sheet, so that an error still gets its status.
+type writerBuffer struct{ b []byte }
+
+func (wb *writerBuffer) Write(p []byte) (int, error) {
+	wb.b = append(wb.b, p...)
+	return len(p), nil
 }

@@ -57,6 +57,8 @@ type Server struct {
 	Metrics *Metrics
 	// Evidence serves the decisions' stills and clips (nil: none).
 	Evidence EvidenceSource
+	// Sheet writes the match sheet for the console's download (nil: none).
+	Sheet SheetSource
 
 	cfg      Config
 	hub      *hub
@@ -274,6 +276,8 @@ func (s *Server) routes() {
 	mux.HandleFunc("GET /api/still/{id}", s.serveStill)
 	mux.HandleFunc("GET /api/evidence/{name}", s.serveEvidence)
 	mux.HandleFunc("POST /api/replay", s.serveReplay)
+	mux.HandleFunc("GET /api/sheet.pdf", func(w http.ResponseWriter, r *http.Request) { s.serveSheet(w, r, "pdf") })
+	mux.HandleFunc("GET /api/sheet.csv", func(w http.ResponseWriter, r *http.Request) { s.serveSheet(w, r, "csv") })
 	s.mux = mux
 }
 

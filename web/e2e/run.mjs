@@ -407,6 +407,10 @@ test('the demo clip through boardcam run: the overlay shows the score changing a
     await umpire.fill('#password', PASSWORD);
     await umpire.click('#login-form button[type=submit]');
     await umpire.locator('#console').waitFor({ state: 'visible', timeout: T });
+    // The match sheet downloads from the console (the umpire's cookie).
+    const sheet = await umpire.evaluate(async () => { const r = await fetch('/api/sheet.pdf'); return [r.status, r.headers.get('content-type'), (await r.text()).slice(0, 5)]; });
+    assert(sheet[0] === 200 && sheet[1] === 'application/pdf' && sheet[2] === '%PDF-', `sheet ${JSON.stringify(sheet)}`);
+    assert((await fetch(`${demo}/api/sheet.pdf`)).status === 401, 'the match sheet without login');
     const fits = await umpire.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
     assert(fits[0] <= fits[1] && fits[1] === 390, `the console does not fit a phone: ${fits[0]} px wide in ${fits[1]}`);
 
