@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 )
@@ -59,6 +61,19 @@ func TestCorpusTruthEvents(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := bufio.NewWriter(f)
+			// A perfect calibration carries the board's lines as drawn
+			// (as a real one carries the lines it measured), so the
+			// referee judges a clip drawn off the figures by its lines.
+			m, err := truth.DrawnMarkings(videosDir, board.ICF())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m != nil && len(truth.Cameras) > 0 {
+				c := truth.Cameras[0].CornersPx
+				cal := events.Event{Type: events.Calibrated, CornersPx: c[:], Markings: m}
+				b, _ := cal.Marshal()
+				w.Write(append(b, '\n'))
+			}
 			for _, e := range truth.Events {
 				b, _ := e.Marshal()
 				w.Write(append(b, '\n'))
