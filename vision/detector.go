@@ -118,6 +118,7 @@ type disc struct {
 	x, y       float64 // top face's centre, rectified px
 	r          float64 // top face's radius, rectified px
 	big        bool    // striker-sized
+	measured   bool    // striker-sized as measured (outline and support), before the striker's look was judged
 	support    float64 // share of the visible outline found
 	hidden     float64 // share of the outline under a hand
 	supMan     float64
@@ -1058,6 +1059,7 @@ func (d *Detector) sizes(c *disc, x, y float64, hid func(x, y float64) bool) (sm
 	c.outline = d.outlineRadius(x, y, hid)
 	mid := (d.rMan + d.rStr) / 2
 	c.big = ss >= d.cfg.MinSupport && c.outline >= mid
+	c.measured = c.big
 	return
 }
 

@@ -203,11 +203,15 @@ func (d *Detector) printedHere(pl plane, c disc, m *marking) bool {
 	if c.top.Dist(m.c) > printedAt*m.r {
 		return false
 	}
-	// A disc of the striker's size (as the detector judged it, with this
-	// set's sizes) is not a print of a man's. The outline alone does not
-	// tell: it is measured in half-pixel steps, and the lines and rings
-	// around a print widen it to 1.25 radii at 0.6 px/mm.
-	if c.big || c.outline/d.v.ppm < 0.7*m.r {
+	// A disc of the striker's size (as the detector measured it, with
+	// this set's sizes) is not a print of a man's. The outline alone does
+	// not tell: it is measured in half-pixel steps, and the lines and
+	// rings around a print widen it to 1.25 radii at 0.6 px/mm. The
+	// measured size counts, not only the final one: a striker whose look
+	// is doubted (an arm withdrawing over it) is examined as a man, and
+	// taken for the print here its look would be learnt as the empty
+	// circle's, hiding the striker until it moves.
+	if c.big || c.measured || c.outline/d.v.ppm < 0.7*m.r {
 		return false // a disc larger or smaller than the print
 	}
 	f := featuresOf(c.colour, d.bg.illumAt(c.x, c.y))
