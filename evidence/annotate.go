@@ -78,45 +78,10 @@ func Draw(img *gocv.Mat, s Scene) {
 		}
 		return image.Pt(int(math.Round(x)), int(math.Round(y))), true
 	}
-	line := func(a, b board.Vec, c color.RGBA, t int) {
-		pa, ok1 := pt(a)
-		pb, ok2 := pt(b)
-		if ok1 && ok2 {
-			gocv.Line(img, pa, pb, c, t)
-		}
-	}
-	circle := func(k board.Circle, c color.RGBA, t int) {
-		const n = 48
-		prev := k.C.Add(board.V(k.R, 0))
-		for i := 1; i <= n; i++ {
-			a := 2 * math.Pi * float64(i) / n
-			cur := k.C.Add(board.V(k.R*math.Cos(a), k.R*math.Sin(a)))
-			line(prev, cur, c, t)
-			prev = cur
-		}
-	}
+	d := overlay.Board{Dst: img, Project: pt}
+	line, circle := d.Line, d.Circle
 	// The markings, thin.
-	corners := g.Corners()
-	for i := range corners {
-		line(corners[i], corners[(i+1)%4], overlay.Marking, th(2))
-	}
-	for _, sd := range board.Sides {
-		fl, rl := g.FrontLine(sd), g.RearLine(sd)
-		line(fl.A, fl.B, overlay.Marking, th(1))
-		line(rl.A, rl.B, overlay.Marking, th(1))
-		for _, k := range g.BaseCircles(sd) {
-			circle(k, overlay.Marking, th(1))
-		}
-	}
-	for _, pk := range board.Pockets {
-		circle(g.Pocket(pk), overlay.Marking, th(1))
-		if g.ArrowLength > 0 {
-			a := g.Arrow(pk)
-			line(a.A, a.B, overlay.Marking, th(1))
-		}
-	}
-	circle(g.CentreCircle(), overlay.Marking, th(1))
-	circle(g.OuterCircle(), overlay.Marking, th(1))
+	d.Markings(g, overlay.Marking, th(2), th(1))
 
 	// The marking broken, thick in the foul colour.
 	segs, circles := MarkingShape(g, s.Marking, s.Seat)

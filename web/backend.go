@@ -10,6 +10,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -46,19 +47,19 @@ type FrameSource interface {
 	CopyFrame(dst *gocv.Mat) (frame int64, ok bool)
 }
 
-// Command names.
+// Command names: the match keeper's (one list, match.Cmd*).
 const (
-	CmdConfirm     = "confirm"      // confirm pending decision Pending
-	CmdOverrule    = "overrule"     // overrule pending decision Pending
-	CmdUndo        = "undo"         // revert the last rules event
-	CmdFoul        = "foul"         // declare foul Code against Seat
-	CmdDemand      = "demand"       // Team, the last board's winner, demands Points "if demanded" points
-	CmdConcede     = "concede"      // Team concedes the match
-	CmdReplayBoard = "replay_board" // replay the current board
-	CmdNextBoard   = "next_board"   // start the next board
-	CmdStartMatch  = "start_match"  // start a new match with Match
-	CmdCalibrate   = "calibrate"    // calibrate from four corners on still Still
-	CmdCorrect     = "correct"      // settle pending decision Pending with the events of Notation instead
+	CmdConfirm     = match.CmdConfirm
+	CmdOverrule    = match.CmdOverrule
+	CmdUndo        = match.CmdUndo
+	CmdFoul        = match.CmdFoul
+	CmdDemand      = match.CmdDemand
+	CmdConcede     = match.CmdConcede
+	CmdReplayBoard = match.CmdReplayBoard
+	CmdNextBoard   = match.CmdNextBoard
+	CmdStartMatch  = match.CmdStartMatch
+	CmdCalibrate   = match.CmdCalibrate
+	CmdCorrect     = match.CmdCorrect
 )
 
 // CommandNames lists every command.

@@ -222,44 +222,8 @@ func annotate(img *gocv.Mat, v viewCopy, g *board.Geometry, scale float64, frame
 		}
 		return image.Pt(int(math.Round(x)), int(math.Round(y))), true
 	}
-	line := func(a, b board.Vec, c color.RGBA, th int) {
-		pa, ok1 := pt(a)
-		pb, ok2 := pt(b)
-		if ok1 && ok2 {
-			gocv.Line(img, pa, pb, c, th)
-		}
-	}
-	circle := func(k board.Circle, c color.RGBA, th int) {
-		const n = 48
-		prev := k.C.Add(board.V(k.R, 0))
-		for i := 1; i <= n; i++ {
-			a := 2 * math.Pi * float64(i) / n
-			cur := k.C.Add(board.V(k.R*math.Cos(a), k.R*math.Sin(a)))
-			line(prev, cur, c, th)
-			prev = cur
-		}
-	}
-	corners := g.Corners()
-	for i := range corners {
-		line(corners[i], corners[(i+1)%4], colMarking, 2)
-	}
-	for _, s := range board.Sides {
-		fl, rl := g.FrontLine(s), g.RearLine(s)
-		line(fl.A, fl.B, colMarking, 1)
-		line(rl.A, rl.B, colMarking, 1)
-		for _, k := range g.BaseCircles(s) {
-			circle(k, colMarking, 1)
-		}
-	}
-	for _, pk := range board.Pockets {
-		circle(g.Pocket(pk), colMarking, 1)
-		if g.ArrowLength > 0 {
-			a := g.Arrow(pk)
-			line(a.A, a.B, colMarking, 1)
-		}
-	}
-	circle(g.CentreCircle(), colMarking, 1)
-	circle(g.OuterCircle(), colMarking, 1)
+	d := overlay.Board{Dst: img, Project: pt}
+	d.Markings(g, colMarking, 2, 1)
 
 	disc := func(p Piece, c color.RGBA, extra float64, th int) {
 		centre := board.V(p.MM[0], p.MM[1])

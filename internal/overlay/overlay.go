@@ -127,3 +127,62 @@ func Legend(dst *gocv.Mat, entries []Entry) {
 		gocv.PutText(dst, e.Label, image.Pt(x0+2*pad+sw, cy+int(5*scale)), gocv.FontHersheySimplex, fs, Text, th)
 	}
 }
+
+// Board draws board shapes, given in board millimetres, onto a picture
+// through Project (board mm to image pixels; ok false where a point
+// cannot be drawn): the one way the evidence stills and the preview
+// draw the markings.
+type Board struct {
+	Dst     *gocv.Mat
+	Project func(board.Vec) (image.Point, bool)
+}
+
+// Line draws the segment from a to b (nothing when an end cannot be
+// drawn).
+func (d Board) Line(a, b board.Vec, c color.RGBA, th int) {
+	pa, ok1 := d.Project(a)
+	pb, ok2 := d.Project(b)
+	if ok1 && ok2 {
+		gocv.Line(d.Dst, pa, pb, c, th)
+	}
+}
+
+// Circle draws k as a 48-sided polygon, so that it follows the camera's
+// perspective.
+func (d Board) Circle(k board.Circle, c color.RGBA, th int) {
+	const n = 48
+	prev := k.C.Add(board.V(k.R, 0))
+	for i := 1; i <= n; i++ {
+		a := 2 * math.Pi * float64(i) / n
+		cur := k.C.Add(board.V(k.R*math.Cos(a), k.R*math.Sin(a)))
+		d.Line(prev, cur, c, th)
+		prev = cur
+	}
+}
+
+// Markings draws the playing surface's outline (outline px thick) and its
+// markings (th px): front and rear lines, base circles, pockets, arrows,
+// the centre and outer circles.
+func (d Board) Markings(g *board.Geometry, c color.RGBA, outline, th int) {
+	corners := g.Corners()
+	for i := range corners {
+		d.Line(corners[i], corners[(i+1)%4], c, outline)
+	}
+	for _, sd := range board.Sides {
+		fl, rl := g.FrontLine(sd), g.RearLine(sd)
+		d.Line(fl.A, fl.B, c, th)
+		d.Line(rl.A, rl.B, c, th)
+		for _, k := range g.BaseCircles(sd) {
+			d.Circle(k, c, th)
+		}
+	}
+	for _, pk := range board.Pockets {
+		d.Circle(g.Pocket(pk), c, th)
+		if g.ArrowLength > 0 {
+			a := g.Arrow(pk)
+			d.Line(a.A, a.B, c, th)
+		}
+	}
+	d.Circle(g.CentreCircle(), c, th)
+	d.Circle(g.OuterCircle(), c, th)
+}
