@@ -8,4 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 export PATH="$PATH:/usr/local/go/bin"
-exec bin/boardcam run --config deploy/demo.yaml --display term --resume testdata/videos/demo.log "$@"
+# A new match from the demo's stroke log, explicitly: boardcam run always
+# continues the unfinished match of its journal directory, so without this
+# a second demo would go on from where the first one stopped.
+bin/boardcam new-match --config deploy/demo.yaml --resume testdata/videos/demo.log
+exec bin/boardcam run --config deploy/demo.yaml --display term "$@"

@@ -36,8 +36,14 @@ import (
 
 // streakState is the streak finder's memory and scratch space.
 type streakState struct {
-	still  []uint8 // the rectified board as last seen still, BGR
-	have   bool
+	still []uint8 // the rectified board as last seen still, BGR
+	have  bool
+	// whole: the still picture was copied whole from the last frame (the
+	// first): every disc of that frame is in it, moving or not.
+	whole bool
+	// held: the discs the still picture holds (their places: where one
+	// is no longer found, the picture shows a disc the frame does not)
+	held   []disc
 	mask   []uint8 // 1: a moving pixel
 	label  []int32 // pixel group
 	seen   []bool  // blocks visited
@@ -87,9 +93,16 @@ func (d *Detector) stillImage() {
 	}
 	if !st.have {
 		copy(st.still, pix)
-		st.have = true
+		st.have, st.whole = true, true
+		st.held = st.held[:0]
+		for _, c := range d.accepted {
+			if !c.streak {
+				st.held = append(st.held, c)
+			}
+		}
 		return
 	}
+	st.whole = false
 	nt, tp := d.tiles, d.tilePx
 	tpb := tp / d.bg.bs
 	nb := d.bg.nb
@@ -111,9 +124,26 @@ func (d *Detector) stillImage() {
 			continue
 		}
 		x0, x1 := tx*tp, min((tx+1)*tp, n)
-		for y := ty * tp; y < min((ty+1)*tp, n); y++ {
+		y0, y1 := ty*tp, min((ty+1)*tp, n)
+		for y := y0; y < y1; y++ {
 			o := 3 * (y*n + x0)
 			copy(st.still[o:o+3*(x1-x0)], pix[o:o+3*(x1-x0)])
+		}
+		// the discs held there now are this frame's
+		in := func(c disc) bool {
+			return c.x >= float64(x0) && c.x < float64(x1) && c.y >= float64(y0) && c.y < float64(y1)
+		}
+		kept := st.held[:0]
+		for _, c := range st.held {
+			if !in(c) {
+				kept = append(kept, c)
+			}
+		}
+		st.held = kept
+		for _, c := range d.accepted {
+			if !c.streak && in(c) {
+				st.held = append(st.held, c)
+			}
 		}
 	}
 }
@@ -219,9 +249,27 @@ func (d *Detector) streakMask(pl plane, x0, y0, x1, y1 int) {
 	// the places just left
 	st.left = st.left[:0]
 	for _, p := range d.prev {
-		if p.streak || p.still < 2 {
+		if p.streak || p.still < 2 && !st.whole {
 			continue // moving: its place is not in the still picture
 		}
+		if p.x < float64(x0)-p.r || p.x > float64(x1)+p.r || p.y < float64(y0)-p.r || p.y > float64(y1)+p.r {
+			continue
+		}
+		there := false
+		for _, c := range d.accepted {
+			if math.Hypot(c.x-p.x, c.y-p.y) < 0.5*p.r {
+				there = true
+				break
+			}
+		}
+		if !there {
+			st.left = append(st.left, p)
+		}
+	}
+	// and the places of the discs the still picture holds that are gone
+	// (left while the picture was not taken again: at a break, from the
+	// centre's printed design)
+	for _, p := range st.held {
 		if p.x < float64(x0)-p.r || p.x > float64(x1)+p.r || p.y < float64(y0)-p.r || p.y > float64(y1)+p.r {
 			continue
 		}
