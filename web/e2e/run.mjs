@@ -382,6 +382,7 @@ test('the demo clip through boardcam run: the overlay shows the score changing a
   // the analysis falls behind, as a live camera would.
   const pace = process.env.DEMO_SPEED ? ['--speed', String(process.env.DEMO_SPEED)] : ['--no-pace'];
   const proc = spawn(bin, ['run', '--config', cfgFile, '--source', DEMO_CLIP, '--resume', DEMO_LOG, ...pace, '--exit-at-end=false',
+    '--lens-file', path.join(root, 'testdata/videos/lenses/cam-0b18d44c3397.lens.json'), // the demo camera's lens, as deploy/demo.yaml
     '--listen', `127.0.0.1:${port}`, '--journal-dir', jdir], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   try {
