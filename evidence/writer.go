@@ -386,7 +386,8 @@ func (w *Writer) prune(now time.Time) int {
 	return Prune(w.cfg.Dir, w.cfg.MaxAge, w.cfg.MaxBytes, now)
 }
 
-// Prune deletes the stills and clips (*.jpg, *.mp4) of dir older than
+// Prune deletes the stills and clips (*.jpg, *.mp4, and the *.json that
+// describe them) of dir older than
 // maxAge, then the oldest until the rest hold at most maxBytes, and
 // returns how many it deleted.
 func Prune(dir string, maxAge time.Duration, maxBytes int64, now time.Time) int {
@@ -404,7 +405,7 @@ func Prune(dir string, maxAge time.Duration, maxBytes int64, now time.Time) int 
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if e.IsDir() || !(strings.HasSuffix(name, ".jpg") || strings.HasSuffix(name, ".mp4")) {
+		if e.IsDir() || !(strings.HasSuffix(name, ".jpg") || strings.HasSuffix(name, ".mp4") || strings.HasSuffix(name, ".json")) {
 			continue
 		}
 		info, err := e.Info()
