@@ -33,18 +33,6 @@ func (r *Referee) judge(s *stroke, o *Outcome, end events.Event) []Call {
 	}
 	calls = append(calls, r.armFouls(s)...)
 	add(r.noContact(s, o))
-	add(r.markedCoin(s, rules.FoulAdjacentArrowCoin, "on the", func(p board.Vec, rad float64) (float64, string) {
-		m, marking := math.Inf(-1), ""
-		if !r.g.Marks().HasArrows() {
-			return m, marking
-		}
-		for _, pk := range r.adjacentPockets(s.seat) {
-			if d := rad + r.g.Marks().ArrowWidth(pk)/2 - r.g.Arrow(pk).DistTo(p); d > m {
-				m, marking = d, "arrow "+pk.String()
-			}
-		}
-		return m, marking
-	}))
 	calls = append(calls, r.described(s, o, end)...)
 	add(r.markedCoin(s, rules.FoulRedCircleCoin, "touching the", func(p board.Vec, rad float64) (float64, string) {
 		m, marking := math.Inf(-1), ""
