@@ -20,6 +20,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/evidence"
+	"github.com/boardcam/boardcam/foul"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/sheet"
@@ -811,35 +812,20 @@ func (e *evidenceKeeper) LastReplay() (web.Media, bool) {
 
 // Headings in plain words.
 
-// foulPhrases say a foul after the player's name ("Asha" + "'s hand
-// crossed the foul line").
-var foulPhrases = map[rules.Foul]string{
-	rules.FoulHandOverFoulLine:      "'s %s crossed the foul line",
-	rules.FoulPlacement:             "'s striker was not placed within the base lines",
-	rules.FoulCutMoon:               "'s striker cut the base circle",
-	rules.FoulArrow:                 "'s striker touched the arrow",
-	rules.FoulWrongSide:             " struck from the wrong side",
-	rules.FoulBackwardFlick:         " flicked backwards",
-	rules.FoulBehindLineFirst:       " hit a piece behind the front line first",
-	rules.FoulNoContact:             "'s striker touched no piece",
-	rules.FoulThumbing:              " struck with the thumb",
-	rules.FoulPush:                  " pushed the striker",
-	rules.FoulTouchedPiece:          " touched a piece",
-	rules.FoulStrikerOverboard:      "'s striker left the board",
-	rules.FoulPieceOverboard:        " sent a piece off the board",
-	rules.FoulStrikerPocketed:       " pocketed the striker",
-	rules.FoulOpponentPocketed:      " pocketed an opponent's man",
-	rules.FoulBreakFailed:           "'s break touched no piece",
-	rules.FoulDueOutsideOuterCircle: "'s due man was placed outside the outer circle",
-	rules.FoulDueOnCentreCircle:     "'s due man was placed on the centre circle",
-	rules.FoulPlacementDisturbed:    " disturbed the pieces while placing",
+// foulPhrase says a foul after the player's name ("Asha" + "'s hand
+// crossed the foul line"), as its description (package foul) words it.
+func foulPhrase(code string) (string, bool) {
+	if d, ok := foul.Lookup(foul.Code(code)); ok && d.Heading != "" {
+		return d.Heading, true
+	}
+	return "", false
 }
 
 // foulHeading: "Asha's hand crossed the foul line, 17 mm" (e.mu held).
 func (e *evidenceKeeper) foulHeading(f web.Foul) string {
 	who := e.name(f.Seat)
 	var h string
-	if p, ok := foulPhrases[rules.Foul(f.Code)]; ok {
+	if p, ok := foulPhrase(f.Code); ok {
 		if strings.Contains(p, "%s") {
 			part := "hand"
 			switch note := f.Evidence.Note; {

@@ -222,6 +222,8 @@ func TestEvidenceHeadings(t *testing.T) {
 		{web.Foul{Code: "touched_piece", Seat: board.S, Evidence: web.Evidence{MarginMM: &m}}, "Asha touched a piece"},
 		{web.Foul{Code: "talking", Seat: board.S, Text: "talking during play"}, "Asha: talking during play"},
 		{web.Foul{Code: "hand_over_foul_line", Seat: board.E, Evidence: web.Evidence{Note: "the arm of E went 4 mm beyond"}}, "E's arm crossed the foul line"},
+		// The heading of a foul comes from its description (package foul).
+		{web.Foul{Code: "adjacent_arrow_coin", Seat: board.N, Evidence: web.Evidence{MarginMM: &m, Marking: "arrow NE"}}, "Ravi's striker hit a coin on the adjacent arrow, 3.2 mm"},
 	} {
 		if got := e.foulHeading(c.f); got != c.want {
 			t.Errorf("%s: %q, want %q", c.f.Code, got, c.want)
