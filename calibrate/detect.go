@@ -1144,8 +1144,37 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 	if n < 20 {
 		return lines, found, 0, fmt.Errorf("calibrate: detect: %w (surface region too small)", ErrNoBoard)
 	}
+	pts, normals, onBorder := d.outlineNormals(contour)
+	theta := dominantDirection(normals, onBorder)
+	side := math.Sqrt(math.Abs(polyArea(pts)))
+	// With fewer than two sides along the dominant direction, that
+	// direction says nothing (it comes from pockets, pieces or clutter):
+	// the board is then taken square to the image.
+	nAligned := 0
+	for s := 0; s < 4; s++ {
+		grp := facing(pts, normals, onBorder, theta+90*float64(s))
+		if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
+			nAligned++
+		}
+	}
+	if nAligned < 2 {
+		theta = 0
+	}
+	for s := 0; s < 4; s++ {
+		phi := theta + 90*float64(s)
+		j := ((int(math.Round(phi/90))+1)%4 + 4) % 4
+		lines[j], found[j] = d.coarseSide(pts, normals, onBorder, phi, side)
+	}
+	return lines, found, explained(pts, onBorder, lines, found), nil
+}
+
+// outlineNormals returns the outline's points, each one's outward normal
+// (from the points k on either side, k growing with the outline's length)
+// and whether it lies on the image border.
+func (d *detector) outlineNormals(contour []image.Point) (pts, normals []Point, onBorder []bool) {
+	n := len(contour)
 	w, h := d.work.w, d.work.h
-	pts := make([]Point, n)
+	pts = make([]Point, n)
 	var cx, cy float64
 	for i, p := range contour {
 		pts[i] = Pt(float64(p.X), float64(p.Y))
@@ -1154,8 +1183,8 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 	}
 	cen := Pt(cx/float64(n), cy/float64(n))
 	k := max(3, n/400)
-	normals := make([]Point, n)
-	onBorder := make([]bool, n)
+	normals = make([]Point, n)
+	onBorder = make([]bool, n)
 	outward := 0
 	for i := range pts {
 		t := pts[(i+k)%n].Sub(pts[(i-k+n)%n])
@@ -1172,7 +1201,13 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 			normals[i] = normals[i].Scale(-1)
 		}
 	}
-	// Dominant direction (mod 90°) of the outline away from the border.
+	return pts, normals, onBorder
+}
+
+// dominantDirection is the outline's dominant normal direction (mod 90°,
+// in degrees) away from the border: the peak of a half-degree histogram
+// summed over ±2°; 0 when no point is off the border.
+func dominantDirection(normals []Point, onBorder []bool) float64 {
 	var hist [180]float64
 	for i, nv := range normals {
 		if onBorder[i] {
@@ -1195,62 +1230,55 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 	if bestV <= 0 {
 		theta = 0
 	}
-	side := math.Sqrt(math.Abs(polyArea(pts)))
-	// With fewer than two sides along the dominant direction, that
-	// direction says nothing (it comes from pockets, pieces or clutter):
-	// the board is then taken square to the image.
-	nAligned := 0
-	for s := 0; s < 4; s++ {
-		phi := theta + 90*float64(s)
-		dir := Pt(math.Cos(phi*math.Pi/180), math.Sin(phi*math.Pi/180))
-		var grp []Point
-		for i, nv := range normals {
-			if !onBorder[i] && nv.Dot(dir) >= math.Cos(22*math.Pi/180) {
-				grp = append(grp, pts[i])
-			}
-		}
-		if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
-			nAligned++
-		}
-	}
-	if nAligned < 2 {
-		theta = 0
-	}
-	for s := 0; s < 4; s++ {
-		phi := theta + 90*float64(s)
-		j := ((int(math.Round(phi/90))+1)%4 + 4) % 4
-		dir := Pt(math.Cos(phi*math.Pi/180), math.Sin(phi*math.Pi/180))
-		var grp []Point
-		for i, nv := range normals {
-			if onBorder[i] || nv.Dot(dir) < math.Cos(22*math.Pi/180) {
-				continue
-			}
+	return theta
+}
+
+// facing returns the outline's points off the border whose normals lie
+// within 22° of the direction phi (degrees).
+func facing(pts, normals []Point, onBorder []bool, phi float64) []Point {
+	dir := Pt(math.Cos(phi*math.Pi/180), math.Sin(phi*math.Pi/180))
+	var grp []Point
+	for i, nv := range normals {
+		if !onBorder[i] && nv.Dot(dir) >= math.Cos(22*math.Pi/180) {
 			grp = append(grp, pts[i])
 		}
-		if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
-			l := f.L
-			if l.Normal().Dot(dir) < 0 {
-				l = Line{-l.A, -l.B, -l.C}
-			}
-			var in []Point
-			for i, p := range grp {
-				if f.keep[i] {
-					in = append(in, p)
-				}
-			}
-			if d.beyondIsFrame(l, in, side) {
-				lines[j], found[j] = l, true
-				continue
-			}
-		}
-		// Not visible: the outline's extreme in that direction.
-		ext := math.Inf(-1)
-		for _, p := range pts {
-			ext = math.Max(ext, p.Dot(dir))
-		}
-		lines[j] = Line{dir.X, dir.Y, -ext}
 	}
-	// How much of the outline (off the border) the found sides explain.
+	return grp
+}
+
+// coarseSide fits the side facing phi (degrees): a robust line through
+// the outline's points facing it, found when it explains at least 35% of
+// the region's side length and the frame lies beyond it; otherwise the
+// outline's extreme in that direction, not found.
+func (d *detector) coarseSide(pts, normals []Point, onBorder []bool, phi, side float64) (Line, bool) {
+	dir := Pt(math.Cos(phi*math.Pi/180), math.Sin(phi*math.Pi/180))
+	grp := facing(pts, normals, onBorder, phi)
+	if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
+		l := f.L
+		if l.Normal().Dot(dir) < 0 {
+			l = Line{-l.A, -l.B, -l.C}
+		}
+		var in []Point
+		for i, p := range grp {
+			if f.keep[i] {
+				in = append(in, p)
+			}
+		}
+		if d.beyondIsFrame(l, in, side) {
+			return l, true
+		}
+	}
+	// Not visible: the outline's extreme in that direction.
+	ext := math.Inf(-1)
+	for _, p := range pts {
+		ext = math.Max(ext, p.Dot(dir))
+	}
+	return Line{dir.X, dir.Y, -ext}, false
+}
+
+// explained is the share of the outline (off the border) within 2 px of a
+// found side.
+func explained(pts []Point, onBorder []bool, lines [4]Line, found [4]bool) float64 {
 	inl, tot := 0, 0
 	for i, p := range pts {
 		if onBorder[i] {
@@ -1264,11 +1292,10 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 			}
 		}
 	}
-	ratio := 0.0
-	if tot > 0 {
-		ratio = float64(inl) / float64(tot)
+	if tot == 0 {
+		return 0
 	}
-	return lines, found, ratio, nil
+	return float64(inl) / float64(tot)
 }
 
 // frameBeyond is beyondIsFrame in the full image.
