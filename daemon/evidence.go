@@ -88,6 +88,10 @@ func (d *Daemon) openEvidence() error {
 	if cfg.Off || d.cap == nil {
 		return nil
 	}
+	if d.Painter == nil {
+		d.Logger.Warn("evidence: off (this build has no picture painter)")
+		return nil
+	}
 	dir := cfg.Dir
 	if dir == "" {
 		dir = filepath.Join(d.Config.Journal.Dir, "evidence")
@@ -108,11 +112,11 @@ func (d *Daemon) openEvidence() error {
 			e.restore(pendingIDs(snap.Pending))
 		}
 	}
-	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth, MaxBytes: cfg.BufferMB << 20}}
+	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth, MaxBytes: cfg.BufferMB << 20}, Painter: d.Painter}
 	if err := e.buf.Initialize(); err != nil {
 		return fmt.Errorf("%s: %w", d.Config.at("evidence"), err)
 	}
-	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: dir, MaxAge: cfg.MaxAge.D(), MaxBytes: cfg.MaxMB << 20}, Done: e.finished}
+	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: dir, MaxAge: cfg.MaxAge.D(), MaxBytes: cfg.MaxMB << 20}, Painter: d.Painter, Done: e.finished}
 	if err := e.w.Initialize(); err != nil {
 		e.buf.Close()
 		return fmt.Errorf("%s: %w", d.Config.at("evidence.dir"), err)
@@ -174,7 +178,7 @@ func (e *evidenceKeeper) frame(f *Frame) {
 		return
 	}
 	t0 := time.Now()
-	e.buf.Add(f.Mat, f.Index, f.PTS)
+	e.buf.Add(&f.Mat, f.Index, f.PTS)
 	d := int64(time.Since(t0))
 	e.addN.Add(1)
 	e.addNs.Add(d)

@@ -20,6 +20,7 @@ import (
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/evidence"
 	"github.com/boardcam/boardcam/match"
+	"github.com/boardcam/boardcam/render/paint"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
 )
@@ -33,11 +34,11 @@ func newTestEvidence(t *testing.T, ffmpeg string) (*evidenceKeeper, string) {
 	e := &evidenceKeeper{log: quietLogger(), geom: board.ICF(), fps: 30, pre: 30, prefix: "match-1", dir: filepath.Join(dir, "evidence"),
 		players: map[board.Side]string{board.S: "Asha", board.N: "Ravi"}, items: map[string]*evItem{}, files: map[string]*evItem{},
 		inPlay: -1, wake: func() {}}
-	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}}
+	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}, Painter: paint.Painter{}}
 	if err := e.buf.Initialize(); err != nil {
 		t.Fatal(err)
 	}
-	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: filepath.Join(dir, "evidence"), FFmpeg: ffmpeg}, Done: e.finished}
+	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: filepath.Join(dir, "evidence"), FFmpeg: ffmpeg}, Painter: paint.Painter{}, Done: e.finished}
 	if err := e.w.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func newTestEvidence(t *testing.T, ffmpeg string) (*evidenceKeeper, string) {
 	for i := 0; i < 90; i++ {
 		gocv.Circle(&img, image.Pt(i, 60), 4, color.RGBA{255, 255, 255, 0}, -1)
 		f := &Frame{Mat: img, Index: int64(i), PTS: time.Duration(i) * time.Second / 30}
-		for !e.buf.Add(f.Mat, f.Index, f.PTS) {
+		for !e.buf.Add(&f.Mat, f.Index, f.PTS) {
 			_ = e.buf.Sync(5 * time.Second)
 		}
 		switch i {
@@ -150,7 +151,7 @@ func TestEvidenceOfEarlierRunsAfterARestart(t *testing.T) {
 	e2, _ := newTestEvidence(t, "/nonexistent/ffmpeg")
 	e2.dir = filepath.Join(dir, "evidence")
 	e2.w.Close()
-	e2.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: e2.dir, FFmpeg: "/nonexistent/ffmpeg"}, Done: e2.finished}
+	e2.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: e2.dir, FFmpeg: "/nonexistent/ffmpeg"}, Painter: paint.Painter{}, Done: e2.finished}
 	if err := e2.w.Initialize(); err != nil {
 		t.Fatal(err)
 	}

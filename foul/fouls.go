@@ -7,22 +7,21 @@ import "github.com/boardcam/boardcam/events"
 // tests.
 const (
 	// Striking fouls.
-	Placement         Code = "placement"
-	CutMoon           Code = "cut_moon"
-	Arrow             Code = "arrow"
-	WrongSide         Code = "wrong_side"
-	BackwardFlick     Code = "backward_flick"
-	BehindLineFirst   Code = "behind_line_first"
-	NoContact         Code = "no_contact"
-	AdjacentArrowCoin Code = "adjacent_arrow_coin"
-	RedCircleCoin     Code = "red_circle_coin"
-	OpponentCoinOnly  Code = "opponent_coin_only"
-	LastTwoDirectHit  Code = "last_two_direct_hit"
-	Thumbing          Code = "thumbing"
-	Push              Code = "push"
-	TouchedPiece      Code = "touched_piece"
-	HandOverFoulLine  Code = "hand_over_foul_line"
-	StoppedStriker    Code = "stopped_striker"
+	Placement        Code = "placement"
+	CutMoon          Code = "cut_moon"
+	Arrow            Code = "arrow"
+	WrongSide        Code = "wrong_side"
+	BackwardFlick    Code = "backward_flick"
+	BehindLineFirst  Code = "behind_line_first"
+	NoContact        Code = "no_contact"
+	RedCircleCoin    Code = "red_circle_coin"
+	OpponentCoinOnly Code = "opponent_coin_only"
+	LastTwoDirectHit Code = "last_two_direct_hit"
+	Thumbing         Code = "thumbing"
+	Push             Code = "push"
+	TouchedPiece     Code = "touched_piece"
+	HandOverFoulLine Code = "hand_over_foul_line"
+	StoppedStriker   Code = "stopped_striker"
 
 	// Outcome fouls, derived by the engine.
 	StrikerOverboard   Code = "striker_overboard"
@@ -103,9 +102,6 @@ func init() {
 		{Code: NoContact, Summary: "striker touched no coin and no wall",
 			Refs:   map[string]string{team3Board: "General Rules 7"},
 			Camera: camera([]events.Type{events.StrokeStart, events.Contact, events.StrokeEnd}, StrokeRest, "a strike that stops short of every man and cushion")},
-		{Code: AdjacentArrowCoin, Summary: "coin lying on the adjacent arrow was hit",
-			Refs:   map[string]string{team3Board: "General Rules 8"},
-			Camera: camera(contacts, StrikerContacts|PiecePlaces, "a strike at a man lying on an arrow toward the striker's side")},
 		{Code: RedCircleCoin, Summary: "coin touching the base circles and the line outside them was hit",
 			Refs:   map[string]string{team3Board: "General Rules 9"},
 			Camera: camera(contacts, StrikerContacts|PiecePlaces, "a strike at a man touching a base circle of the striker's side")},
