@@ -402,7 +402,7 @@ func TestDrawHandOutline(t *testing.T) {
 	h := [9]float64{0.5, 0, 370, 0, 0.5, 370, 0, 0, 1}
 	hand := board.V(100, 200)
 	outline := [][2]float64{{400, 600}, {700, 600}, {700, 900}, {400, 900}} // of a 1480-wide frame
-	d := Draw(740, 740, Scene{Geometry: g, H: &h, CalW: 1480, Hand: &hand, HandOutline: outline})
+	d := Draw(740, 740, Scene{Geometry: g, H: &h, CalW: 1480, Hand: &hand, HandOutlines: [][][2]float64{outline, {{1, 1}, {2, 2}}}})
 	var fills, patches int
 	for _, op := range d.Ops {
 		if op.Kind == overlay.OpPolygon && op.Th < 0 && op.Colour == overlay.Hand {
