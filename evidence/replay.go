@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/boardcam/boardcam/internal/cvio"
 	"gocv.io/x/gocv"
 )
 
@@ -195,7 +196,6 @@ func (b *Buffer) compress() {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	cpu0 := threadCPU()
-	params := []int{gocv.IMWriteJpegQuality, b.cfg.Quality}
 	for s := range b.work {
 		t0 := time.Now()
 		src := s.mat
@@ -204,14 +204,13 @@ func (b *Buffer) compress() {
 			gocv.Resize(src, &s.small, image.Pt(b.cfg.MaxWidth, h), 0, 0, gocv.InterpolationLinear)
 			src = s.small
 		}
-		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, src, params)
+		jpg, err := cvio.EncodeJPEG(src, b.cfg.Quality)
 		if err != nil {
 			b.failed.Add(1)
 			b.free <- s
 			continue
 		}
-		f := Frame{Index: s.index, PTS: s.pts, JPEG: append([]byte(nil), buf.GetBytes()...), W: src.Cols(), H: src.Rows()}
-		buf.Close()
+		f := Frame{Index: s.index, PTS: s.pts, JPEG: jpg, W: src.Cols(), H: src.Rows()}
 		b.encodeNs.Add(int64(time.Since(t0)))
 		cpu := threadCPU()
 		b.encodeCPU.Add(int64(cpu - cpu0))

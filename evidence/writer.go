@@ -16,7 +16,7 @@ import (
 	"syscall"
 	"time"
 
-	"gocv.io/x/gocv"
+	"github.com/boardcam/boardcam/internal/cvio"
 )
 
 // WriterConfig configures a [Writer]. Zero values take the defaults.
@@ -270,8 +270,9 @@ func abs64(x int64) int64 {
 // writeStill decodes the frame, draws the scene and writes a JPEG
 // atomically (a temporary file renamed).
 func writeStill(path string, f Frame, s Scene) (int64, error) {
-	m, err := gocv.IMDecode(f.JPEG, gocv.IMReadColor)
+	m, err := cvio.DecodeJPEG(f.JPEG, false)
 	if err != nil {
+		m.Close()
 		return 0, err
 	}
 	defer m.Close()
@@ -279,12 +280,11 @@ func writeStill(path string, f Frame, s Scene) (int64, error) {
 		return 0, errors.New("the kept frame does not decode")
 	}
 	Draw(&m, s)
-	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, m, []int{gocv.IMWriteJpegQuality, 88})
+	b, err := cvio.EncodeJPEG(m, 88)
 	if err != nil {
 		return 0, err
 	}
-	defer buf.Close()
-	return writeAtomic(path, buf.GetBytes())
+	return writeAtomic(path, b)
 }
 
 func writeAtomic(path string, b []byte) (int64, error) {

@@ -14,6 +14,8 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/internal/cvio"
+	"github.com/boardcam/boardcam/internal/jpeg"
 	"github.com/boardcam/boardcam/internal/overlay"
 )
 
@@ -125,12 +127,10 @@ func (p *previewer) loop(stop chan struct{}) {
 			img = &small
 		}
 		annotate(img, p.s.hub.viewCopy(), cfg.Board, scale, frameNo)
-		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, *img, []int{gocv.IMWriteJpegQuality, cfg.PreviewQuality})
+		b, err := cvio.EncodeJPEG(*img, cfg.PreviewQuality)
 		if err != nil {
 			return
 		}
-		b := append([]byte(nil), buf.GetBytes()...)
-		buf.Close()
 		seq++
 		p.s.Metrics.previewFrames.Inc()
 		p.set(&previewFrame{seq, b})
@@ -153,12 +153,11 @@ func placeholder(text string) []byte {
 	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 60, 60, 0), 360, 640, gocv.MatTypeCV8UC3)
 	defer m.Close()
 	gocv.PutText(&m, text, image.Pt(40, 190), gocv.FontHersheySimplex, 1, color.RGBA{230, 230, 230, 0}, 2)
-	buf, err := gocv.IMEncode(gocv.JPEGFileExt, m)
+	b, err := cvio.EncodeJPEG(m, jpeg.DefaultQuality)
 	if err != nil {
 		return nil
 	}
-	defer buf.Close()
-	return append([]byte(nil), buf.GetBytes()...)
+	return b
 }
 
 // Colours of the preview's drawing: the colour key of package overlay,
@@ -388,13 +387,11 @@ func (s *Server) serveTakeStill(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, "no camera frame yet")
 		return
 	}
-	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, m, []int{gocv.IMWriteJpegQuality, 90})
+	b, err := cvio.EncodeJPEG(m, 90)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "encode still: %v", err)
 		return
 	}
-	b := append([]byte(nil), buf.GetBytes()...)
-	buf.Close()
 	st := s.stills.add(still{jpeg: b, w: m.Cols(), h: m.Rows(), frame: frame})
 	writeJSON(w, http.StatusOK, StillInfo{ID: st.id, Width: st.w, Height: st.h, Frame: st.frame, URL: "/api/still/" + st.id})
 }

@@ -23,11 +23,17 @@ typedef struct {
 	AVFrame *frame;
 	struct SwsContext *sws;
 	int stream, flushing, done;
+	int64_t pts; // the last frame's best-effort time stamp (AV_NOPTS_VALUE: none)
 } reader;
 
-static int reader_open(reader *r, const char *path, int threads) {
+// reader_open opens path (a file or a URL); opts is FFmpeg's options as
+// "key=value:key=value" (NULL: none).
+static int reader_open(reader *r, const char *path, int threads, const char *opts) {
 	memset(r, 0, sizeof *r);
-	int e = avformat_open_input(&r->fc, path, NULL, NULL);
+	AVDictionary *d = NULL;
+	if (opts) av_dict_parse_string(&d, opts, "=", ":", 0);
+	int e = avformat_open_input(&r->fc, path, NULL, &d);
+	av_dict_free(&d);
 	if (e < 0) return e;
 	if ((e = avformat_find_stream_info(r->fc, NULL)) < 0) return e;
 	const AVCodec *codec = NULL;
@@ -66,6 +72,7 @@ static int reader_next(reader *r, uint8_t *dst, int w, int h) {
 			uint8_t *d[4] = {dst, NULL, NULL, NULL};
 			int ls[4] = {w * 3, 0, 0, 0};
 			sws_scale(r->sws, (const uint8_t *const *)r->frame->data, r->frame->linesize, 0, h, d, ls);
+			r->pts = r->frame->best_effort_timestamp;
 			av_frame_unref(r->frame);
 			return 0;
 		}
@@ -97,6 +104,12 @@ static void reader_close(reader *r) {
 }
 
 static void err_string(int e, char *buf, size_t n) { av_strerror(e, buf, n); }
+
+// reader_pts_ms is the last frame's time in ms (-1: none).
+static double reader_pts_ms(reader *r) {
+	if (r->pts == AV_NOPTS_VALUE) return -1;
+	return r->pts * av_q2d(r->fc->streams[r->stream]->time_base) * 1000;
+}
 */
 import "C"
 
@@ -104,6 +117,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/boardcam/boardcam/frames"
@@ -126,12 +142,37 @@ func Open(path string) (*Video, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("libav: %w", err)
 	}
-	v := &Video{r: (*C.reader)(C.calloc(1, C.size_t(unsafe.Sizeof(C.reader{})))), path: path}
+	return open(path, path, nil)
+}
+
+// OpenStream opens a network stream (rtsp://, http://, …) with FFmpeg's
+// options for its protocol (e.g. rtsp_transport=tcp, timeout in µs);
+// name is what errors call it (the URL without its password).
+func OpenStream(url, name string, options map[string]string) (*Video, error) {
+	return open(url, name, options)
+}
+
+func open(path, name string, options map[string]string) (*Video, error) {
+	v := &Video{r: (*C.reader)(C.calloc(1, C.size_t(unsafe.Sizeof(C.reader{})))), path: name}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
-	if e := C.reader_open(v.r, cpath, C.int(Threads)); e < 0 {
+	var copts *C.char
+	if len(options) > 0 {
+		keys := make([]string, 0, len(options))
+		for k := range options {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, k+"="+options[k])
+		}
+		copts = C.CString(strings.Join(parts, ":"))
+		defer C.free(unsafe.Pointer(copts))
+	}
+	if e := C.reader_open(v.r, cpath, C.int(Threads), copts); e < 0 {
 		v.Close()
-		return nil, fmt.Errorf("libav: %s: not a video it can decode: %s", path, avErr(e))
+		return nil, fmt.Errorf("libav: %s: cannot open it as a video: %s", name, avErr(e))
 	}
 	var w, h C.int
 	var fps C.double
@@ -140,7 +181,7 @@ func Open(path string) (*Video, error) {
 	v.info = frames.Info{Width: int(w), Height: int(h), FPS: float64(fps), Frames: int(n)}
 	if v.info.Width <= 0 || v.info.Height <= 0 {
 		v.Close()
-		return nil, fmt.Errorf("libav: %s: no frame size", path)
+		return nil, fmt.Errorf("libav: %s: no frame size", name)
 	}
 	return v, nil
 }
@@ -166,6 +207,22 @@ func (v *Video) Next(dst []byte) error {
 		return fmt.Errorf("libav: %s: frame %d: %s", v.path, v.read, avErr(e))
 	}
 }
+
+// PTS is the time stamp of the frame Next decoded last (its position in
+// the stream), and whether it has one.
+func (v *Video) PTS() (time.Duration, bool) {
+	if v.r == nil || v.read == 0 {
+		return 0, false
+	}
+	ms := float64(C.reader_pts_ms(v.r))
+	if ms < 0 {
+		return 0, false
+	}
+	return time.Duration(ms * float64(time.Millisecond)), true
+}
+
+// Frames is the number of frames decoded so far.
+func (v *Video) Frames() int { return v.read }
 
 // Close frees the decoder.
 func (v *Video) Close() error {

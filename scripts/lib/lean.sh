@@ -15,7 +15,7 @@
 
 # The OpenCV modules boardcam links, in link order: the Debian runtime
 # packages are libopencv-<module>406 (scripts/package.sh declares them).
-LEAN_MODULES="calib3d features2d videoio imgcodecs imgproc core"
+LEAN_MODULES="calib3d features2d imgproc core"
 
 lean_env() {
   local arch=$1 sysroot=${2:-}
