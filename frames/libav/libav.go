@@ -14,6 +14,7 @@ package libav
 
 /*
 #cgo pkg-config: libavcodec libswscale libavutil
+// (libavformat: dlopen, see load_avformat)
 #cgo LDFLAGS: -ldl
 #include <stdlib.h>
 #include <string.h>

@@ -14,6 +14,7 @@ package jpeg
 
 /*
 #cgo pkg-config: libjpeg
+// libjpeg62-turbo: the library OpenCV's imgcodecs links
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
