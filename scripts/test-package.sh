@@ -72,7 +72,7 @@ dpkg-query -W -f='${Conffiles}\n' boardcam | grep -q /etc/boardcam/boardcam.yaml
 # the C and C++ runtimes), and OpenCV's videoio and imgcodecs are none of
 # them.
 core='^(libc6|libstdc\+\+6|libgcc-s1)$'
-need=$(for so in $(readelf -d /usr/bin/boardcam | sed -n "s/.*(NEEDED).*\[\(.*\)\]/\1/p"); do
+need=$(for so in $(readelf -d /usr/bin/boardcam | sed -n "s/.*(NEEDED).*\[\(.*\)\]/\1/p" | grep -Ev '^lib(c|m|gcc_s|stdc\+\+)\.so'); do
   ldd /usr/bin/boardcam | awk -v so="$so" '$1 == so {print $3}' | sed 's|^/lib/|/usr/lib/|' | xargs dpkg -S | cut -d: -f1
 done | sort -u | grep -Ev "$core")
 decl=$(dpkg-query -W -f='${Depends}\n' boardcam | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -Ev "$core|^adduser$" | sort -u)
