@@ -149,8 +149,17 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 		}
 	}
 	if m.patch != nil && c.top.Dist(m.at) <= 0.25*m.r {
+		// A print never moves: compare the place where the empty
+		// circle was seen, not the candidate's fitted centre. The fit
+		// on a print wanders by a few millimetres (the rings and lines
+		// around it pull the outline), and a patch taken that far off
+		// differs from the empty look as a disc does (a print kept as
+		// a man at 3 mm). A disc on the circle covers most of the
+		// patch wherever within this tolerance it lies.
+		ax, ay := d.v.pxOf(m.at)
+		d.patch = samplePatch(pl, ax, ay, r, d.bg.boardY, d.patch)
 		// compare what other discs do not cover
-		mask := d.coveredSamples(c.x, c.y, r, c.idx)
+		mask := d.coveredSamples(ax, ay, r, c.idx)
 		if patchDiff(d.patch, m.patch, mask) > samePatch {
 			// The hand mask takes in the arm's shadow and more: what is
 			// seen of the circle may still be the empty circle, in the
@@ -159,7 +168,7 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 			if !d.stats.Hands {
 				return false
 			}
-			if n := shadedSectors(d.patch, m.patch, d.discSamples(c.x, c.y, r, c.idx)); n >= minShadedSectors {
+			if n := shadedSectors(d.patch, m.patch, d.discSamples(ax, ay, r, c.idx)); n >= minShadedSectors {
 				if d.trace != nil {
 					d.tracef(c.x, c.y, "the empty circle in %d sectors, shaded", n)
 				}
