@@ -98,6 +98,22 @@ func (d *Detector) resolveMarkings(pl plane, from int) {
 	d.accepted = out
 }
 
+// onMarking reports whether candidate c lies on a printed circle the size
+// of a man (as resolveMarkings finds them).
+func (d *Detector) onMarking(c disc) bool {
+	top := d.v.mmOf(c.x, c.y)
+	for _, m := range d.mk {
+		tol := markingTol * m.r
+		if !m.centre {
+			tol = baseCircleTol * m.r
+		}
+		if top.Dist(m.c) <= tol && math.Abs(m.r-d.g.Radius(board.White)) < 3 {
+			return true
+		}
+	}
+	return false
+}
+
 // isPrinted decides whether a candidate on a printed circle is only the
 // circle.
 func (d *Detector) isPrinted(pl plane, c disc) bool {
@@ -133,6 +149,15 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 		d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
 		d.learnMarking(m, c)
 		return true
+	}
+	if m.patch != nil && c.top.Dist(m.at) > printedAt*m.r {
+		// A print never moves: the empty circle was seen at m.at, and
+		// a candidate farther from there than a fit errs is a disc
+		// lying partly on the circle. (The ring test below, made where
+		// the candidate is, scored a white man 6 mm off a cored circle
+		// as the print, and learning its look there moved the circle
+		// onto the man.)
+		return false
 	}
 	// judged where the candidate is: a man beside a base circle must not
 	// be mistaken for the circle
