@@ -22,10 +22,12 @@ import (
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/hardware/buttons"
+	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/internal/sdnotify"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -84,6 +86,10 @@ type Daemon struct {
 	// terminal and hardware sinks.
 	Publishers []Publisher
 	Sinks      []display.Sink
+	// Painter does the pixel work of the preview, the still frames and
+	// the evidence (render/paint.Painter, given by cmd/boardcam; nil: no
+	// preview, no evidence).
+	Painter overlay.Painter
 	// Hardware are the hardware openers (tests use fakes).
 	Hardware hardware.Options
 	// WebClock is the web server's clock (default the system clock).
@@ -262,7 +268,7 @@ func (d *Daemon) initialize() error {
 			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins,
 				TrustedProxies: cfg.Web.TrustedProxies, TLS: tlsCfg, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
-			Source: d, Sink: d, Frames: d, Metrics: wm, Sheet: d,
+			Source: d, Sink: d, Frames: d, Metrics: wm, Sheet: d, Painter: d.Painter,
 		}
 		if d.ev != nil {
 			d.web.Evidence = d.ev
@@ -285,7 +291,7 @@ func (d *Daemon) initialize() error {
 	if err := d.keeper.Start(); err != nil {
 		return err
 	}
-	d.ev.resync(d.JournalPath(), nil) // the evidence files are named after the journal
+	d.ev.resync(d.JournalPath(), nil, d.keeper.Snapshot().Pending) // the evidence files are named after the journal
 	d.Logger.Info("boardcam starting", "source", d.srcInfo.Name, "live", d.srcInfo.Live, "profile", d.keeper.Snapshot().Profile.Name,
 		"decisions", cfg.Match.Decisions, "journal", d.keeper.JournalPath(), "display", cfg.Display)
 	return nil
@@ -507,10 +513,11 @@ func (d *Daemon) Snapshot() web.Snapshot {
 	}
 	s := web.SnapshotOf(*ms)
 	d.snapMu.Lock()
-	defer d.snapMu.Unlock()
 	s.Calibration, s.Camera, s.Analysis, s.Pieces = d.snap.Calibration, d.snap.Camera, d.snap.Analysis, d.snap.Pieces
 	s.Pieces.Pieces = append([]web.Piece(nil), d.snap.Pieces.Pieces...)
 	s.Analysis.Missed = append([]web.Missed(nil), d.snap.Analysis.Missed...)
+	d.snapMu.Unlock()
+	d.ev.snapshot(&s)
 	return s
 }
 
@@ -549,13 +556,13 @@ func (d *Daemon) Do(ctx context.Context, c web.Command) (string, error) {
 }
 
 // CopyFrame implements web.FrameSource.
-func (d *Daemon) CopyFrame(dst *gocv.Mat) (int64, bool) {
+func (d *Daemon) CopyFrame(dst sight.Image) (int64, bool) {
 	d.frameMu.Lock()
 	defer d.frameMu.Unlock()
-	if !d.hasLatest {
+	if !d.hasLatest || d.Painter == nil {
 		return 0, false
 	}
-	d.latest.CopyTo(dst)
+	d.Painter.Copy(dst, &d.latest)
 	return d.latestNo, true
 }
 
@@ -1031,7 +1038,11 @@ func (d *Daemon) send(m web.Message) {
 
 func (d *Daemon) publish(a match.Announcement) {
 	if a.NewMatch {
-		d.ev.resync(d.JournalPath(), a.State)
+		var pending []match.Pending
+		if a.Snapshot != nil {
+			pending = a.Snapshot.Pending
+		}
+		d.ev.resync(d.JournalPath(), a.State, pending)
 	}
 	msgs := d.ev.annotate(web.Messages(a))
 	if a.NewMatch && a.Snapshot != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/evidence"
 	"github.com/boardcam/boardcam/match"
+	"github.com/boardcam/boardcam/render/paint"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
 )
@@ -30,14 +31,14 @@ func newTestEvidence(t *testing.T, ffmpeg string) (*evidenceKeeper, string) {
 	t.Helper()
 	dir := t.TempDir()
 	m := NewMetrics(nil, time.Now())
-	e := &evidenceKeeper{log: quietLogger(), geom: board.ICF(), fps: 30, pre: 30, prefix: "match-1",
+	e := &evidenceKeeper{log: quietLogger(), geom: board.ICF(), fps: 30, pre: 30, prefix: "match-1", dir: filepath.Join(dir, "evidence"),
 		players: map[board.Side]string{board.S: "Asha", board.N: "Ravi"}, items: map[string]*evItem{}, files: map[string]*evItem{},
 		inPlay: -1, wake: func() {}}
-	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}}
+	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}, Painter: paint.Painter{}}
 	if err := e.buf.Initialize(); err != nil {
 		t.Fatal(err)
 	}
-	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: filepath.Join(dir, "evidence"), FFmpeg: ffmpeg}, Done: e.finished}
+	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: filepath.Join(dir, "evidence"), FFmpeg: ffmpeg}, Painter: paint.Painter{}, Done: e.finished}
 	if err := e.w.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func newTestEvidence(t *testing.T, ffmpeg string) (*evidenceKeeper, string) {
 	for i := 0; i < 90; i++ {
 		gocv.Circle(&img, image.Pt(i, 60), 4, color.RGBA{255, 255, 255, 0}, -1)
 		f := &Frame{Mat: img, Index: int64(i), PTS: time.Duration(i) * time.Second / 30}
-		for !e.buf.Add(f.Mat, f.Index, f.PTS) {
+		for !e.buf.Add(&f.Mat, f.Index, f.PTS) {
 			_ = e.buf.Sync(5 * time.Second)
 		}
 		switch i {
@@ -130,6 +131,65 @@ func TestEvidenceOfAPendingFoul(t *testing.T) {
 	}
 	if _, _, ok := e.EvidenceFile("match-1-p9.jpg"); ok {
 		t.Fatal("an unknown file is served")
+	}
+}
+
+// After a restart the files of the match's earlier runs are served again:
+// a decision still pending to the umpire only (and on its card, with its
+// heading), the settled ones to everyone; a new run's foul at the same
+// frame number gets files of its own.
+func TestEvidenceOfEarlierRunsAfterARestart(t *testing.T) {
+	e, dir := newTestEvidence(t, "/nonexistent/ffmpeg") // stills are enough
+	e.annotate([]web.Message{handFoulPending()})
+	waitMedia(t, e, "p3")
+	pf := web.Foul{Code: string(rules.FoulPlacement), Seat: board.S, Frame: 70, Source: web.SourceAuto}
+	e.annotate([]web.Message{pf})
+	waitMedia(t, e, "f-70-placement")
+	e.Close()
+
+	// The restart: a new adapter on the same directory, p3 still pending.
+	e2, _ := newTestEvidence(t, "/nonexistent/ffmpeg")
+	e2.dir = filepath.Join(dir, "evidence")
+	e2.w.Close()
+	e2.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: e2.dir, FFmpeg: "/nonexistent/ffmpeg"}, Painter: paint.Painter{}, Done: e2.finished}
+	if err := e2.w.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	pending := []match.Pending{{ID: "p3"}}
+	e2.resync("/j/match-1.log", nil, pending)
+	if _, public, ok := e2.EvidenceFile("match-1-p3.jpg"); !ok || public {
+		t.Fatalf("the pending decision's still after the restart: ok %v public %v (want the umpire's only)", ok, public)
+	}
+	if file, public, ok := e2.EvidenceFile("match-1-f-70-placement.jpg"); !ok || !public || file != filepath.Join(e2.dir, "match-1-f-70-placement.jpg") {
+		t.Fatalf("the settled foul's still after the restart: %q ok %v public %v", file, ok, public)
+	}
+	if _, _, ok := e2.EvidenceFile("match-1-p3.json"); ok {
+		t.Fatal("the description is served")
+	}
+	snap := web.Snapshot{Pending: []web.Pending{handFoulPending()}}
+	e2.snapshot(&snap)
+	p := snap.Pending[0]
+	if p.Media == nil || p.Media.Still != "/api/evidence/match-1-p3.jpg" || p.Media.Status != web.MediaReady || p.Media.Heading != p.Heading ||
+		p.Heading != "Asha's hand or arm crossed the foul line, 17 mm" || strings.Contains(p.Fouls[0].Evidence.Note, "[") {
+		t.Fatalf("the restored pending card: heading %q media %+v", p.Heading, p.Media)
+	}
+	// A new run's foul at frame 70 does not take the earlier one's files.
+	msgs := e2.annotate([]web.Message{pf})
+	if m := msgs[0].(web.Foul).Media; m == nil || m.Still != "/api/evidence/match-1-f-70-placement-2.jpg" {
+		t.Fatalf("a new foul at the same frame: %+v", m)
+	}
+	waitMedia(t, e2, "f-70-placement")
+	if _, public, ok := e2.EvidenceFile("match-1-f-70-placement.jpg"); !ok || !public {
+		t.Fatal("the earlier foul's still was replaced")
+	}
+	e2.annotate([]web.Message{web.Decided{ID: "p3", Decision: web.DecisionConfirmed}})
+	if _, public, _ := e2.EvidenceFile("match-1-p3.jpg"); !public {
+		t.Fatal("decided after the restart, yet not public")
+	}
+	// Another match's files are not this one's.
+	e2.resync("/j/match-2.log", nil, nil)
+	if _, _, ok := e2.EvidenceFile("match-2-p3.jpg"); ok {
+		t.Fatal("a file of match-1 is served as match-2's")
 	}
 }
 

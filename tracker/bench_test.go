@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/sim"
 	"github.com/boardcam/boardcam/tracker/trackertest"
-	"github.com/boardcam/boardcam/vision"
 )
 
 // blockMask is an occlusion like vision's: a grid of 8 mm blocks, sampled
@@ -18,7 +18,7 @@ type blockMask struct {
 	on   []bool
 }
 
-func newBlockMask(o vision.Occlusion, half float64) *blockMask {
+func newBlockMask(o sight.Occlusion, half float64) *blockMask {
 	m := &blockMask{n: int(2 * (half + 80) / 8), half: half + 80}
 	m.on = make([]bool, m.n*m.n)
 	for j := 0; j < m.n; j++ {
@@ -59,7 +59,7 @@ func BenchmarkUpdate(b *testing.B) {
 	}
 	s := trackertest.NewSynth(tr, trackertest.Realistic)
 	n := min(tr.NumFrames(), 900)
-	frames := make([]vision.Frame, n)
+	frames := make([]sight.Frame, n)
 	for i := range frames {
 		frames[i], _ = s.Frame(i)
 		if frames[i].Occlusion != nil {

@@ -1,6 +1,6 @@
 // Package tracker follows the twenty discs of a carrom board — W1…W9,
 // B1…B9, the queen Q and the striker S — through the detections of the
-// vision stage (vision.Frame, one per video frame) and turns what they do
+// vision stage (sight.Frame, one per video frame) and turns what they do
 // into the physical events of package events: stroke_start,
 // front_line_crossed, contact, pocketed, overboard, stroke_end, placed,
 // moved and arm_over_foul_line.

@@ -5,7 +5,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
-	"github.com/boardcam/boardcam/vision"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // discOcclusion is a hand mask: one round blot.
@@ -26,15 +26,15 @@ func (o discOcclusion) Hidden(c board.Vec, r float64) float64 {
 }
 
 // frameAt is frame i at 30 fps with the given detections and mask.
-func frameAt(i int, occ vision.Occlusion, dets ...vision.Detection) vision.Frame {
+func frameAt(i int, occ sight.Occlusion, dets ...sight.Detection) sight.Frame {
 	if occ == (discOcclusion{}) {
 		occ = nil
 	}
-	return vision.Frame{Index: i, T: float64(i) / 30, Calibrated: true, Detections: dets, Occlusion: occ}
+	return sight.Frame{Index: i, T: float64(i) / 30, Calibrated: true, Detections: dets, Occlusion: occ}
 }
 
-func det(k board.Kind, p board.Vec, score float64) vision.Detection {
-	return vision.Detection{Kind: k, MM: p, Score: score, ClassScore: 0.9}
+func det(k board.Kind, p board.Vec, score float64) sight.Detection {
+	return sight.Detection{Kind: k, MM: p, Score: score, ClassScore: 0.9}
 }
 
 func pieceAt(ps []Piece, k board.Kind, p board.Vec) (Piece, bool) {
@@ -63,7 +63,7 @@ func TestFirstFrameAtOnce(t *testing.T) {
 	occ := discOcclusion{c: hand.Add(board.V(30, 0)), r: 25} // over part of the disc at hand
 	var got []events.Event
 	for i := 0; i < 45; i++ {
-		ds := []vision.Detection{det(board.White, w, 1), det(board.Black, b, 0.95),
+		ds := []sight.Detection{det(board.White, w, 1), det(board.Black, b, 0.95),
 			det(board.Queen, q, 0.5), // alone on the centre circle: vision halves her score
 			det(board.Black, hand, 1), det(board.White, unsure, 0.5)}
 		p := det(board.White, partial, 1)
@@ -200,7 +200,7 @@ func TestStrikerTakesAManPlace(t *testing.T) {
 		var got []events.Event
 		var last []Piece
 		for i := 0; i < 45+c.frames; i++ {
-			ds := []vision.Detection{det(board.Black, board.V(-100, 0), 1)}
+			ds := []sight.Detection{det(board.Black, board.V(-100, 0), 1)}
 			d := det(board.White, man, 1)
 			if i >= 45 {
 				d.Kind, d.ClassScore = board.Striker, 1

@@ -6,7 +6,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
-	"github.com/boardcam/boardcam/vision"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // maxHist bounds a track's motion history; older detections are dropped
@@ -58,7 +58,7 @@ func (tk *Tracker) displace() {
 }
 
 // observe applies detection d to track i.
-func (tk *Tracker) observe(i int, d *vision.Detection) {
+func (tk *Tracker) observe(i int, d *sight.Detection) {
 	tr := &tk.tracks[i]
 	o := obs{frame: tk.frame, t: tk.t, p: d.MM, px: d.PX, sigma: tk.sigma(d, tr), partial: d.Partial}
 	if tr.provisional {
@@ -986,7 +986,7 @@ func (e *emptyGrid) init(g *board.Geometry) {
 	e.left = len(e.t)
 }
 
-func (e *emptyGrid) update(occ vision.Occlusion, t float64) {
+func (e *emptyGrid) update(occ sight.Occlusion, t float64) {
 	if e.left == 0 {
 		return
 	}
@@ -1049,7 +1049,7 @@ const handEvery = 0.1
 
 // update marks the cells a hand covers in this frame (at most every
 // handEvery seconds).
-func (h *handGrid) update(occ vision.Occlusion, t float64) {
+func (h *handGrid) update(occ sight.Occlusion, t float64) {
 	if occ == nil || t-h.last < handEvery-1e-9 {
 		return
 	}

@@ -6,15 +6,15 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/sim"
 	"github.com/boardcam/boardcam/tracker/trackertest"
-	"github.com/boardcam/boardcam/vision"
 )
 
 // placedRun tracks the dues-placed scenario (N puts two men down, then
 // strikes) with edit applied to every frame's detections and returns the
 // events.
-func placedRun(t *testing.T, edit func(f *vision.Frame, tr *sim.Trace, i int)) (*sim.Trace, []events.Event) {
+func placedRun(t *testing.T, edit func(f *sight.Frame, tr *sim.Trace, i int)) (*sim.Trace, []events.Event) {
 	t.Helper()
 	tr, err := sim.RunFile(scenarioPath(t, "dues-placed.yaml"), sim.Options{FPS: 30})
 	if err != nil {
@@ -70,15 +70,15 @@ func TestPlacedNeedsTheDisc(t *testing.T) {
 	for _, real := range []bool{false, true} {
 		var spot board.Vec
 		var lo, hi int
-		tr, got := placedRun(t, func(f *vision.Frame, tr *sim.Trace, i int) {
+		tr, got := placedRun(t, func(f *sight.Frame, tr *sim.Trace, i int) {
 			if i == 0 {
 				spot, lo, hi = phantomSpot(t, tr)
 			}
 			switch {
 			case i >= lo && i < lo+6:
-				f.Detections = append(f.Detections, vision.Detection{Kind: board.Queen, MM: spot, Score: 1, ClassScore: 1, Partial: true})
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.Queen, MM: spot, Score: 1, ClassScore: 1, Partial: true})
 			case real && i > hi+3:
-				f.Detections = append(f.Detections, vision.Detection{Kind: board.Queen, MM: spot, Score: 1, ClassScore: 1})
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.Queen, MM: spot, Score: 1, ClassScore: 1})
 			}
 		})
 		n := 0
@@ -107,7 +107,7 @@ func TestPlacedNeedsTheDisc(t *testing.T) {
 // strokes: no placed event.
 func TestNoPlacedDuringUnrecognisedFlick(t *testing.T) {
 	var flick float64
-	tr, got := placedRun(t, func(f *vision.Frame, tr *sim.Trace, i int) {
+	tr, got := placedRun(t, func(f *sight.Frame, tr *sim.Trace, i int) {
 		if i == 0 {
 			for _, e := range tr.Events {
 				if e.Type == events.StrokeStart {
@@ -120,7 +120,7 @@ func TestNoPlacedDuringUnrecognisedFlick(t *testing.T) {
 		}
 		if f.T > flick+0.02 && f.T < flick+1.5 {
 			// Something in the hand that flicked, seen as a black man.
-			f.Detections = append(f.Detections, vision.Detection{Kind: board.Black, MM: board.V(-185, -315), Score: 1, ClassScore: 1})
+			f.Detections = append(f.Detections, sight.Detection{Kind: board.Black, MM: board.V(-185, -315), Score: 1, ClassScore: 1})
 		}
 	})
 	if flick == 0 {
@@ -158,7 +158,7 @@ func TestPlacedTakenUpEarly(t *testing.T) {
 	}
 	for i := 0; i < 120; i++ {
 		occ := far
-		ds := []vision.Detection{det(board.White, w, 1)}
+		ds := []sight.Detection{det(board.White, w, 1)}
 		switch {
 		case i >= 45 && i < 60:
 			occ = discOcclusion{c: board.V(-100, 90), r: 50} // the hand over both spots

@@ -6,8 +6,8 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/scene"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/tracker/trackertest"
-	"github.com/boardcam/boardcam/vision"
 )
 
 // A player carries the striker to the base line under the fingers and puts
@@ -47,16 +47,16 @@ func TestPutDownUnderFingers(t *testing.T) {
 	}
 	var got []events.Event
 	for i := 0; i < frames; i++ {
-		f := vision.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+		f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
 		f.Detections = append(f.Detections,
-			vision.Detection{Kind: board.White, MM: board.V(100, -60), Score: 1, ClassScore: 0.9},
-			vision.Detection{Kind: board.Black, MM: board.V(-120, -30), Score: 1, ClassScore: 0.9})
+			sight.Detection{Kind: board.White, MM: board.V(100, -60), Score: 1, ClassScore: 0.9},
+			sight.Detection{Kind: board.Black, MM: board.V(-120, -30), Score: 1, ClassScore: 0.9})
 		s := at(i)
 		switch {
 		case i < lift || i >= flick:
-			f.Detections = append(f.Detections, vision.Detection{Kind: board.Striker, MM: s, Score: 1, ClassScore: 1})
+			f.Detections = append(f.Detections, sight.Detection{Kind: board.Striker, MM: s, Score: 1, ClassScore: 1})
 		case i < lost || i >= found:
-			f.Detections = append(f.Detections, vision.Detection{Kind: board.Striker, MM: s, Score: 1, ClassScore: 1, Partial: true})
+			f.Detections = append(f.Detections, sight.Detection{Kind: board.Striker, MM: s, Score: 1, ClassScore: 1, Partial: true})
 		}
 		if i >= lift && i < gone {
 			h := at(min(i, down))

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/vision"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // A striker that moves while the hand over it stays where it was was
@@ -70,7 +70,7 @@ func probe(c board.Vec, k int) board.Vec {
 }
 
 // record samples the hand mask about c at time t.
-func (h *handSnaps) record(occ vision.Occlusion, c board.Vec, t float64) {
+func (h *handSnaps) record(occ sight.Occlusion, c board.Vec, t float64) {
 	s := &h.s[h.next]
 	s.t, s.c = t, c
 	for k := range s.hit {

@@ -7,8 +7,8 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/scene"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/tracker/trackertest"
-	"github.com/boardcam/boardcam/vision"
 )
 
 // A striker flicked backward from under the fingertips of a hand that
@@ -43,19 +43,19 @@ func TestFlickFromUnderStillHand(t *testing.T) {
 		}
 		var got []events.Event
 		for i := 0; i < end; i++ {
-			f := vision.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+			f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
 			f.Detections = append(f.Detections,
-				vision.Detection{Kind: board.White, MM: board.V(-80, 30), Score: 1, ClassScore: 0.9},
-				vision.Detection{Kind: board.Black, MM: board.V(100, -60), Score: 1, ClassScore: 0.9})
+				sight.Detection{Kind: board.White, MM: board.V(-80, 30), Score: 1, ClassScore: 0.9},
+				sight.Detection{Kind: board.Black, MM: board.V(100, -60), Score: 1, ClassScore: 0.9})
 			s := slide(i)
 			switch {
 			case i < 90 || i >= gone:
 				// in plain view
-				f.Detections = append(f.Detections, vision.Detection{Kind: board.Striker, MM: s, Score: 1, ClassScore: 1})
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.Striker, MM: s, Score: 1, ClassScore: 1})
 			case i < flick+5:
 				// an arc of it beyond the fingertips, aiming and then
 				// sliding from under them (its centre a little off)
-				f.Detections = append(f.Detections, vision.Detection{Kind: board.Striker, MM: s.Add(board.V(-0.8, -1)),
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.Striker, MM: s.Add(board.V(-0.8, -1)),
 					Score: 1, ClassScore: 1, Partial: true})
 			}
 			if i >= 90 && i < gone {

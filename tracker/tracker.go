@@ -7,7 +7,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
-	"github.com/boardcam/boardcam/vision"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // Tracker follows the twenty discs of one board through the frames of a
@@ -31,7 +31,7 @@ type Tracker struct {
 	shiftSince float64 // first frame of a run the camera seemed to have moved in (0: none)
 	reanchor   float64 // until this time, resting discs follow a small shift silently (after recalibration)
 	times      frameRing
-	occ        vision.Occlusion
+	occ        sight.Occlusion
 	pastOcc    [4]pastOcc // the occlusion of the last analysed frames
 	restFr     int        // frames in the rest window
 	confirmFr  int
@@ -40,7 +40,7 @@ type Tracker struct {
 
 	// assignment
 	asg      assigner
-	dets     []vision.Detection
+	dets     []sight.Detection
 	detUsed  []int // detection -> track index, -1
 	trkDet   [nTracks]int
 	idxBuf   []int
@@ -198,7 +198,7 @@ type track struct {
 // pastOcc is the occlusion of an analysed frame at time t.
 type pastOcc struct {
 	t   float64
-	occ vision.Occlusion
+	occ sight.Occlusion
 }
 
 // candidate is a detection not explained by any track, waiting to be
@@ -270,7 +270,7 @@ func (tk *Tracker) Recalibrated() { tk.reanchor = math.Inf(1) }
 
 // Update processes one frame. The returned slices are reused by the next
 // call.
-func (tk *Tracker) Update(f vision.Frame) Update {
+func (tk *Tracker) Update(f sight.Frame) Update {
 	tk.out = tk.out[:0]
 	if tk.started && f.T <= tk.t {
 		// Out-of-order or repeated frame: ignore it, say nothing new.
@@ -413,7 +413,7 @@ func (tk *Tracker) computeWindows() {
 }
 
 // sigma is the expected error of a detection of track tr.
-func (tk *Tracker) sigma(d *vision.Detection, tr *track) float64 {
+func (tk *Tracker) sigma(d *sight.Detection, tr *track) float64 {
 	s := tk.cfg.NoiseMM * (1 + tr.vel.Len()/2000)
 	if d.Partial {
 		s *= 3
@@ -447,7 +447,7 @@ func (tk *Tracker) predict(tr *track) board.Vec {
 }
 
 // classCost is the cost of explaining detection d by a disc of kind k.
-func classCost(d *vision.Detection, k board.Kind) float64 {
+func classCost(d *sight.Detection, k board.Kind) float64 {
 	if d.Kind == k {
 		return 0
 	}
@@ -593,7 +593,7 @@ func (tk *Tracker) associate() {
 // striker flicked between two frames is seen once near where it stood,
 // slower than it is, then as streaks far beyond its prediction, each of
 // an unsure class.)
-func streakFrom(d *vision.Detection, p, v board.Vec) bool {
+func streakFrom(d *sight.Detection, p, v board.Vec) bool {
 	if d.Blur.Len() == 0 || v.Len() == 0 {
 		return false
 	}
@@ -770,7 +770,7 @@ const strikerTime = 0.5
 
 // sureStriker reports whether the detector is sure detection d is the
 // striker (told from the men by its size): whole and a confident class.
-func sureStriker(d *vision.Detection) bool {
+func sureStriker(d *sight.Detection) bool {
 	return d.Kind == board.Striker && d.ClassScore >= 0.9 && !d.Partial
 }
 

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/vision"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // A stroke is known by what the discs do, not by whether the striker or a
@@ -22,7 +22,7 @@ import (
 type stray struct {
 	frame int
 	t     float64
-	d     vision.Detection
+	d     sight.Detection
 }
 
 // strayTime is how long (s) unexplained detections are kept (at least
@@ -59,12 +59,12 @@ const maxStrays = 96
 // kind k: the same class, or one the detector is unsure of (the striker
 // is told by its size: a confident man is not the striker, nor a
 // confident striker a man).
-func strayFits(d *vision.Detection, k board.Kind) bool {
+func strayFits(d *sight.Detection, k board.Kind) bool {
 	return d.Kind == k || d.ClassScore < 0.6
 }
 
 // sureOf reports whether the detector is sure detection d is of kind k.
-func sureOf(d *vision.Detection, k board.Kind) bool {
+func sureOf(d *sight.Detection, k board.Kind) bool {
 	return d.Kind == k && d.ClassScore >= 0.6
 }
 

@@ -8,9 +8,9 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/sim"
 	"github.com/boardcam/boardcam/tracker/trackertest"
-	"github.com/boardcam/boardcam/vision"
 )
 
 // A stroke is known by what the discs do. With no hand in the picture
@@ -143,9 +143,9 @@ func TestLostDiscIgnoresFixtures(t *testing.T) {
 	w := touch.Sub(start)
 	var got []events.Event
 	for i := 0; i < 200; i++ {
-		f := vision.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+		f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
 		det := func(k board.Kind, p board.Vec, cs float64) {
-			f.Detections = append(f.Detections, vision.Detection{Kind: k, MM: p, Score: 1, ClassScore: cs})
+			f.Detections = append(f.Detections, sight.Detection{Kind: k, MM: p, Score: 1, ClassScore: cs})
 		}
 		switch {
 		case i < 90:
@@ -203,9 +203,9 @@ func TestArrivingDiscKeepsItsIdentity(t *testing.T) {
 	wv := w0.Sub(q0).Unit().Scale(1400)
 	sv := hit.Sub(start).Unit().Scale(-300) // the striker bounces back slowly
 	for i := 0; i < 120; i++ {
-		f := vision.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+		f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
 		det := func(k board.Kind, p board.Vec, cs float64) {
-			f.Detections = append(f.Detections, vision.Detection{Kind: k, MM: p, Score: 1, ClassScore: cs})
+			f.Detections = append(f.Detections, sight.Detection{Kind: k, MM: p, Score: 1, ClassScore: cs})
 		}
 		det(board.Black, board.V(-150, 50), 0.95)
 		const flick, touch = 60, 70
@@ -265,9 +265,9 @@ func TestFastDiscLostTowardTheFrame(t *testing.T) {
 	var got []events.Event
 	var last Update
 	for i := 0; i < 200; i++ {
-		f := vision.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+		f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
 		det := func(k board.Kind, p board.Vec, cs float64) {
-			f.Detections = append(f.Detections, vision.Detection{Kind: k, MM: p, Score: 1, ClassScore: cs})
+			f.Detections = append(f.Detections, sight.Detection{Kind: k, MM: p, Score: 1, ClassScore: cs})
 		}
 		det(board.Black, board.V(-150, 50), 0.95)
 		det(board.White, board.V(200, 100), 0.95)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/scene"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/sim"
-	"github.com/boardcam/boardcam/vision"
 )
 
 // Noise describes the detector errors added to the truth.
@@ -97,9 +97,9 @@ func NewSynth(tr *sim.Trace, nz Noise) *Synth {
 
 // Frame returns the detections of frame i (and its truth scene). Frames
 // must be asked for in order for the noise to be reproducible.
-func (s *Synth) Frame(i int) (vision.Frame, scene.Scene) {
+func (s *Synth) Frame(i int) (sight.Frame, scene.Scene) {
 	sc := s.tr.Frame(i)
-	f := vision.Frame{Index: i, T: s.tr.FrameTime(i), Calibrated: true}
+	f := sight.Frame{Index: i, T: s.tr.FrameTime(i), Calibrated: true}
 	mask := HandMask{Hands: sc.Hands}
 	if s.nz.NoHands {
 		mask.Hands = nil
@@ -142,16 +142,16 @@ func (s *Synth) Frame(i int) (vision.Frame, scene.Scene) {
 			k = [3]board.Kind{board.White, board.Black, board.Queen}[(int(k)+1+s.rng.IntN(2))%3]
 			cs = 0.55
 		}
-		f.Detections = append(f.Detections, vision.Detection{Kind: k, MM: p, PX: px(p), RadiusPx: 0.9 * r, Score: 0.9, ClassScore: cs, Partial: partial})
+		f.Detections = append(f.Detections, sight.Detection{Kind: k, MM: p, PX: px(p), RadiusPx: 0.9 * r, Score: 0.9, ClassScore: cs, Partial: partial})
 	}
 	for _, p := range s.nz.Markings {
-		f.Detections = append(f.Detections, vision.Detection{Kind: board.Queen, MM: p, PX: px(p), RadiusPx: 14, Score: 1, ClassScore: 0.5})
+		f.Detections = append(f.Detections, sight.Detection{Kind: board.Queen, MM: p, PX: px(p), RadiusPx: 14, Score: 1, ClassScore: 0.5})
 	}
 	if s.rng.Float64() < s.nz.FalsePos {
 		h := g.Half() - 20
 		p := board.V((2*s.rng.Float64()-1)*h, (2*s.rng.Float64()-1)*h)
 		k := board.Kinds[s.rng.IntN(3)]
-		f.Detections = append(f.Detections, vision.Detection{Kind: k, MM: p, PX: px(p), RadiusPx: 14, Score: 0.5, ClassScore: 0.6})
+		f.Detections = append(f.Detections, sight.Detection{Kind: k, MM: p, PX: px(p), RadiusPx: 14, Score: 0.5, ClassScore: 0.6})
 	}
 	// Detectors report in no particular order.
 	s.rng.Shuffle(len(f.Detections), func(a, b int) { f.Detections[a], f.Detections[b] = f.Detections[b], f.Detections[a] })
