@@ -39,10 +39,11 @@ type Scene struct {
 	// Hand, when known, is the point of the hand or arm furthest beyond
 	// the foul line.
 	Hand *board.Vec
-	// HandOutline, when known, is the outline of the hand or arm in the
-	// decisive frame, in pixels of the CalW-wide frame (the vision's hand
-	// stage): drawn shaded. Without it a patch around Hand is shaded.
-	HandOutline [][2]float64
+	// HandOutlines, when known, are the outlines of the hands and arms in
+	// the decisive frame (closed polygons in pixels of the CalW-wide
+	// camera frame: the vision's hand stage, sight.HandRegion): drawn
+	// shaded. Without them a patch around Hand is shaded.
+	HandOutlines [][][2]float64
 	// Title is the plain-language heading; Detail a second line (the
 	// margin, the frame).
 	Title, Detail string
@@ -51,12 +52,11 @@ type Scene struct {
 // Draw is the drawing of a still of w×h pixels showing the scene, in
 // boardcam's one colour key (package overlay, as the live preview and
 // `boardcam detect --out`); the writer's [overlay.Painter] paints it.
-func Draw(w, h int, s Scene) overlay.Drawing {
-	var d overlay.Drawing
+func Draw(w, h int, s Scene) (d overlay.Drawing) {
 	if w <= 0 || h <= 0 {
 		return d
 	}
-	defer d.Caption(s.Title, s.Detail)
+	defer func() { d.Caption(s.Title, s.Detail) }() // over everything, whatever returns
 	// The frame may be smaller than the calibration's (the buffer scales
 	// frames down): k scales pixels of the calibrated frame to it.
 	k := 1.0
@@ -65,14 +65,19 @@ func Draw(w, h int, s Scene) overlay.Drawing {
 	}
 	scale := math.Max(1, float64(h)/720)
 	th := func(n float64) int { return int(math.Max(1, math.Round(n*scale))) }
-	if len(s.HandOutline) >= 3 {
+	outlined := false
+	for _, o := range s.HandOutlines {
+		if len(o) < 3 {
+			continue
+		}
 		// The hand's outline, shaded, under everything else.
-		pts := make([]image.Point, len(s.HandOutline))
-		for i, p := range s.HandOutline {
+		pts := make([]image.Point, len(o))
+		for i, p := range o {
 			pts[i] = image.Pt(int(math.Round(p[0]*k)), int(math.Round(p[1]*k)))
 		}
 		d.Polygon(pts, overlay.Hand, -1, 0.4)
 		d.Polygon(pts, overlay.Hand, th(2), 0)
+		outlined = true
 	}
 	if s.H == nil || s.Geometry == nil {
 		return d
@@ -112,7 +117,7 @@ func Draw(w, h int, s Scene) overlay.Drawing {
 		if c, ok := pt(*s.Hand); ok {
 			if e, ok2 := pt(s.Hand.Add(board.V(40, 0))); ok2 {
 				r := int(math.Hypot(float64(e.X-c.X), float64(e.Y-c.Y)))
-				if len(s.HandOutline) < 3 {
+				if !outlined {
 					d.Polygon(circlePoints(c, r), overlay.Hand, -1, 0.4)
 					d.Circle(c, r, overlay.Hand, th(2))
 				}

@@ -11,7 +11,8 @@ const AdjacentArrowCoin Code = "adjacent_arrow_coin"
 
 func init() {
 	Register(Desc{Code: AdjacentArrowCoin, Summary: "coin lying on the adjacent arrow was hit",
-		Refs: map[string]string{"team-3board": "General Rules 8"},
+		Heading: "'s striker hit a coin on the adjacent arrow",
+		Refs:    map[string]string{"team-3board": "General Rules 8"},
 		Camera: &Camera{
 			Sees:    []events.Type{events.StrokeStart, events.Contact},
 			RestsOn: StrikerContacts | PiecePlaces,

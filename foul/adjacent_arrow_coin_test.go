@@ -11,6 +11,9 @@ func TestAdjacentArrowCoin(t *testing.T) {
 	if got := d.String(); got != want {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
+	if d.Heading != "'s striker hit a coin on the adjacent arrow" {
+		t.Errorf("heading %q", d.Heading)
+	}
 	if ref, ok := d.Ref("icf"); ok {
 		t.Errorf("icf recognises it (%q): only team-3board names it", ref)
 	}

@@ -2,6 +2,7 @@ package foul
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/boardcam/boardcam/board"
@@ -83,6 +84,9 @@ func TestDescriptions(t *testing.T) {
 			if c.Score.Window < 0 {
 				t.Errorf("%s: negative scoring window", d.Code)
 			}
+		}
+		if h := d.Heading; h != "" && (!(strings.HasPrefix(h, "'s ") || strings.HasPrefix(h, " ")) || strings.Count(h, "%") > 1 || (strings.Contains(h, "%") && !strings.Contains(h, "%s"))) {
+			t.Errorf("%s: heading %q does not follow a player's name (at most one %%s)", d.Code, h)
 		}
 		if !d.Code.Known() || d.Code.Summary() != d.Summary {
 			t.Errorf("%s: lookup by code", d.Code)
