@@ -14,6 +14,7 @@ import (
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/pipeline"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/tracker"
 	"github.com/boardcam/boardcam/web"
 )
@@ -99,8 +100,12 @@ func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration)
 		StageTiming{Stage: "calibrate", D: r.Timing.Calibrate},
 		StageTiming{Stage: "vision", D: r.Timing.Vision},
 		StageTiming{Stage: "tracker", D: r.Timing.Tracker})
-	// The result is reused by the next frame: copy what leaves.
+	// The result is reused by the next frame: copy what leaves (the
+	// occlusion is the detector's copy of its mask, kept by nobody else).
 	out.Events = append([]events.Event(nil), r.Events...)
+	if h, ok := r.Hands.(sight.HandRegions); ok {
+		out.Hands = h
+	}
 	for i, e := range out.Events {
 		if e.Type == events.Calibrated && a.started {
 			out.Events[i].Type = events.Recalibrated // a pipeline begun again

@@ -18,6 +18,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/internal/cvio"
 )
 
 // Options tune an evaluation.
@@ -398,7 +399,7 @@ func runClip(ctx context.Context, path string, p Pipeline, opt Options) (*counts
 	if err != nil {
 		return nil, name, "", err
 	}
-	vc, err := gocv.VideoCaptureFile(video)
+	vc, err := cvio.OpenVideo(video)
 	if err != nil {
 		return nil, name, "", fmt.Errorf("eval: %s: open: %w", video, err)
 	}
@@ -408,6 +409,9 @@ func runClip(ctx context.Context, path string, p Pipeline, opt Options) (*counts
 	i := 0
 	next := func() (bool, error) {
 		if !vc.Read(&img) || img.Empty() {
+			if err := vc.Err(); err != nil {
+				return false, fmt.Errorf("eval: %s: frame %d: %w", video, i, err)
+			}
 			return false, nil
 		}
 		if img.Cols() != t.Clip.Width || img.Rows() != t.Clip.Height {

@@ -135,6 +135,11 @@ type Result struct {
 	// analyzer goes on with the next frame.
 	Note   string
 	Timing Timing
+	// Hands is the detector's occlusion of this frame as it found it
+	// (nil: no hand or arm seen). Its sight.HandRegions are the hands'
+	// outlines in the camera frame's pixels, which no turn of the board
+	// frame changes (the evidence stills draw them).
+	Hands vision.Occlusion
 }
 
 // Analyzer runs calibrate → vision → tracker over the frames of one
@@ -266,6 +271,7 @@ func (a *Analyzer) Process(frame gocv.Mat, index int, t float64) (*Result, error
 	r.Index, r.T, r.Calibrated, r.Note = index, t, false, ""
 	r.Detections, r.Events = r.Detections[:0], r.Events[:0]
 	r.Timing = Timing{}
+	r.Hands = nil
 	if frame.Empty() {
 		return nil, fmt.Errorf("pipeline: frame %d is empty", index)
 	}
@@ -296,6 +302,7 @@ func (a *Analyzer) Process(frame gocv.Mat, index int, t float64) (*Result, error
 			return nil, fmt.Errorf("pipeline: frame %d: %w", index, err)
 		}
 		vf = f
+		r.Hands = f.Occlusion
 		vf.Index, vf.T, vf.Calibrated = index, t, true
 		// Our own copy (the detector's slice is its own), in the board
 		// frame as oriented.

@@ -16,7 +16,11 @@ const (
 
 // allowed are the packages (with everything under them) that may link
 // OpenCV.
-var allowed = []string{"calibrate", "vision", "render", "cmd/boardcam"}
+var allowed = []string{"calibrate", "vision", "render", "cmd/boardcam",
+	// Mats to and from JPEG/PNG files and video (libjpeg-turbo, Go's PNG,
+	// FFmpeg's libraries) for the packages above, so that none links
+	// OpenCV's imgcodecs or videoio (issue 15, docs/memory.md).
+	"internal/cvio"}
 
 // notYet are packages outside the allowed set that still link OpenCV, each
 // with the reason. The list only shrinks: a package that no longer links
