@@ -10,6 +10,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/camera"
 )
 
 var (
@@ -144,7 +145,7 @@ func DrawDebug(img gocv.Mat, cal *Calibration, g *board.Geometry, rep *Report, d
 		r := 6 * th
 		gocv.Line(dst, p.Add(image.Pt(-r, 0)), p.Add(image.Pt(r, 0)), colCorner, th)
 		gocv.Line(dst, p.Add(image.Pt(0, -r)), p.Add(image.Pt(0, r)), colCorner, th)
-		lp := mm(board.Vec{X: boardCorners(cal.Board.Surface)[i].X * 0.9, Y: boardCorners(cal.Board.Surface)[i].Y * 0.9})
+		lp := mm(board.Vec{X: camera.BoardCorners(cal.Board.Surface)[i].X * 0.9, Y: camera.BoardCorners(cal.Board.Surface)[i].Y * 0.9})
 		gocv.PutText(dst, names[i], ip(lp), gocv.FontHersheySimplex, 0.5*float64(th), colCorner, th)
 	}
 	txt := fmt.Sprintf("%s  confidence %.2f  tilt %.0f deg", cal.Quality.Method, cal.Quality.Score, cal.Quality.TiltDeg)

@@ -736,7 +736,7 @@ func (d *detector) measureBoard(cal *Calibration) (*markingsMeasured, error) {
 	add("centre_circle", "centre", centreIn, mm.centre, 2, centre.c.Len(), centre.c.Len())
 	// Pockets (measured in the picture by measurePockets, in image corner
 	// order): where the geometry puts them, within the makers' tolerance.
-	q4 := cal.Orientation.SouthAt.quarterTurns()
+	q4 := cal.Orientation.SouthAt.QuarterTurns()
 	for k := 0; k < 4; k++ {
 		bp := [4]board.Pocket{board.NW, board.NE, board.SE, board.SW}[(k+q4)%4]
 		want := g.Pocket(bp)
