@@ -23,29 +23,64 @@ import (
 //
 // The result infers edges that are outside the image or hidden.
 func (d *detector) fitModel(hn Homography, found [4]bool) (*ModelFit, error) {
-	type ptObs struct {
-		p    Point
-		side int
-		rear bool
+	pr, err := d.modelProblem(hn, found)
+	if err != nil {
+		return nil, err
 	}
-	var obs []ptObs
+	x := pr.start(hn, d.rearPts, d.rearV)
+	x, r, err := levenbergMarquardt(pr.resid, x)
+	if err != nil {
+		return nil, err
+	}
+	return pr.result(x, r)
+}
+
+// modelObs is one point measured on a line of the model: on the image of
+// edge side (rear false) or of the rear base line of that side.
+type modelObs struct {
+	p    Point
+	side int
+	rear bool
+}
+
+// modelProblem is the least-squares problem of [detector.fitModel]: the
+// observations and the priors. The parameters are the eight free entries
+// of the homography (row-major, h33 = 1), the rear base lines' ratio and
+// the pockets' ratio.
+type modelProblem struct {
+	obs     []modelObs
+	pockets [4]*Circle
+	// nEdge is the number of edges measured: with fewer than two, the
+	// pockets' inset fixes the scale.
+	nEdge int
+	// s is the normalised square's scale in pixels at its centre, which
+	// weighs the priors; b0 and p0 are the configured ratios.
+	s, b0, p0 float64
+}
+
+// modelProblem gathers the observations: the measured edges, the rear
+// base lines (20 points of each) and the pockets. It fails when fewer
+// than four lines and pockets together are measured.
+func (d *detector) modelProblem(hn Homography, found [4]bool) (*modelProblem, error) {
+	pr := &modelProblem{pockets: d.rep.Pockets, b0: rearCentre(d.g), p0: pocketCentre(d.g), s: localScale(hn, Point{})}
 	nLines := 0
 	for j := 0; j < 4; j++ {
 		if found[j] {
 			for _, p := range decimate(d.rep.Sides[j].Samples, 20) {
-				obs = append(obs, ptObs{p, j, false})
+				pr.obs = append(pr.obs, modelObs{p, j, false})
 			}
 			nLines++
+			pr.nEdge++
 		}
 		if d.rearPts[j] != nil {
 			for _, p := range decimate(d.rearPts[j], 20) {
-				obs = append(obs, ptObs{p, j, true})
+				pr.obs = append(pr.obs, modelObs{p, j, true})
 			}
 			nLines++
 		}
 	}
 	nPockets := 0
-	for _, c := range d.rep.Pockets {
+	for _, c := range pr.pockets {
 		if c != nil {
 			nPockets++
 		}
@@ -53,116 +88,138 @@ func (d *detector) fitModel(hn Homography, found [4]bool) (*ModelFit, error) {
 	if nLines+nPockets < 4 {
 		return nil, fmt.Errorf("%d lines and %d pockets are not enough to place the board", nLines, nPockets)
 	}
-	b0 := rearCentre(d.g)
-	p0 := pocketCentre(d.g)
-	// Initial rear-line ratio: the coarse positions found.
+	return pr, nil
+}
+
+// start is the initial parameter vector: the homography of the rough
+// outline, the rear lines' ratio from their coarse positions (the
+// configured one when none was found) and the configured pockets' ratio.
+func (pr *modelProblem) start(hn Homography, rearPts [4][]Point, rearV [4]float64) []float64 {
 	bInit, nb := 0.0, 0
 	for j := 0; j < 4; j++ {
-		if d.rearPts[j] != nil {
-			bInit += d.rearV[j]
+		if rearPts[j] != nil {
+			bInit += rearV[j]
 			nb++
 		}
 	}
 	if nb > 0 {
 		bInit /= float64(nb)
 	} else {
-		bInit = b0
+		bInit = pr.b0
 	}
-	S := localScale(hn, Point{})
 	x := make([]float64, 10)
 	h := hn.Normalised()
 	copy(x, []float64{h[0][0], h[0][1], h[0][2], h[1][0], h[1][1], h[1][2], h[2][0], h[2][1]})
-	x[8], x[9] = bInit, p0
-	nEdge := 0
-	for _, f := range found {
-		if f {
-			nEdge++
+	x[8], x[9] = bInit, pr.p0
+	return x
+}
+
+// homographyOf is the homography of a parameter vector.
+func homographyOf(x []float64) Homography {
+	return Homography{{x[0], x[1], x[2]}, {x[3], x[4], x[5]}, {x[6], x[7], 1}}
+}
+
+// resid appends to out[:0] the residuals at x: the distance in pixels of
+// each observation from its line, each pocket centre's offset (and,
+// without two edges, its inset from the corner against its radius), and
+// the two priors. It reports false for a degenerate homography.
+func (pr *modelProblem) resid(x []float64, out []float64) ([]float64, bool) {
+	H := homographyOf(x)
+	var edgeL, rearL [4]Line
+	for j := 0; j < 4; j++ {
+		var err error
+		if edgeL[j], err = H.MapLine(unitLine(j, 1)); err != nil {
+			return nil, false
+		}
+		if rearL[j], err = H.MapLine(unitLine(j, x[8])); err != nil {
+			return nil, false
 		}
 	}
-	resid := func(x []float64, out []float64) ([]float64, bool) {
-		H := Homography{{x[0], x[1], x[2]}, {x[3], x[4], x[5]}, {x[6], x[7], 1}}
-		var edgeL, rearL [4]Line
-		for j := 0; j < 4; j++ {
-			var err error
-			if edgeL[j], err = H.MapLine(unitLine(j, 1)); err != nil {
-				return nil, false
-			}
-			if rearL[j], err = H.MapLine(unitLine(j, x[8])); err != nil {
-				return nil, false
-			}
+	out = out[:0]
+	for _, o := range pr.obs {
+		if o.rear {
+			out = append(out, rearL[o.side].Dist(o.p))
+		} else {
+			out = append(out, edgeL[o.side].Dist(o.p))
 		}
-		out = out[:0]
-		for _, o := range obs {
-			if o.rear {
-				out = append(out, rearL[o.side].Dist(o.p))
-			} else {
-				out = append(out, edgeL[o.side].Dist(o.p))
-			}
-		}
-		for k, u := range unitSquare() {
-			c := d.rep.Pockets[k]
-			if c == nil {
-				continue
-			}
-			// A pocket centre (a circle fitted to some 90 rays) counts as
-			// much as one point measured on a line.
-			pc := H.Apply(u.Scale(x[9]))
-			out = append(out, pc.X-c.C.X, pc.Y-c.C.Y)
-			if nEdge < 2 {
-				// Only without two edges is the scale otherwise unknown.
-				corner := H.Apply(u)
-				inset := corner.Dist(pc) / math.Sqrt2
-				out = append(out, 0.3*(inset-c.R))
-			}
-		}
-		out = append(out, 0.02*S*(x[8]-b0), 0.02*S*(x[9]-p0))
-		return out, true
 	}
+	for k, u := range unitSquare() {
+		c := pr.pockets[k]
+		if c == nil {
+			continue
+		}
+		// A pocket centre (a circle fitted to some 90 rays) counts as
+		// much as one point measured on a line.
+		pc := H.Apply(u.Scale(x[9]))
+		out = append(out, pc.X-c.C.X, pc.Y-c.C.Y)
+		if pr.nEdge < 2 {
+			// Only without two edges is the scale otherwise unknown.
+			corner := H.Apply(u)
+			inset := corner.Dist(pc) / math.Sqrt2
+			out = append(out, 0.3*(inset-c.R))
+		}
+	}
+	out = append(out, 0.02*pr.s*(x[8]-pr.b0), 0.02*pr.s*(x[9]-pr.p0))
+	return out, true
+}
+
+// result checks the fitted parameters and makes the model: the RMS over
+// the line observations, a finite regular homography, plausible ratios
+// (rear lines at 0.5–0.95, pockets at 0.8–0.99 of the half surface) and a
+// residual of at most 3 px.
+func (pr *modelProblem) result(x, r []float64) (*ModelFit, error) {
+	H := homographyOf(x)
+	var ss float64
+	for i := range pr.obs {
+		ss += r[i] * r[i]
+	}
+	m := &ModelFit{H: H, RearLine: x[8], Pocket: x[9]}
+	if len(pr.obs) > 0 {
+		m.RMS = math.Sqrt(ss / float64(len(pr.obs)))
+	}
+	if !H.Finite() || math.Abs(H.Det()) < 1e-12 {
+		return nil, errors.New("degenerate fit")
+	}
+	if x[8] < 0.5 || x[8] > 0.95 || x[9] < 0.8 || x[9] > 0.99 {
+		return nil, fmt.Errorf("the markings fit an implausible board (rear lines at %.2f, pockets at %.2f of the half surface)", x[8], x[9])
+	}
+	if m.RMS > 3 {
+		return nil, fmt.Errorf("the edges and markings disagree (residual %.1f px)", m.RMS)
+	}
+	return m, nil
+}
+
+// levenbergMarquardt minimises the sum of squares of resid over x from
+// the start given, with a forward-difference Jacobian (steps of 1e-6
+// relative; 1e-9 for parameters 6 and 7, the homography's perspective
+// terms) and at most 100 iterations of up to 12 damping tries each; it
+// stops when a step no longer lowers the cost by more than 1e-10 of it.
+// It returns the parameters and their residuals.
+func levenbergMarquardt(resid func(x, out []float64) ([]float64, bool), x []float64) ([]float64, []float64, error) {
+	n := len(x)
 	r, ok := resid(x, nil)
 	if !ok {
-		return nil, errors.New("degenerate start")
+		return nil, nil, errors.New("degenerate start")
 	}
 	cost := sumSq(r)
 	lambda := 1e-3
 	J := make([][]float64, len(r))
 	for i := range J {
-		J[i] = make([]float64, len(x))
+		J[i] = make([]float64, n)
 	}
 	rr := make([]float64, 0, len(r))
 	for it := 0; it < 100; it++ {
-		for k := range x {
-			step := 1e-6 * math.Max(1, math.Abs(x[k]))
-			if k == 6 || k == 7 {
-				step = 1e-9 * math.Max(1, math.Abs(x[k])*1e3)
-			}
-			old := x[k]
-			x[k] = old + step
-			r2, ok := resid(x, rr)
-			x[k] = old
-			if !ok {
-				return nil, errors.New("degenerate fit")
-			}
-			for i := range r {
-				J[i][k] = (r2[i] - r[i]) / step
-			}
+		if err := jacobian(resid, x, r, rr, J); err != nil {
+			return nil, nil, err
 		}
-		var A [10][10]float64
-		var g [10]float64
-		for i := range r {
-			for a := 0; a < 10; a++ {
-				g[a] += J[i][a] * r[i]
-				for b := 0; b < 10; b++ {
-					A[a][b] += J[i][a] * J[i][b]
-				}
-			}
-		}
+		A, g := normalEquations(J, r, n)
 		improved := false
 		for tries := 0; tries < 12; tries++ {
-			m := make([][]float64, 10)
-			rhs := make([]float64, 10)
-			for a := 0; a < 10; a++ {
-				m[a] = make([]float64, 10)
-				copy(m[a], A[a][:])
+			m := make([][]float64, n)
+			rhs := make([]float64, n)
+			for a := 0; a < n; a++ {
+				m[a] = make([]float64, n)
+				copy(m[a], A[a])
 				m[a][a] += lambda * (A[a][a] + 1e-12)
 				rhs[a] = -g[a]
 			}
@@ -171,7 +228,7 @@ func (d *detector) fitModel(hn Homography, found [4]bool) (*ModelFit, error) {
 				lambda *= 10
 				continue
 			}
-			xn := make([]float64, 10)
+			xn := make([]float64, n)
 			for a := range x {
 				xn[a] = x[a] + dx[a]
 			}
@@ -190,25 +247,47 @@ func (d *detector) fitModel(hn Homography, found [4]bool) (*ModelFit, error) {
 			break
 		}
 	}
-	H := Homography{{x[0], x[1], x[2]}, {x[3], x[4], x[5]}, {x[6], x[7], 1}}
-	var ss float64
-	for i := range obs {
-		ss += r[i] * r[i]
+	return x, r, nil
+}
+
+// jacobian fills J with the forward differences of resid at x (whose
+// residuals are r), using rr as scratch.
+func jacobian(resid func(x, out []float64) ([]float64, bool), x, r, rr []float64, J [][]float64) error {
+	for k := range x {
+		step := 1e-6 * math.Max(1, math.Abs(x[k]))
+		if k == 6 || k == 7 {
+			step = 1e-9 * math.Max(1, math.Abs(x[k])*1e3)
+		}
+		old := x[k]
+		x[k] = old + step
+		r2, ok := resid(x, rr)
+		x[k] = old
+		if !ok {
+			return errors.New("degenerate fit")
+		}
+		for i := range r {
+			J[i][k] = (r2[i] - r[i]) / step
+		}
 	}
-	m := &ModelFit{H: H, RearLine: x[8], Pocket: x[9]}
-	if len(obs) > 0 {
-		m.RMS = math.Sqrt(ss / float64(len(obs)))
+	return nil
+}
+
+// normalEquations returns JᵀJ and Jᵀr for n parameters.
+func normalEquations(J [][]float64, r []float64, n int) ([][]float64, []float64) {
+	A := make([][]float64, n)
+	for a := range A {
+		A[a] = make([]float64, n)
 	}
-	if !H.Finite() || math.Abs(H.Det()) < 1e-12 {
-		return nil, errors.New("degenerate fit")
+	g := make([]float64, n)
+	for i := range r {
+		for a := 0; a < n; a++ {
+			g[a] += J[i][a] * r[i]
+			for b := 0; b < n; b++ {
+				A[a][b] += J[i][a] * J[i][b]
+			}
+		}
 	}
-	if x[8] < 0.5 || x[8] > 0.95 || x[9] < 0.8 || x[9] > 0.99 {
-		return nil, fmt.Errorf("the markings fit an implausible board (rear lines at %.2f, pockets at %.2f of the half surface)", x[8], x[9])
-	}
-	if m.RMS > 3 {
-		return nil, fmt.Errorf("the edges and markings disagree (residual %.1f px)", m.RMS)
-	}
-	return m, nil
+	return A, g
 }
 
 func sumSq(v []float64) float64 {
