@@ -56,7 +56,7 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Pipeline.FrameQueue = queue
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clocktest.New(), analyzer: a, catchUp: -1}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Clock: clocktest.New(), analyzer: a, catchUp: -1}
 	d.metrics = NewMetrics(nil, d.Clock.Now())
 	d.latest = gocv.NewMat()
 	t.Cleanup(func() { d.latest.Close() })

@@ -5,7 +5,7 @@ import (
 
 	"gocv.io/x/gocv"
 
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/web"
 )
@@ -59,13 +59,13 @@ type StageTiming struct {
 }
 
 // calibrationStatus is the web's calibration message for cal.
-func calibrationStatus(cal *calibrate.Calibration, frame gocv.Mat, index int64, msg string) *web.Calibration {
+func calibrationStatus(cal *camera.Calibration, width, height int, index int64, msg string) *web.Calibration {
 	st := web.CalibrationOK
-	if cal.Quality.Method == calibrate.Manual {
+	if cal.Quality.Method == camera.Manual {
 		st = web.CalibrationManual
 	}
 	c := &web.Calibration{Status: st, Quality: cal.Quality.Score, CornersPx: cal.CornersPx(),
-		Width: frame.Cols(), Height: frame.Rows(), Frame: index, Message: msg}
+		Width: width, Height: height, Frame: index, Message: msg}
 	var h [9]float64
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {

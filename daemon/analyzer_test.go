@@ -58,7 +58,7 @@ func TestVisionAnalyzer(t *testing.T) {
 	defer src.Close()
 	frame := gocv.NewMat()
 	defer frame.Close()
-	a, err := NewVisionAnalyzer(board.ICF(), nil, nil, board.S, calibrate.Bottom, nil, nil)
+	a, err := NewVisionAnalyzer(testSight, board.ICF(), nil, nil, board.S, calibrate.Bottom, nil, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}

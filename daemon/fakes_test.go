@@ -9,6 +9,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/vision/analysis"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -249,3 +250,6 @@ func cameraIs(status string) func(web.Message) bool {
 		return ok && c.Status == status
 	}
 }
+
+// testSight is the OpenCV side cmd/boardcam gives the daemon.
+var testSight = Sight{NewAnalyzer: analysis.Factory, FromCorners: analysis.FromCorners}

@@ -23,6 +23,7 @@ import (
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/tracker"
 	"github.com/boardcam/boardcam/vision"
+	"github.com/boardcam/boardcam/vision/analysis"
 )
 
 // The comparison with a clip's ground truth (`boardcam analyze --truth`):
@@ -576,7 +577,7 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 	if !vc.IsOpened() {
 		return fmt.Errorf("analyze: %s: cannot open the video", video)
 	}
-	a, err := pipeline.New(cfg)
+	a, err := analysis.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -599,7 +600,7 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 			}
 			cal = cams[k]
 		}
-		res, err := a.Process(img, i, float64(i)/float64(t.Clip.FPS))
+		res, err := a.Process(&img, i, float64(i)/float64(t.Clip.FPS))
 		if err != nil {
 			return fmt.Errorf("analyze: %s: %w", video, err)
 		}

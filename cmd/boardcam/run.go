@@ -173,7 +173,7 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, Resume: *resume, Notifier: notifier}, *quiet, nil
+	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, Resume: *resume, Notifier: notifier, Sight: daemonSight()}, *quiet, nil
 }
 
 func splitList(s string) []string {

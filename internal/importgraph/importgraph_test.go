@@ -30,7 +30,6 @@ var notYet = map[string]string{
 	"internal/realboards":     "test helper that loads the real photos with gocv",
 	"mqtt":                    "imports web",
 	"mqtt/mqtttest":           "imports mqtt",
-	"pipeline":                "the analysis itself (calibrate → vision → tracker), to move under vision/",
 	"pipeline/evalpipe":       "imports pipeline",
 	"tournament":              "imports mqtt and web",
 	"web":                     "encodes the preview with gocv (owner: evidence)",
