@@ -140,8 +140,6 @@ var tagChecks = map[string]func(s *Simulation) string{
 	"placement_base_circle": placementTag(board.BaseCircle, false),
 	"placement_cut_moon":    placementTag(board.CutMoon, false),
 	"placement_arrow":       placementTag(-1, true),
-	"backward_flick":        foulTag("backward_flick"),
-	"behind_line_first":     foulTag("behind_line_first"),
 	"hand_over_pocket":      actionTag(sim.ActHandOverPocket),
 	"dues_placed": func(s *Simulation) string {
 		for _, a := range s.Spec.Scenario.Timeline {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/foul"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -109,8 +110,6 @@ var Tags = map[string]string{
 	"placement_base_circle": "the striker covering a base circle (proper)",
 	"placement_cut_moon":    "the striker cutting the moon (foul)",
 	"placement_arrow":       "the striker touching an arrow (foul)",
-	"backward_flick":        "a backward flick",
-	"behind_line_first":     "a piece behind the base line struck before the striker crosses the front line",
 	"hand_over_pocket":      "a hand resting over a pocket",
 	"dues_placed":           "due men placed",
 	"camera_knock":          "the camera knocked mid-clip",
@@ -130,11 +129,27 @@ var Tags = map[string]string{
 	"demo":                  "the demo clip: several strokes, pockets, a foul, a queen cover",
 }
 
+// The fouls' own tags (foul.Truth): a clip covering one has the referee
+// call the foul on its truth; the corpus must cover those the description
+// requires.
+func init() {
+	for _, d := range foul.All() {
+		c := d.Camera
+		if c == nil || c.Truth.Tag == "" {
+			continue
+		}
+		Tags[c.Truth.Tag] = "the foul " + string(d.Code) + ": " + d.Summary
+		tagChecks[c.Truth.Tag] = foulTag(string(d.Code))
+		if c.Truth.Required {
+			RequiredTags = append(RequiredTags, c.Truth.Tag)
+		}
+	}
+}
+
 // RequiredTags are the situations the issue asks the corpus to cover.
 var RequiredTags = []string{"break", "single_pocket", "multiple_pockets", "striker_pocketed", "queen_covered",
 	"queen_not_covered", "overboard", "cluster", "placement_both_lines", "placement_one_line",
-	"placement_base_circle", "placement_cut_moon", "placement_arrow", "backward_flick", "behind_line_first",
-	"hand_over_pocket", "dues_placed", "queen_returned", "camera_knock", "lights_dimmed",
+	"placement_base_circle", "placement_cut_moon", "placement_arrow", "hand_over_pocket", "dues_placed", "queen_returned", "camera_knock", "lights_dimmed",
 	"side_S", "side_E", "side_N", "side_W", "doubles", "home_board", "drawn_lines", "res_1080p", "fps_60", "fps_120"}
 
 // MissingTags returns the required tags no spec covers.

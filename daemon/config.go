@@ -176,6 +176,10 @@ type EvidenceConfig struct {
 	ReplaySeconds float64 `yaml:"replay_seconds"`
 	// MaxWidth: wider frames are kept scaled down to it (default 1280).
 	MaxWidth int `yaml:"max_width"`
+	// BufferMB bounds the memory of all the frames kept (the replay
+	// seconds, the stroke in play and the last stroke; default 40): past
+	// it the oldest go. Stills and clips being written are on disk.
+	BufferMB int64 `yaml:"buffer_mb"`
 	// Dir holds the stills and clips (default DIR/evidence, DIR the
 	// journal directory).
 	Dir string `yaml:"dir"`
@@ -366,6 +370,9 @@ func (c *Config) applyDefaults() {
 		}
 		if e.MaxWidth == 0 {
 			e.MaxWidth = 1280
+		}
+		if e.BufferMB == 0 {
+			e.BufferMB = 40
 		}
 		if e.MaxAge == 0 {
 			e.MaxAge = Duration(720 * time.Hour)
@@ -743,6 +750,9 @@ func (c *Config) Validate() error {
 	}
 	if e := c.Evidence; e.MaxWidth < 160 {
 		bad("evidence.max_width", "%d: want 160 or more", e.MaxWidth)
+	}
+	if e := c.Evidence; e.BufferMB < 4 || e.BufferMB > 4096 {
+		bad("evidence.buffer_mb", "%d: want 4…4096", e.BufferMB)
 	}
 	if e := c.Evidence; e.MaxMB < 1 {
 		bad("evidence.max_mb", "%d: want 1 or more", e.MaxMB)

@@ -288,7 +288,7 @@ func (d *Daemon) initialize() error {
 	if err := d.keeper.Start(); err != nil {
 		return err
 	}
-	d.ev.resync(d.JournalPath(), nil) // the evidence files are named after the journal
+	d.ev.resync(d.JournalPath(), nil, d.keeper.Snapshot().Pending) // the evidence files are named after the journal
 	d.Logger.Info("boardcam starting", "source", d.srcInfo.Name, "live", d.srcInfo.Live, "profile", d.keeper.Snapshot().Profile.Name,
 		"decisions", cfg.Match.Decisions, "journal", d.keeper.JournalPath(), "display", cfg.Display)
 	return nil
@@ -513,10 +513,11 @@ func (d *Daemon) Snapshot() web.Snapshot {
 	}
 	s := web.SnapshotOf(*ms)
 	d.snapMu.Lock()
-	defer d.snapMu.Unlock()
 	s.Calibration, s.Camera, s.Analysis, s.Pieces = d.snap.Calibration, d.snap.Camera, d.snap.Analysis, d.snap.Pieces
 	s.Pieces.Pieces = append([]web.Piece(nil), d.snap.Pieces.Pieces...)
 	s.Analysis.Missed = append([]web.Missed(nil), d.snap.Analysis.Missed...)
+	d.snapMu.Unlock()
+	d.ev.snapshot(&s)
 	return s
 }
 
@@ -1037,7 +1038,11 @@ func (d *Daemon) send(m web.Message) {
 
 func (d *Daemon) publish(a match.Announcement) {
 	if a.NewMatch {
-		d.ev.resync(d.JournalPath(), a.State)
+		var pending []match.Pending
+		if a.Snapshot != nil {
+			pending = a.Snapshot.Pending
+		}
+		d.ev.resync(d.JournalPath(), a.State, pending)
 	}
 	msgs := d.ev.annotate(web.Messages(a))
 	if a.NewMatch && a.Snapshot != nil {

@@ -1,10 +1,12 @@
 package daemon
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -50,6 +52,8 @@ type evidenceKeeper struct {
 
 	mu                sync.Mutex
 	prefix            string // the journal's base name: files are PREFIX-ID.jpg/.mp4
+	dir               string // where they are
+	restored          string // the prefix whose earlier files were restored
 	cal               web.Calibration
 	pcs               []web.Pieces // recent piece positions, oldest first
 	players           map[board.Side]string
@@ -70,6 +74,9 @@ type evItem struct {
 	public  bool // settled: anyone may read it
 	written bool // the writer answered
 	seq     int
+	// earlier: written by an earlier run of the match (restored from the
+	// directory after a restart).
+	earlier bool
 }
 
 const keepItems = 500
@@ -92,10 +99,16 @@ func (d *Daemon) openEvidence() error {
 	e := &evidenceKeeper{log: d.Logger.With("component", "evidence"), geom: d.geom, fps: fps, pre: int64(3 * fps),
 		players: map[board.Side]string{}, items: map[string]*evItem{}, files: map[string]*evItem{}, inPlay: -1, wake: d.signal}
 	e.prefix = journalPrefix(d.JournalPath())
+	e.dir = dir
 	if d.keeper != nil {
-		e.setPlayers(d.keeper.Snapshot().State)
+		snap := d.keeper.Snapshot()
+		e.setPlayers(snap.State)
+		if d.JournalPath() != "" {
+			// A continued match: the files of its earlier runs.
+			e.restore(pendingIDs(snap.Pending))
+		}
 	}
-	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth}}
+	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth, MaxBytes: cfg.BufferMB << 20}}
 	if err := e.buf.Initialize(); err != nil {
 		return fmt.Errorf("%s: %w", d.Config.at("evidence"), err)
 	}
@@ -237,19 +250,141 @@ func abs(x int64) int64 {
 	return x
 }
 
-// resync follows a new match (its journal names the files).
-func (e *evidenceKeeper) resync(journal string, st *rules.State) {
+// resync follows a new match (its journal names the files) and, for a
+// continued one, restores the files of its earlier runs; pending are the
+// decisions still awaiting the umpire (their files stay the umpire's).
+func (e *evidenceKeeper) resync(journal string, st *rules.State, pending []match.Pending) {
 	if e == nil {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	if journal != "" {
+		e.mu.Lock()
 		e.prefix = journalPrefix(journal)
+		e.mu.Unlock()
+		e.restore(pendingIDs(pending))
 	}
 	if st != nil {
+		e.mu.Lock()
 		e.setPlayers(*st)
+		e.mu.Unlock()
 	}
+}
+
+func pendingIDs(ps []match.Pending) map[string]bool {
+	ids := map[string]bool{}
+	for _, p := range ps {
+		ids[p.ID] = true
+	}
+	return ids
+}
+
+// restore registers the stills and clips an earlier run of the match
+// wrote (PREFIX-ID.jpg/.mp4, described by PREFIX-ID.json), once per match,
+// so that they are served after a restart: a decision still pending only
+// to the umpire, the others to everyone.
+func (e *evidenceKeeper) restore(pending map[string]bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.dir == "" || e.restored == e.prefix {
+		return
+	}
+	e.restored = e.prefix
+	ents, err := os.ReadDir(e.dir)
+	if err != nil {
+		return // nothing written yet
+	}
+	type found struct {
+		base      string
+		jpg, mp4  bool
+		mod       time.Time
+		media     *web.Media
+		mediaFile bool
+	}
+	byBase := map[string]*found{}
+	var bases []*found
+	for _, de := range ents {
+		name := de.Name()
+		ext := filepath.Ext(name)
+		base := strings.TrimSuffix(name, ext)
+		if de.IsDir() || !strings.HasPrefix(base, e.prefix+"-") || (ext != ".jpg" && ext != ".mp4" && ext != ".json") {
+			continue
+		}
+		if e.files[base+".jpg"] != nil {
+			continue // this run's
+		}
+		f := byBase[base]
+		if f == nil {
+			f = &found{base: base}
+			byBase[base] = f
+			bases = append(bases, f)
+		}
+		if info, err := de.Info(); err == nil && info.ModTime().After(f.mod) {
+			f.mod = info.ModTime()
+		}
+		switch ext {
+		case ".jpg":
+			f.jpg = true
+		case ".mp4":
+			f.mp4 = true
+		case ".json":
+			f.mediaFile = true
+		}
+	}
+	sort.Slice(bases, func(i, j int) bool { return bases[i].mod.Before(bases[j].mod) })
+	n := 0
+	for i, f := range bases {
+		if !f.jpg && !f.mp4 {
+			continue
+		}
+		m := web.Media{ID: strings.TrimPrefix(f.base, e.prefix+"-")}
+		if f.mediaFile {
+			if b, err := os.ReadFile(filepath.Join(e.dir, f.base+".json")); err == nil {
+				var saved web.Media
+				if json.Unmarshal(b, &saved) == nil && saved.ID != "" {
+					m = saved
+				}
+			}
+		}
+		if m.Kind == "" {
+			m.Kind = kindOfID(m.ID)
+		}
+		m.Status, m.Still, m.Clip, m.Message = web.MediaReady, "", "", ""
+		if f.jpg {
+			m.Still = "/api/evidence/" + f.base + ".jpg"
+		}
+		if f.mp4 {
+			m.Clip = "/api/evidence/" + f.base + ".mp4"
+		}
+		// Earlier than anything of this run (the replay scene plays the
+		// newest).
+		it := &evItem{media: m, public: !pending[m.ID], written: true, seq: i - len(bases), earlier: true}
+		e.files[f.base+".jpg"] = it
+		e.files[f.base+".mp4"] = it
+		// A pending decision keeps its id across restarts (the journal
+		// numbers them on); a foul's or pocketing's id is its frame's
+		// number, which a new run counts again from 0: those are served,
+		// never taken for a new decision's.
+		if pending[m.ID] && e.items[m.ID] == nil {
+			e.items[m.ID] = it
+		}
+		e.considerReplay(it)
+		n++
+	}
+	if n > 0 {
+		e.log.Info("evidence: the files of earlier runs of this match are served", "files", n, "pending", len(pending), "dir", e.dir)
+	}
+}
+
+// kindOfID guesses the kind of an earlier run's evidence from its id
+// (files written before the .json descriptions).
+func kindOfID(id string) string {
+	switch {
+	case strings.HasPrefix(id, "f-"):
+		return "foul"
+	case strings.HasPrefix(id, "s-"):
+		return "pocketing"
+	}
+	return "decision"
 }
 
 func (e *evidenceKeeper) setPlayers(st rules.State) {
@@ -358,6 +493,12 @@ func decisive(p web.Pending) int64 {
 // request submits the writing of one decision's evidence (e.mu held).
 func (e *evidenceKeeper) request(id, kind, heading string, frame int64, fouls []web.Foul, public bool) *evItem {
 	base := e.prefix + "-" + strings.Trim(unsafeName.ReplaceAllString(id, "-"), "-")
+	// An earlier run's decision with the same frame number (a new run
+	// counts frames from 0 again) keeps its files: this one gets a name
+	// of its own.
+	for n, b := 2, base; e.files[base+".jpg"] != nil; n++ {
+		base = fmt.Sprintf("%s-%d", b, n)
+	}
 	it := &evItem{public: public, seq: len(e.order)}
 	it.media = web.Media{ID: id, Status: web.MediaPreparing, Frame: frame, Heading: heading, Kind: kind,
 		Still: "/api/evidence/" + base + ".jpg", Clip: "/api/evidence/" + base + ".mp4"}
@@ -493,9 +634,68 @@ func (e *evidenceKeeper) finished(r evidence.Result) {
 	if r.Err != nil {
 		m.Message = shortErr(r.Err)
 	}
+	if m.Status == web.MediaReady {
+		e.describe(r.Name, *m)
+	}
 	e.ready = append(e.ready, *m)
 	e.considerReplay(it)
 	e.wake()
+}
+
+// describe writes NAME.json beside a decision's still and clip: what a
+// restart needs to serve them again with their heading (restore). It is
+// deleted with them by the policy; failing to write it costs only that.
+func (e *evidenceKeeper) describe(name string, m web.Media) {
+	p, ok := e.w.Path(name + ".json")
+	if !ok {
+		return
+	}
+	b, err := json.Marshal(m)
+	if err == nil {
+		tmp := p + ".tmp"
+		if err = os.WriteFile(tmp, b, 0o640); err == nil {
+			err = os.Rename(tmp, p)
+		}
+		if err != nil {
+			os.Remove(tmp)
+		}
+	}
+	if err != nil {
+		e.log.Debug("evidence: description not written", "name", name, "err", err)
+	}
+}
+
+// snapshot completes the pending decisions of a snapshot as annotate
+// completes the messages (a restart's pending decisions come in the
+// snapshot, not in messages): plain texts, headings and, when an earlier
+// run wrote them, the still and clip.
+func (e *evidenceKeeper) snapshot(s *web.Snapshot) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, v := range s.Pending {
+		v.Summary = plain(v.Summary)
+		v.Fouls = append([]web.Foul(nil), v.Fouls...)
+		for j := range v.Fouls {
+			v.Fouls[j].Evidence.Note = plain(v.Fouls[j].Evidence.Note)
+			v.Fouls[j].Heading = e.foulHeading(v.Fouls[j])
+		}
+		v.Doubts = append([]web.Doubt(nil), v.Doubts...)
+		for j := range v.Doubts {
+			v.Doubts[j].Reason = plain(v.Doubts[j].Reason)
+		}
+		v.Heading, v.Clean = e.pendingHeading(v)
+		if it := e.items[v.ID]; it != nil {
+			media := it.media
+			v.Media = &media
+			for j := range v.Fouls {
+				v.Fouls[j].Media = &media
+			}
+		}
+		s.Pending[i] = v
+	}
 }
 
 func shortErr(err error) string {

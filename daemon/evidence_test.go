@@ -30,7 +30,7 @@ func newTestEvidence(t *testing.T, ffmpeg string) (*evidenceKeeper, string) {
 	t.Helper()
 	dir := t.TempDir()
 	m := NewMetrics(nil, time.Now())
-	e := &evidenceKeeper{log: quietLogger(), geom: board.ICF(), fps: 30, pre: 30, prefix: "match-1",
+	e := &evidenceKeeper{log: quietLogger(), geom: board.ICF(), fps: 30, pre: 30, prefix: "match-1", dir: filepath.Join(dir, "evidence"),
 		players: map[board.Side]string{board.S: "Asha", board.N: "Ravi"}, items: map[string]*evItem{}, files: map[string]*evItem{},
 		inPlay: -1, wake: func() {}}
 	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}}
@@ -130,6 +130,65 @@ func TestEvidenceOfAPendingFoul(t *testing.T) {
 	}
 	if _, _, ok := e.EvidenceFile("match-1-p9.jpg"); ok {
 		t.Fatal("an unknown file is served")
+	}
+}
+
+// After a restart the files of the match's earlier runs are served again:
+// a decision still pending to the umpire only (and on its card, with its
+// heading), the settled ones to everyone; a new run's foul at the same
+// frame number gets files of its own.
+func TestEvidenceOfEarlierRunsAfterARestart(t *testing.T) {
+	e, dir := newTestEvidence(t, "/nonexistent/ffmpeg") // stills are enough
+	e.annotate([]web.Message{handFoulPending()})
+	waitMedia(t, e, "p3")
+	pf := web.Foul{Code: string(rules.FoulPlacement), Seat: board.S, Frame: 70, Source: web.SourceAuto}
+	e.annotate([]web.Message{pf})
+	waitMedia(t, e, "f-70-placement")
+	e.Close()
+
+	// The restart: a new adapter on the same directory, p3 still pending.
+	e2, _ := newTestEvidence(t, "/nonexistent/ffmpeg")
+	e2.dir = filepath.Join(dir, "evidence")
+	e2.w.Close()
+	e2.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: e2.dir, FFmpeg: "/nonexistent/ffmpeg"}, Done: e2.finished}
+	if err := e2.w.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	pending := []match.Pending{{ID: "p3"}}
+	e2.resync("/j/match-1.log", nil, pending)
+	if _, public, ok := e2.EvidenceFile("match-1-p3.jpg"); !ok || public {
+		t.Fatalf("the pending decision's still after the restart: ok %v public %v (want the umpire's only)", ok, public)
+	}
+	if file, public, ok := e2.EvidenceFile("match-1-f-70-placement.jpg"); !ok || !public || file != filepath.Join(e2.dir, "match-1-f-70-placement.jpg") {
+		t.Fatalf("the settled foul's still after the restart: %q ok %v public %v", file, ok, public)
+	}
+	if _, _, ok := e2.EvidenceFile("match-1-p3.json"); ok {
+		t.Fatal("the description is served")
+	}
+	snap := web.Snapshot{Pending: []web.Pending{handFoulPending()}}
+	e2.snapshot(&snap)
+	p := snap.Pending[0]
+	if p.Media == nil || p.Media.Still != "/api/evidence/match-1-p3.jpg" || p.Media.Status != web.MediaReady || p.Media.Heading != p.Heading ||
+		p.Heading != "Asha's hand or arm crossed the foul line, 17 mm" || strings.Contains(p.Fouls[0].Evidence.Note, "[") {
+		t.Fatalf("the restored pending card: heading %q media %+v", p.Heading, p.Media)
+	}
+	// A new run's foul at frame 70 does not take the earlier one's files.
+	msgs := e2.annotate([]web.Message{pf})
+	if m := msgs[0].(web.Foul).Media; m == nil || m.Still != "/api/evidence/match-1-f-70-placement-2.jpg" {
+		t.Fatalf("a new foul at the same frame: %+v", m)
+	}
+	waitMedia(t, e2, "f-70-placement")
+	if _, public, ok := e2.EvidenceFile("match-1-f-70-placement.jpg"); !ok || !public {
+		t.Fatal("the earlier foul's still was replaced")
+	}
+	e2.annotate([]web.Message{web.Decided{ID: "p3", Decision: web.DecisionConfirmed}})
+	if _, public, _ := e2.EvidenceFile("match-1-p3.jpg"); !public {
+		t.Fatal("decided after the restart, yet not public")
+	}
+	// Another match's files are not this one's.
+	e2.resync("/j/match-2.log", nil, nil)
+	if _, _, ok := e2.EvidenceFile("match-2-p3.jpg"); ok {
+		t.Fatal("a file of match-1 is served as match-2's")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/foul"
 	"github.com/boardcam/boardcam/scene"
 )
 
@@ -283,8 +284,15 @@ func (s *scorer) finish(end Output) *counts {
 			}
 		}
 	}
-	// Fouls by code; the seat must agree.
-	window := max(s.opt.EventWindow, int(math.Round(s.opt.FoulWindow*float64(t.Clip.FPS))))
+	// Fouls by code; the seat must agree; the window is the foul's own
+	// (foul.Score) or the option's.
+	window := func(code string) int {
+		w := s.opt.FoulWindow
+		if d, ok := foul.Lookup(foul.Code(code)); ok && d.Camera != nil && d.Camera.Score.Window > 0 {
+			w = d.Camera.Score.Window
+		}
+		return max(s.opt.EventWindow, int(math.Round(w*float64(t.Clip.FPS))))
+	}
 	byFoul := map[string][2][]item{}
 	var truthFouls []Foul
 	if t.Judgement != nil {
@@ -299,7 +307,7 @@ func (s *scorer) finish(end Output) *counts {
 	}
 	for code, v := range byFoul {
 		tc := &typeCounts{truth: len(v[0]), reported: len(v[1])}
-		tc.tp, tc.diffs, _ = matchItems(v[0], v[1], window)
+		tc.tp, tc.diffs, _ = matchItems(v[0], v[1], window(code))
 		tc.tp2, _, _ = matchItems(v[0], v[1], TightWindow)
 		c.fouls[code] = tc
 	}

@@ -96,7 +96,7 @@ func BenchmarkWriteClip8s(b *testing.B) {
 	b.ResetTimer()
 	var took, clip, cpu time.Duration
 	for i := 0; i < b.N; i++ {
-		r := w.write(Request{Name: "bench", Frames: fs, Decisive: 120, Scene: Scene{Title: "bench"}})
+		r := w.finish(w.spool(Request{Name: "bench", Frames: fs, Decisive: 120, Scene: Scene{Title: "bench"}}))
 		if r.Err != nil {
 			b.Fatal(r.Err)
 		}

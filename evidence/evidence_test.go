@@ -114,6 +114,53 @@ func TestBufferBytesBound(t *testing.T) {
 	}
 }
 
+// MaxBytes bounds the ring and the last stroke together: the stroke's
+// oldest frames outside the ring go first, the ring keeps its seconds.
+func TestBufferBoundsRingAndStrokeTogether(t *testing.T) {
+	probe := &Buffer{Config: BufferConfig{Seconds: 1}}
+	if err := probe.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 31; i++ {
+		addSync(t, probe, i, 64, 48)
+	}
+	_ = probe.Sync(5 * time.Second)
+	ps := probe.Stats()
+	probe.Close()
+	per := ps.Bytes / int64(ps.Frames)
+	limit := 60 * per // the ring's 31 frames and about 29 of the stroke's
+
+	b := &Buffer{Config: BufferConfig{Seconds: 1, StrokeSeconds: 3, MaxBytes: limit}}
+	if err := b.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	b.StrokeStart(0)
+	for i := 0; i <= 50; i++ { // a 1.7 s stroke
+		addSync(t, b, i, 64, 48)
+	}
+	_ = b.Sync(5 * time.Second)
+	b.StrokeEnd(50)
+	for i := 51; i <= 150; i++ { // the stroke leaves the ring
+		addSync(t, b, i, 64, 48)
+	}
+	_ = b.Sync(5 * time.Second)
+	st := b.Stats()
+	if st.Held > limit || st.MaxHeld > limit {
+		t.Fatalf("held %d bytes, at most %d; the bound is %d", st.Held, st.MaxHeld, limit)
+	}
+	if st.Span != time.Second {
+		t.Fatalf("the ring keeps %v, want its 1s", st.Span)
+	}
+	fs := b.Frames(0, 50)
+	if len(fs) == 0 || len(fs) == 51 || fs[len(fs)-1].Index != 50 {
+		t.Fatalf("the last stroke keeps %d frames, want its newest, fewer than 51", len(fs))
+	}
+	if st.Held < st.Bytes+int64(len(fs))*per/2 {
+		t.Fatalf("held %d bytes: the ring's %d and the stroke's %d frames are not counted", st.Held, st.Bytes, len(fs))
+	}
+}
+
 // Add never waits: with every slot taken (no compressor running) frames
 // are refused and counted.
 func TestBufferAddNeverWaits(t *testing.T) {

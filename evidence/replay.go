@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -32,7 +31,7 @@ type BufferConfig struct {
 	// Seconds of frames kept (default 8).
 	Seconds float64
 	// StrokeSeconds bounds the frames kept for one stroke, from the
-	// striker's placement to the rest (default 30): a stroke longer than
+	// striker's placement to the rest (default 20): a stroke longer than
 	// that keeps its last StrokeSeconds.
 	StrokeSeconds float64
 	// MaxWidth: wider frames are scaled down before compressing (default
@@ -40,23 +39,29 @@ type BufferConfig struct {
 	MaxWidth int
 	// Quality is the JPEG quality, 1…100 (default 80).
 	Quality int
-	// MaxBytes bounds the compressed frames of the ring and, separately,
-	// of the last stroke (default 96 MiB each): past it the oldest frames
-	// go whatever their age.
+	// MaxBytes bounds all the compressed frames held: the ring's, those of
+	// the stroke in play and those of the last stroke that left the ring
+	// (default 40 MiB). Past it the last stroke's oldest frames go first,
+	// then the ring's oldest, whatever their age: the 8 s ring of a 720p
+	// camera is about 16 MiB, so the bound bites only on strokes longer
+	// than about 20 s or on larger frames.
 	MaxBytes int64
 	// Slots is the number of frames that may wait for compression (default
 	// 3): a frame arriving while all are busy is not kept (counted in
 	// Stats.NotKept).
 	Slots int
+	// Nice lowers the compressing thread's CPU priority below the
+	// pipeline's by this much (default 10; negative: not lowered).
+	Nice int
 }
 
 // Defaults of BufferConfig.
 const (
 	DefaultSeconds       = 8
-	DefaultStrokeSeconds = 30
+	DefaultStrokeSeconds = 20
 	DefaultMaxWidth      = 1280
 	DefaultQuality       = 80
-	DefaultMaxBytes      = 96 << 20
+	DefaultMaxBytes      = 40 << 20
 	DefaultSlots         = 3
 )
 
@@ -78,6 +83,9 @@ func (c BufferConfig) withDefaults() BufferConfig {
 	}
 	if c.Slots <= 0 {
 		c.Slots = DefaultSlots
+	}
+	if c.Nice == 0 {
+		c.Nice = DefaultNice
 	}
 	return c
 }
@@ -106,6 +114,7 @@ type Buffer struct {
 	from      int64 // its first frame
 	last      []Frame
 	lastBytes int64
+	maxHeld   int64
 
 	added, notKept, failed atomic.Int64
 	encodeNs, encodeCPU    atomic.Int64
@@ -123,11 +132,13 @@ type slot struct {
 type Stats struct {
 	// Frames and Bytes are in the ring; StrokeFrames and StrokeBytes in
 	// the last complete stroke (shared with the ring where both hold a
-	// frame, so the memory used is at most Bytes + StrokeBytes).
-	Frames       int
-	Bytes        int64
-	StrokeFrames int
-	StrokeBytes  int64
+	// frame); Held is the bytes of all the frames held, at most
+	// BufferConfig.MaxBytes, and MaxHeld the most it has been.
+	Frames        int
+	Bytes         int64
+	StrokeFrames  int
+	StrokeBytes   int64
+	Held, MaxHeld int64
 	// Span is the PTS span of the ring.
 	Span time.Duration
 	// Added counts frames kept, NotKept frames refused because every
@@ -191,9 +202,11 @@ func (b *Buffer) Add(m gocv.Mat, index int64, pts time.Duration) bool {
 
 func (b *Buffer) compress() {
 	defer close(b.done)
-	// One OS thread, so that its CPU time is the compression's.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
+	// One OS thread, so that its CPU time is the compression's, at a
+	// lower priority than the pipeline's: on a busy CPU the analysis
+	// goes first and frames the compressor has no time for are not kept
+	// (counted), rather than the analysis falling behind.
+	lowerThreadPriority(b.cfg.Nice)
 	cpu0 := threadCPU()
 	params := []int{gocv.IMWriteJpegQuality, b.cfg.Quality}
 	for s := range b.work {
@@ -250,6 +263,45 @@ func (b *Buffer) put(f Frame) {
 	if cut > 0 {
 		b.ring = append(b.ring[:0:0], b.ring[cut:]...)
 	}
+	b.bound()
+	if h := b.ringBytes + b.outside(); h > b.maxHeld {
+		b.maxHeld = h
+	}
+}
+
+// outside is the bytes of the last stroke's frames no longer in the ring
+// (b.mu held): with the ring's, the memory the frames hold.
+func (b *Buffer) outside() int64 {
+	var n int64
+	for _, f := range b.last {
+		if len(b.ring) > 0 && f.Index >= b.ring[0].Index {
+			break
+		}
+		n += int64(len(f.JPEG))
+	}
+	return n
+}
+
+// bound keeps the frames held within MaxBytes (b.mu held): the last
+// stroke's oldest frames outside the ring go first, then the ring's
+// oldest.
+func (b *Buffer) bound() {
+	out := b.outside()
+	for b.ringBytes+out > b.cfg.MaxBytes {
+		switch {
+		case out > 0:
+			n := int64(len(b.last[0].JPEG))
+			out -= n
+			b.lastBytes -= n
+			b.last = b.last[1:]
+		case len(b.ring) > 1:
+			b.ringBytes -= int64(len(b.ring[0].JPEG))
+			b.ring = b.ring[1:]
+			out = b.outside() // frames of the last stroke may have left the ring
+		default:
+			return
+		}
+	}
 }
 
 // StrokeStart marks the start of a stroke (the striker's placement, or the
@@ -281,10 +333,7 @@ func (b *Buffer) StrokeEnd(index int64) {
 			b.lastBytes += int64(len(f.JPEG))
 		}
 	}
-	for b.lastBytes > b.cfg.MaxBytes && len(b.last) > 1 {
-		b.lastBytes -= int64(len(b.last[0].JPEG))
-		b.last = b.last[1:]
-	}
+	b.bound()
 }
 
 // Frames returns the frames kept with from ≤ Index ≤ to, oldest first,
@@ -321,7 +370,8 @@ func (b *Buffer) Latest() (Frame, bool) {
 // Stats returns the buffer's content and counters.
 func (b *Buffer) Stats() Stats {
 	b.mu.Lock()
-	s := Stats{Frames: len(b.ring), Bytes: b.ringBytes, StrokeFrames: len(b.last), StrokeBytes: b.lastBytes}
+	s := Stats{Frames: len(b.ring), Bytes: b.ringBytes, StrokeFrames: len(b.last), StrokeBytes: b.lastBytes,
+		Held: b.ringBytes + b.outside(), MaxHeld: b.maxHeld}
 	if n := len(b.ring); n > 1 {
 		s.Span = b.ring[n-1].PTS - b.ring[0].PTS
 	}
@@ -359,6 +409,7 @@ func threadCPU() time.Duration {
 
 // String summarises the buffer for logs.
 func (s Stats) String() string {
-	return fmt.Sprintf("%d frames, %.1f MiB over %.1f s; last stroke %d frames, %.1f MiB; not kept %d",
-		s.Frames, float64(s.Bytes)/(1<<20), s.Span.Seconds(), s.StrokeFrames, float64(s.StrokeBytes)/(1<<20), s.NotKept)
+	return fmt.Sprintf("%d frames, %.1f MiB over %.1f s; last stroke %d frames, %.1f MiB; %.1f MiB held, %.1f MiB at most; not kept %d",
+		s.Frames, float64(s.Bytes)/(1<<20), s.Span.Seconds(), s.StrokeFrames, float64(s.StrokeBytes)/(1<<20),
+		float64(s.Held)/(1<<20), float64(s.MaxHeld)/(1<<20), s.NotKept)
 }

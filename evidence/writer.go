@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -34,8 +33,8 @@ type WriterConfig struct {
 	// Queue is the number of requests that may wait (default 8): a
 	// request beyond it is refused (Submit returns false).
 	Queue int
-	// Nice is the CPU priority given to ffmpeg (default 10: below the
-	// pipeline's).
+	// Nice lowers the CPU priority of ffmpeg and of the still's drawing
+	// below the pipeline's by this much (default 10).
 	Nice int
 }
 
@@ -118,10 +117,24 @@ type Writer struct {
 	ffmpeg  string
 	ffErr   error
 	queue   chan Request
+	encode  chan spooled
 	done    chan struct{}
 	once    sync.Once
 	refused atomic.Int64
 }
+
+// spooled is a request whose still and frames are on disk, waiting for
+// the clip's encoding: it holds no frames in memory.
+type spooled struct {
+	res    Result
+	t0     time.Time
+	frames string // the spool file: the clip's JPEG frames, concatenated ("" when no clip is made)
+	fps    float64
+}
+
+// encodeQueue is how many spooled requests may wait for ffmpeg (each is a
+// file on disk, not memory); when full the spooling waits.
+const encodeQueue = 64
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
@@ -139,10 +152,20 @@ func (w *Writer) Initialize() error {
 	}
 	w.ffmpeg = p
 	w.queue = make(chan Request, w.cfg.Queue)
+	w.encode = make(chan spooled, encodeQueue)
 	w.done = make(chan struct{})
-	go w.loop()
+	// Spool files a crash left behind.
+	if old, err := filepath.Glob(filepath.Join(w.cfg.Dir, "*"+spoolExt)); err == nil {
+		for _, f := range old {
+			os.Remove(f)
+		}
+	}
+	go w.spoolLoop()
+	go w.encodeLoop()
 	return nil
 }
+
+const spoolExt = ".frames.tmp"
 
 // FFmpegErr says why clips cannot be written (nil when they can).
 func (w *Writer) FFmpegErr() error { return w.ffErr }
@@ -181,10 +204,25 @@ func (w *Writer) Close() {
 	})
 }
 
-func (w *Writer) loop() {
-	defer close(w.done)
+// spoolLoop writes each request's still and puts its frames on disk at
+// once, so that a request waiting for ffmpeg holds no memory: the frames
+// in memory are the replay buffer's, within its bound, and those of the
+// request being spooled.
+func (w *Writer) spoolLoop() {
+	defer close(w.encode)
+	lowerThreadPriority(w.cfg.Nice) // the still's drawing yields to the pipeline
 	for r := range w.queue {
-		res := w.write(r)
+		w.encode <- w.spool(r)
+	}
+}
+
+// encodeLoop encodes the spooled clips one after the other.
+func (w *Writer) encodeLoop() {
+	defer close(w.done)
+	// ffmpeg, started from this thread, inherits its lower priority.
+	lowerThreadPriority(w.cfg.Nice)
+	for sp := range w.encode {
+		res := w.finish(sp)
 		if w.Done != nil {
 			w.Done(res)
 		}
@@ -200,9 +238,10 @@ func (w *Writer) Path(name string) (string, bool) {
 	return filepath.Join(w.cfg.Dir, name), true
 }
 
-func (w *Writer) write(r Request) Result {
-	t0 := time.Now()
-	res := Result{Name: r.Name, Frames: len(r.Frames)}
+// spool writes the still and the clip's frames (the spool file).
+func (w *Writer) spool(r Request) spooled {
+	sp := spooled{t0: time.Now(), res: Result{Name: r.Name, Frames: len(r.Frames)}}
+	res := &sp.res
 	fail := func(err error) {
 		if res.Err == nil {
 			res.Err = err
@@ -210,15 +249,15 @@ func (w *Writer) write(r Request) Result {
 	}
 	if !nameRE.MatchString(r.Name) {
 		fail(fmt.Errorf("evidence: bad name %q", r.Name))
-		return res
+		return sp
 	}
 	if len(r.Frames) == 0 {
 		fail(fmt.Errorf("evidence %s: no frames kept for it (the replay buffer had none in range)", r.Name))
-		return res
+		return sp
 	}
 	if err := os.MkdirAll(w.cfg.Dir, 0o750); err != nil {
 		fail(fmt.Errorf("evidence %s: %w", r.Name, err))
-		return res
+		return sp
 	}
 	if !r.NoStill {
 		f := nearest(r.Frames, r.Decisive)
@@ -232,20 +271,63 @@ func (w *Writer) write(r Request) Result {
 	}
 	if w.ffErr != nil {
 		fail(fmt.Errorf("evidence %s: %w", r.Name, w.ffErr))
-	} else {
+		return sp
+	}
+	sp.fps = r.FPS
+	if sp.fps <= 0 {
+		sp.fps = clipFPS(r.Frames)
+	}
+	p := filepath.Join(w.cfg.Dir, r.Name+spoolExt)
+	if err := writeFrames(p, r.Frames); err != nil {
+		fail(fmt.Errorf("evidence %s: clip: %w", r.Name, err))
+		return sp
+	}
+	sp.frames = p
+	return sp
+}
+
+// writeFrames writes the frames' JPEGs one after the other.
+func writeFrames(path string, fs []Frame) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o640)
+	if err != nil {
+		return err
+	}
+	for _, fr := range fs {
+		if _, err = f.Write(fr.JPEG); err != nil {
+			break
+		}
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// finish encodes a spooled clip and applies the deletion policy.
+func (w *Writer) finish(sp spooled) Result {
+	res := sp.res
+	if sp.frames != "" {
 		tc := time.Now()
-		p := filepath.Join(w.cfg.Dir, r.Name+".mp4")
-		n, cpu, err := w.writeClip(p, r)
+		p := filepath.Join(w.cfg.Dir, res.Name+".mp4")
+		n, cpu, err := w.writeClip(p, sp.frames, sp.fps)
+		os.Remove(sp.frames)
 		res.ClipCPU = cpu
 		if err != nil {
-			fail(fmt.Errorf("evidence %s: clip: %w", r.Name, err))
+			if res.Err == nil {
+				res.Err = fmt.Errorf("evidence %s: clip: %w", res.Name, err)
+			}
 		} else {
 			res.Clip, res.Bytes = p, res.Bytes+n
 		}
 		res.ClipTook = time.Since(tc)
 	}
-	res.Took = time.Since(t0)
-	res.Pruned = w.prune(time.Now())
+	res.Took = time.Since(sp.t0)
+	if res.Frames > 0 && nameRE.MatchString(res.Name) {
+		res.Pruned = w.prune(time.Now())
+	}
 	return res
 }
 
@@ -320,49 +402,29 @@ func clipFPS(fs []Frame) float64 {
 	return fps
 }
 
-// writeClip pipes the JPEG frames into ffmpeg, which encodes an H.264 MP4
+// writeClip has ffmpeg encode the spooled JPEG frames into an H.264 MP4
 // (yuv420p, faststart: plays in Chromium and Firefox) at low priority.
-func (w *Writer) writeClip(path string, r Request) (int64, time.Duration, error) {
-	fps := r.FPS
-	if fps <= 0 {
-		fps = clipFPS(r.Frames)
-	}
+func (w *Writer) writeClip(path, frames string, fps float64) (int64, time.Duration, error) {
 	tmp := path + ".tmp.mp4"
 	cmd := exec.Command(w.ffmpeg, "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-		"-f", "image2pipe", "-c:v", "mjpeg", "-framerate", strconv.FormatFloat(fps, 'f', 3, 64), "-i", "-",
+		"-f", "image2pipe", "-c:v", "mjpeg", "-framerate", strconv.FormatFloat(fps, 'f', 3, 64), "-i", frames,
 		"-vf", "scale=trunc(iw/2)*2:trunc(ih/2)*2", "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency",
 		"-threads", "1", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-an", tmp)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return 0, 0, err
-	}
 	if err := cmd.Start(); err != nil {
 		return 0, 0, err
 	}
-	_ = syscall.Setpriority(syscall.PRIO_PROCESS, cmd.Process.Pid, w.cfg.Nice)
-	var werr error
-	for _, f := range r.Frames {
-		if _, err := in.Write(f.JPEG); err != nil {
-			werr = err
-			break
-		}
-	}
-	in.Close()
-	err = cmd.Wait()
+	err := cmd.Wait()
 	var cpu time.Duration
 	if ps := cmd.ProcessState; ps != nil {
 		cpu = ps.UserTime() + ps.SystemTime()
 	}
-	if err != nil || werr != nil {
+	if err != nil {
 		os.Remove(tmp)
 		msg := strings.TrimSpace(stderr.String())
 		if len(msg) > 300 {
 			msg = msg[len(msg)-300:]
-		}
-		if err == nil {
-			err = werr
 		}
 		if msg != "" {
 			return 0, cpu, fmt.Errorf("ffmpeg: %v: %s", err, msg)
@@ -386,7 +448,8 @@ func (w *Writer) prune(now time.Time) int {
 	return Prune(w.cfg.Dir, w.cfg.MaxAge, w.cfg.MaxBytes, now)
 }
 
-// Prune deletes the stills and clips (*.jpg, *.mp4) of dir older than
+// Prune deletes the stills and clips (*.jpg, *.mp4, and the *.json that
+// describe them) of dir older than
 // maxAge, then the oldest until the rest hold at most maxBytes, and
 // returns how many it deleted.
 func Prune(dir string, maxAge time.Duration, maxBytes int64, now time.Time) int {
@@ -404,7 +467,7 @@ func Prune(dir string, maxAge time.Duration, maxBytes int64, now time.Time) int 
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if e.IsDir() || !(strings.HasSuffix(name, ".jpg") || strings.HasSuffix(name, ".mp4")) {
+		if e.IsDir() || !(strings.HasSuffix(name, ".jpg") || strings.HasSuffix(name, ".mp4") || strings.HasSuffix(name, ".json")) {
 			continue
 		}
 		info, err := e.Info()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/foul"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -220,13 +221,7 @@ func (d *Decision) Reasons() []string {
 
 // inferred is a doubt on a position the tracker inferred.
 func inferred(what string, e events.Event, ids ...string) events.Doubt {
-	d := events.Doubt{Kind: events.DoubtInferredPosition, Frames: [2]int{e.Frame, e.Frame}, IDs: ids}
-	sigma := ""
-	if e.SigmaMM > 0 {
-		sigma = fmt.Sprintf(" (±%.0f mm)", e.SigmaMM)
-	}
-	d.Reason = fmt.Sprintf("%s (frame %d) was inferred%s, not seen: the camera neither calls nor clears a foul on it", what, e.Frame, sigma)
-	return d
+	return foul.Inferred(what, e, ids...)
 }
 
 // doubt records a doubt on the stroke in progress.
@@ -246,20 +241,20 @@ func offerInferred(calls []Call, fouls map[rules.Foul]bool, why string) {
 }
 
 // The fouls whose checks rest on the striker's place at the strike, on
-// the striker's contacts, on resting pieces' places.
+// the striker's contacts, on resting pieces' places, on the striker's
+// place at rest, on a hand's place, on a move by hand, on the stroke's
+// end seen, on where a disc was put between strokes: as their
+// descriptions say (foul.Camera.RestsOn).
 var (
-	startFouls   = foulSet(rules.FoulPlacement, rules.FoulWrongSide, rules.FoulCutMoon, rules.FoulArrow, rules.FoulBackwardFlick, rules.FoulBehindLineFirst)
-	contactFouls = foulSet(rules.FoulBackwardFlick, rules.FoulBehindLineFirst, rules.FoulAdjacentArrowCoin, rules.FoulRedCircleCoin, rules.FoulOpponentCoinOnly, rules.FoulLastTwoDirectHit)
-	pieceFouls   = foulSet(rules.FoulBehindLineFirst, rules.FoulAdjacentArrowCoin, rules.FoulRedCircleCoin)
+	startFouls   = foul.RestingOn(foul.StrikerPlace)
+	contactFouls = foul.RestingOn(foul.StrikerContacts)
+	pieceFouls   = foul.RestingOn(foul.PiecePlaces)
+	restFouls    = foul.RestingOn(foul.StrikerRest)
+	handFouls    = foul.RestingOn(foul.HandPlace)
+	moveFouls    = foul.RestingOn(foul.HandMove)
+	endFouls     = foul.RestingOn(foul.StrokeRest)
+	putFouls     = foul.RestingOn(foul.PutPlace)
 )
-
-func foulSet(fs ...rules.Foul) map[rules.Foul]bool {
-	m := map[rules.Foul]bool{}
-	for _, f := range fs {
-		m[f] = true
-	}
-	return m
-}
 
 // inferredChecks doubts the stroke's checks that rested on inferred
 // positions and offers their calls.
@@ -290,19 +285,19 @@ func (r *Referee) inferredChecks(s *stroke, calls []Call, end events.Event) {
 		if (p.ID == "S" || p.Piece == board.Striker) && p.Inferred && s.flickJudged && !s.start.Inferred && r.mayHaveCrossed(s.seat, p) {
 			s.doubt(events.Doubt{Kind: events.DoubtInferredPosition, IDs: []string{"S"}, Frames: [2]int{end.Frame, end.Frame},
 				Reason: fmt.Sprintf("the striker's place at rest (frame %d) was inferred, not seen: whether it crossed its front line is not judged by the camera", end.Frame)})
-			offerInferred(calls, foulSet(rules.FoulBackwardFlick), "the striker's place at rest was inferred")
+			offerInferred(calls, restFouls, "the striker's place at rest was inferred")
 		}
 	}
 	for _, a := range s.arms {
 		if a.Inferred && *a.Side == s.seat {
 			s.doubt(inferred(fmt.Sprintf("where %s's hand or arm crossed the foul line", s.seat), a))
-			offerInferred(calls, foulSet(rules.FoulHandOverFoulLine), "the hand's place was inferred")
+			offerInferred(calls, handFouls, "the hand's place was inferred")
 		}
 	}
 	for _, m := range s.moved {
 		if m.Inferred {
 			s.doubt(inferred(fmt.Sprintf("%s moved by hand", pieceName(m)), m, m.ID))
-			offerInferred(calls, foulSet(rules.FoulTouchedPiece, rules.FoulStoppedStriker), "the move was inferred")
+			offerInferred(calls, moveFouls, "the move was inferred")
 		}
 	}
 }

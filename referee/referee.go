@@ -301,7 +301,7 @@ func (r *Referee) finish(e events.Event) []Decision {
 	r.inferredChecks(s, d.Calls, e)
 	for _, x := range s.doubts {
 		if x.Kind == events.DoubtEndUnseen {
-			offerInferred(d.Calls, foulSet(rules.FoulBackwardFlick, rules.FoulNoContact), "the stroke's end was not seen")
+			offerInferred(d.Calls, endFouls, "the stroke's end was not seen")
 		}
 	}
 	start := s.start.Frame
@@ -329,7 +329,7 @@ func (r *Referee) between(e events.Event, ds []Decision) []Decision {
 				what = fmt.Sprintf("where %s was moved by hand", pieceName(e))
 			}
 			d.Doubts = mergeDoubts(d.Doubts, inferred(what, e, e.ID))
-			offerInferred(d.Calls, foulSet(rules.FoulDueOutsideOuterCircle, rules.FoulDueOnCentreCircle, rules.FoulTouchedPiece, rules.FoulPlacementDisturbed, rules.FoulWrongManPlaced), "its place was inferred")
+			offerInferred(d.Calls, putFouls, "its place was inferred")
 		}
 		if r.cur == nil { // during a stroke, its gaps wait for its end
 			d.Doubts = mergeDoubts(d.Doubts, r.takeGaps(-1, false)...)

@@ -2,60 +2,64 @@ package rules
 
 import (
 	"fmt"
-	"sort"
+
+	"github.com/boardcam/boardcam/foul"
 )
 
 // Foul is a stable snake_case code for a foul. Codes are part of the
 // stroke-log notation (written "!code") and of the websocket protocol; they
-// are never renamed. Which codes a profile recognises, and how it penalises
-// them, is in [Profile.Fouls].
-type Foul string
+// are never renamed. Each foul is described once, in package foul (its
+// references in every profile's document, what the camera must see);
+// which codes a profile recognises, and how it penalises them, is in
+// [Profile.Fouls], built from those descriptions. The constants below name
+// the codes described in package foul's own table.
+type Foul = foul.Code
 
 // Striking fouls: they make the stroke improper.
 const (
 	// FoulPlacement: the striker did not touch both base lines (and was not
 	// on a base circle).
-	FoulPlacement Foul = "placement"
+	FoulPlacement = foul.Placement
 	// FoulCutMoon: the striker lay partly on a base circle and partly in the
 	// base line ("cutting the moon").
-	FoulCutMoon Foul = "cut_moon"
+	FoulCutMoon = foul.CutMoon
 	// FoulArrow: from a base circle, the striker touched the arrow.
-	FoulArrow Foul = "arrow"
+	FoulArrow = foul.Arrow
 	// FoulWrongSide: the striker was placed on another side's base line.
-	FoulWrongSide Foul = "wrong_side"
+	FoulWrongSide = foul.WrongSide
 	// FoulBackwardFlick: the striker did not cross the front base line
 	// (flicked backwards or sideways).
-	FoulBackwardFlick Foul = "backward_flick"
+	FoulBackwardFlick = foul.BackwardFlick
 	// FoulBehindLineFirst: a piece on or behind the front base line was
 	// struck before the striker crossed the front line.
-	FoulBehindLineFirst Foul = "behind_line_first"
+	FoulBehindLineFirst = foul.BehindLineFirst
 	// FoulNoContact: the striker touched neither a coin nor the frame
 	// (team-3board General Rules 7).
-	FoulNoContact Foul = "no_contact"
+	FoulNoContact = foul.NoContact
 	// FoulAdjacentArrowCoin: a coin on the adjacent arrow was hit
 	// (team-3board General Rules 8).
-	FoulAdjacentArrowCoin Foul = "adjacent_arrow_coin"
+	FoulAdjacentArrowCoin = foul.AdjacentArrowCoin
 	// FoulRedCircleCoin: a coin touching the base circles and the line
 	// outside them was hit (team-3board General Rules 9).
-	FoulRedCircleCoin Foul = "red_circle_coin"
+	FoulRedCircleCoin = foul.RedCircleCoin
 	// FoulOpponentCoinOnly: the striker hit only the opponent's coin
 	// directly (team-3board Additional Rules 5).
-	FoulOpponentCoinOnly Foul = "opponent_coin_only"
+	FoulOpponentCoinOnly = foul.OpponentCoinOnly
 	// FoulLastTwoDirectHit: with the queen and one coin left, that coin was
 	// hit directly (team-3board Additional Rules 6, 7).
-	FoulLastTwoDirectHit Foul = "last_two_direct_hit"
+	FoulLastTwoDirectHit = foul.LastTwoDirectHit
 	// FoulThumbing: a stroke with the thumb (a "backshot"; team-3board).
-	FoulThumbing Foul = "thumbing"
+	FoulThumbing = foul.Thumbing
 	// FoulPush: the striker was pushed, not flicked.
-	FoulPush Foul = "push"
+	FoulPush = foul.Push
 	// FoulTouchedPiece: a hand touched or moved a piece other than the
 	// striker.
-	FoulTouchedPiece Foul = "touched_piece"
+	FoulTouchedPiece = foul.TouchedPiece
 	// FoulHandOverFoulLine: the hand or arm crossed the diagonal foul lines.
-	FoulHandOverFoulLine Foul = "hand_over_foul_line"
+	FoulHandOverFoulLine = foul.HandOverFoulLine
 	// FoulStoppedStriker: the player stopped the striker abruptly
 	// (team-3board Additional Rules 4).
-	FoulStoppedStriker Foul = "stopped_striker"
+	FoulStoppedStriker = foul.StoppedStriker
 )
 
 // Fouls the engine derives from a stroke's outcome. They are reported in
@@ -63,63 +67,63 @@ const (
 // pieces say it).
 const (
 	// FoulStrikerOverboard: the striker left the board.
-	FoulStrikerOverboard Foul = "striker_overboard"
+	FoulStrikerOverboard = foul.StrikerOverboard
 	// FoulPieceOverboard: a carromman or the queen left the board.
-	FoulPieceOverboard Foul = "piece_overboard"
+	FoulPieceOverboard = foul.PieceOverboard
 	// FoulStrikerPocketed: the striker was pocketed (a foul in nit-delhi
 	// and jamshedpur; a "due" elsewhere).
-	FoulStrikerPocketed Foul = "striker_pocketed"
+	FoulStrikerPocketed = foul.StrikerPocketed
 	// FoulOpponentPocketed: the player pocketed an opponent's piece.
-	FoulOpponentPocketed Foul = "opponent_pocketed"
+	FoulOpponentPocketed = foul.OpponentPocketed
 	// FoulOpponentFinalPiece: the player pocketed the opponent's final piece
 	// (nit-delhi).
-	FoulOpponentFinalPiece Foul = "opponent_final_piece"
+	FoulOpponentFinalPiece = foul.OpponentFinalPiece
 	// FoulFinalPieceEarly: the player pocketed his final piece before the
 	// queen was covered (nit-delhi).
-	FoulFinalPieceEarly Foul = "final_piece_early"
+	FoulFinalPieceEarly = foul.FinalPieceEarly
 	// FoulBreakFailed: the breaker failed to break in the allowed attempts
 	// (nit-delhi).
-	FoulBreakFailed Foul = "break_failed"
+	FoulBreakFailed = foul.BreakFailed
 )
 
 // Fouls in placing due and penalty men, written on a placement line.
 const (
 	// FoulDueOutsideOuterCircle: a due or penalty man was placed (or moved)
 	// outside the outer circle.
-	FoulDueOutsideOuterCircle Foul = "due_outside_outer_circle"
+	FoulDueOutsideOuterCircle = foul.DueOutsideOuterCircle
 	// FoulDueOnCentreCircle: a due or penalty man covers part of the centre
 	// circle.
-	FoulDueOnCentreCircle Foul = "due_on_centre_circle"
+	FoulDueOnCentreCircle = foul.DueOnCentreCircle
 	// FoulWrongManPlaced: the placer put down a man of his own colour by
 	// mistake (ICF Dues and Penalties 17).
-	FoulWrongManPlaced Foul = "wrong_man_placed"
+	FoulWrongManPlaced = foul.WrongManPlaced
 	// FoulPlacementDisturbed: placing moved other pieces (ICF Dues 23).
-	FoulPlacementDisturbed Foul = "placement_disturbed"
+	FoulPlacementDisturbed = foul.PlacementDisturbed
 	// FoulPlacementTimeout: the placing was not completed in time (ICF
 	// Dues 26, 27).
-	FoulPlacementTimeout Foul = "placement_timeout"
+	FoulPlacementTimeout = foul.PlacementTimeout
 	// FoulDueUsedForQueen: a due man was placed to make a shot with the
 	// queen (ICF Covering the Queen 41).
-	FoulDueUsedForQueen Foul = "due_used_for_queen"
+	FoulDueUsedForQueen = foul.DueUsedForQueen
 )
 
 // Conduct fouls, declared by the umpire with a "foul" line.
 const (
 	// FoulTalking: doubles partners talked or signalled during the board.
-	FoulTalking Foul = "talking"
+	FoulTalking = foul.Talking
 	// FoulPowder: powder applied, removed or blown off against the rules.
-	FoulPowder Foul = "powder"
+	FoulPowder = foul.Powder
 	// FoulTappedBoard: the player hit, tapped or disturbed the board.
-	FoulTappedBoard Foul = "tapped_board"
+	FoulTappedBoard = foul.TappedBoard
 	// FoulBoardDisturbed: the board was disturbed so that the men cannot
 	// be rearranged; the offender loses the board.
-	FoulBoardDisturbed Foul = "board_disturbed"
+	FoulBoardDisturbed = foul.BoardDisturbed
 	// FoulGotUp: a player got up from the seat during the board; he loses
 	// the board.
-	FoulGotUp Foul = "got_up"
+	FoulGotUp = foul.GotUp
 	// FoulAppealViolation: play continued during an appeal before the
 	// umpire called "Play"; the offender loses the board.
-	FoulAppealViolation Foul = "appeal_violation"
+	FoulAppealViolation = foul.AppealViolation
 )
 
 // FoulEffect is how a profile penalises a foul.
@@ -168,64 +172,15 @@ type FoulRule struct {
 	Fallback bool
 }
 
-// foulInfo is the profile-independent description of each code.
-var foulInfo = map[Foul]struct {
-	camera  bool
-	derived bool
-	summary string
-}{
-	FoulPlacement:             {true, false, "striker not touching both base lines nor covering a base circle"},
-	FoulCutMoon:               {true, false, "striker partly on a base circle (cutting the moon)"},
-	FoulArrow:                 {true, false, "striker on a base circle touching the arrow"},
-	FoulWrongSide:             {true, false, "striker placed on another side's base line"},
-	FoulBackwardFlick:         {true, false, "striker did not cross the front base line"},
-	FoulBehindLineFirst:       {true, false, "piece on or behind the front line struck before the striker crossed it"},
-	FoulNoContact:             {true, false, "striker touched no coin and no wall"},
-	FoulAdjacentArrowCoin:     {true, false, "coin lying on the adjacent arrow was hit"},
-	FoulRedCircleCoin:         {true, false, "coin touching the base circles and the line outside them was hit"},
-	FoulOpponentCoinOnly:      {true, false, "striker hit only an opponent's coin directly"},
-	FoulLastTwoDirectHit:      {true, false, "with the queen and one coin left, that coin was hit directly"},
-	FoulThumbing:              {false, false, "stroke with the thumb (backshot)"},
-	FoulPush:                  {false, false, "striker pushed instead of flicked"},
-	FoulTouchedPiece:          {true, false, "hand touched or moved a piece other than the striker"},
-	FoulHandOverFoulLine:      {true, false, "hand or arm over the diagonal foul lines"},
-	FoulStoppedStriker:        {true, false, "striker stopped abruptly by hand"},
-	FoulStrikerOverboard:      {true, true, "striker left the board"},
-	FoulPieceOverboard:        {true, true, "a carromman or the queen left the board"},
-	FoulStrikerPocketed:       {true, true, "striker pocketed"},
-	FoulOpponentPocketed:      {true, true, "opponent's piece pocketed"},
-	FoulOpponentFinalPiece:    {true, true, "opponent's final piece pocketed"},
-	FoulFinalPieceEarly:       {true, true, "own final piece pocketed before the queen was covered"},
-	FoulBreakFailed:           {true, true, "break not made in the allowed attempts"},
-	FoulDueOutsideOuterCircle: {true, false, "due or penalty man placed outside the outer circle"},
-	FoulDueOnCentreCircle:     {true, false, "due or penalty man placed on the centre circle"},
-	FoulWrongManPlaced:        {true, false, "placer put down a man of his own colour"},
-	FoulPlacementDisturbed:    {true, false, "placing moved other pieces"},
-	FoulPlacementTimeout:      {false, false, "placing not completed in time"},
-	FoulDueUsedForQueen:       {false, false, "due man placed to make a shot with the queen"},
-	FoulTalking:               {false, false, "partners talked or signalled"},
-	FoulPowder:                {false, false, "powder applied or removed against the rules"},
-	FoulTappedBoard:           {false, false, "board hit, tapped or disturbed"},
-	FoulBoardDisturbed:        {false, false, "board disturbed beyond rearrangement"},
-	FoulGotUp:                 {false, false, "player got up from the seat during the board"},
-	FoulAppealViolation:       {false, false, "played on during an appeal"},
-}
-
 // AllFouls lists every foul code of every profile, sorted.
 func AllFouls() []Foul {
-	out := make([]Foul, 0, len(foulInfo))
-	for f := range foulInfo {
-		out = append(out, f)
+	all := foul.All()
+	out := make([]Foul, len(all))
+	for i, d := range all {
+		out[i] = d.Code
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
 }
-
-// Known reports whether f is a foul code of some profile.
-func (f Foul) Known() bool { _, ok := foulInfo[f]; return ok }
-
-// Summary describes the foul in a few words.
-func (f Foul) Summary() string { return foulInfo[f].summary }
 
 // MatchLoss is why a player loses the entire match (ICF "Loss of Entire
 // Match" 1-9), the reason of a "disqualify" line.

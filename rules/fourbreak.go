@@ -25,19 +25,7 @@ var fourBreak = &Profile{
 	ReturnOwnWithStriker:         true,
 	QueenStrikerAllNineLosesTurn: true,
 	Demands:                      true,
-	Fouls: foulRules("four-break-queen-3.md", map[Foul]string{
-		FoulPlacement:             icfRef,
-		FoulCutMoon:               icfRef,
-		FoulWrongSide:             icfRef,
-		FoulBackwardFlick:         icfRef,
-		FoulBehindLineFirst:       icfRef,
-		FoulHandOverFoulLine:      icfRef,
-		FoulPush:                  icfRef,
-		FoulTouchedPiece:          icfRef,
-		FoulDueOutsideOuterCircle: "Dues 1-3 (\"kept anywhere in the circle\")",
-		FoulDueOnCentreCircle:     "Dues 1-3 (\"except for the centermost red circle\")",
-		FoulDueUsedForQueen:       "Queen 25",
-	}, boardLoss),
+	Fouls:                        foulRules("four-break", "four-break-queen-3.md", boardLoss),
 	Finish: func() []FinishRule {
 		const win, lose = true, false
 		const own, opp, both = 1, 2, 3

@@ -85,31 +85,6 @@ func icfFinish(p func(string) string) []FinishRule {
 // icfDoc is the ICF laws' document, the fallback of every other profile.
 const icfDoc = "icf-laws-of-carrom.md"
 
-// icfFoulRefs is the ICF reference of every foul the laws name.
-var icfFoulRefs = map[Foul]string{
-	FoulPlacement:             "Striking 1; General Rules 29",
-	FoulCutMoon:               "Striking 2",
-	FoulArrow:                 "General Rules 30",
-	FoulWrongSide:             "Equipment (base lines); Striking",
-	FoulBackwardFlick:         "Striking 3",
-	FoulBehindLineFirst:       "Striking 4",
-	FoulHandOverFoulLine:      "Striking 5, 6; Sitting Position 7",
-	FoulPush:                  "Interpretations (Push); Shooting Styles",
-	FoulTouchedPiece:          "General Rules 34",
-	FoulDueOutsideOuterCircle: "Dues and Penalties 20, 22",
-	FoulDueOnCentreCircle:     "Dues and Penalties 29",
-	FoulWrongManPlaced:        "Dues and Penalties 17",
-	FoulPlacementDisturbed:    "Dues and Penalties 23",
-	FoulPlacementTimeout:      "Dues and Penalties 26, 27",
-	FoulDueUsedForQueen:       "Covering the Queen 41",
-	FoulTalking:               "General Rules 31",
-	FoulPowder:                "General Rules 10-13",
-	FoulTappedBoard:           "General Rules 23",
-	FoulBoardDisturbed:        "General Rules 24",
-	FoulGotUp:                 "Dues and Penalties 31",
-	FoulAppealViolation:       "General Rules 7, 8",
-}
-
 // boardLoss marks the fouls that lose the board.
 var boardLoss = map[Foul]FoulEffect{FoulBoardDisturbed: EffectBoard, FoulGotUp: EffectBoard, FoulAppealViolation: EffectBoard}
 
@@ -153,7 +128,7 @@ var icf = &Profile{
 	ReturnOwnWithStriker:         true,
 	QueenStrikerAllNineLosesTurn: true,
 	Demands:                      true,
-	Fouls:                        foulRules(icfDoc, icfFoulRefs, boardLoss),
+	Fouls:                        foulRules("icf", icfDoc, boardLoss),
 	Finish:                       icfFinish(func(r string) string { return "icf: " + r }),
 	PlainFinish:                  "icf: Game 2, 3",
 	Refs:                         icfRefs,

@@ -2,9 +2,10 @@ package rules
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
+
+	"github.com/boardcam/boardcam/foul"
 )
 
 // Direction is the order of play around the board in doubles (in singles
@@ -411,59 +412,33 @@ func ProfileByName(name string) (*Profile, error) {
 	return nil, fmt.Errorf("unknown profile %q (want one of %s)", name, strings.Join(ProfileNames(), ", "))
 }
 
-// icfRef, as a profile's reference for a foul, means its document is
-// silent and the ICF laws' rule ([icfFoulRefs]) applies, marked as a
-// fallback.
-const icfRef = "~"
-
-// icfFallback lists the fouls every other document is silent on: the
-// umpire's and the players' conduct, the placement of dues and the arrow.
-// Every profile recognises them under the ICF laws' rule, marked as a
-// fallback, unless its own table cites its document for them.
-var icfFallback = []Foul{
-	FoulArrow, FoulDueOnCentreCircle, FoulWrongManPlaced, FoulPlacementDisturbed,
-	FoulPlacementTimeout, FoulDueUsedForQueen, FoulTalking, FoulPowder,
-	FoulTappedBoard, FoulBoardDisturbed, FoulGotUp, FoulAppealViolation,
-}
-
-// foulRules builds a profile's foul list from code → reference pairs (a
-// reference [icfRef] takes the ICF laws' rule as a fallback) plus, for the
-// profiles other than icf, the shared [icfFallback]. Effect overrides go
-// in fx.
-func foulRules(doc string, refs map[Foul]string, fx map[Foul]FoulEffect) []FoulRule {
-	all := make(map[Foul]string, len(refs)+len(icfFallback))
-	for code, ref := range refs {
-		all[code] = ref
-	}
-	if doc != icfDoc {
-		for _, code := range icfFallback {
-			if _, own := all[code]; !own {
-				all[code] = icfRef
-			}
-		}
-	}
-	out := make([]FoulRule, 0, len(all))
-	for code, ref := range all {
-		info, ok := foulInfo[code]
+// foulRules builds the foul table of the profile called name (document
+// doc) from the foul descriptions (package foul): every foul whose
+// description names the profile, or falls back on the ICF laws for every
+// profile, under its reference in doc or, where doc is silent, the ICF
+// laws' rule marked as a fallback. Effects other than improper go in fx.
+func foulRules(name, doc string, fx map[Foul]FoulEffect) []FoulRule {
+	var out []FoulRule
+	for _, d := range foul.All() {
+		ref, ok := d.Ref(name)
 		if !ok {
-			panic("rules: unknown foul code in profile table: " + string(code))
+			continue
 		}
-		fr := FoulRule{Code: code, Camera: info.camera, Derived: info.derived, Effect: EffectImproper}
-		if ref == icfRef {
-			icf, ok := icfFoulRefs[code]
+		fr := FoulRule{Code: d.Code, Camera: d.ByCamera(), Derived: d.Class == foul.Outcome, Effect: EffectImproper}
+		if ref == foul.ICF {
+			icf, ok := d.Refs[foul.ICFProfile]
 			if !ok {
-				panic("rules: no ICF rule to fall back on for " + string(code))
+				panic("rules: no ICF rule to fall back on for " + string(d.Code))
 			}
 			fr.Fallback = true
 			fr.Ref = icfDoc + ": " + icf + " (fallback: " + doc + " is silent)"
 		} else {
 			fr.Ref = doc + ": " + ref
 		}
-		if e, ok := fx[code]; ok {
+		if e, ok := fx[d.Code]; ok {
 			fr.Effect = e
 		}
 		out = append(out, fr)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/foul"
 )
 
 // Never silently wrong: what the camera did not see is said. Every
@@ -289,9 +290,7 @@ func (tk *Tracker) noteUnaccounted(i int, why string) {
 	}
 	tr := &tk.tracks[i]
 	f := tk.frameOf(tr.lastSeenT)
-	st.doubts = append(st.doubts, events.Doubt{Kind: events.DoubtUnaccounted,
-		Reason: fmt.Sprintf("%s was last seen at frame %d at (%.0f, %.0f) mm and %s", tr.id, f, tr.pos.X, tr.pos.Y, why),
-		Frames: [2]int{f, tk.frame}, IDs: []string{tr.id}})
+	st.doubts = append(st.doubts, foul.Unaccounted(tr.id, f, tk.frame, tr.pos, why))
 }
 
 // noteStrikers watches, during a stroke, for two discs the detector is sure
@@ -386,9 +385,7 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 		}
 		if !said {
 			f := tk.frameOf(tr.lastSeenT)
-			out = append(out, events.Doubt{Kind: events.DoubtUnaccounted,
-				Reason: fmt.Sprintf("%s was last seen at frame %d at (%.0f, %.0f) mm and is not on the board, nor seen to leave it", tr.id, f, tr.pos.X, tr.pos.Y),
-				Frames: [2]int{f, tk.frame}, IDs: []string{tr.id}})
+			out = append(out, foul.Unaccounted(tr.id, f, tk.frame, tr.pos, foul.NotOnBoard))
 		}
 	}
 	return out

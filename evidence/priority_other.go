@@ -1,0 +1,9 @@
+//go:build !linux
+
+package evidence
+
+import "runtime"
+
+// lowerThreadPriority locks the calling goroutine to its OS thread; only
+// Linux lowers a thread's priority.
+func lowerThreadPriority(int) { runtime.LockOSThread() }

@@ -1,0 +1,26 @@
+// Package foul describes, once, every foul a profile knows and every doubt
+// the camera raises: what a newcomer adding a foul edits, and what the
+// rest of boardcam reads instead of listing fouls itself.
+//
+// A foul's [Desc] holds its stable code, what kind of foul it is, its rule
+// reference in each profile's document, and — for a foul the camera can
+// judge — what the camera must see, which seen facts the call rests on,
+// how the simulator's ground truth produces it and how `boardcam eval`
+// scores it. The readers:
+//
+//   - rules builds each profile's foul table from the references
+//     ([Desc.Refs]); a foul is recognised by a profile exactly when its
+//     description names that profile (or falls back on the ICF laws);
+//   - referee offers instead of applying the calls that rest on an
+//     inferred fact ([Camera.RestsOn]) and runs the checks of fouls
+//     described with a check of their own;
+//   - corpus takes its foul tags (expect.covers) from [Camera.Truth];
+//   - eval scores each foul within its window ([Score]);
+//   - tracker and referee word their doubts with this package's
+//     functions (doubt.go), so that one doubt reads the same wherever it is
+//     raised.
+//
+// The package is pure Go and depends only on board and events (the
+// vocabulary of what the camera sees), so that rules, which imports it,
+// stays pure Go.
+package foul
