@@ -22,10 +22,12 @@ import (
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/hardware/buttons"
+	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/internal/sdnotify"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/referee"
 	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -41,7 +43,7 @@ type Publisher interface {
 // tracker) → referee → rules → journal → publishers (scoreboard sinks,
 // websocket), each a goroutine connected to the next by a bounded queue.
 //
-//	d := &daemon.Daemon{Config: cfg, Logger: log}
+//	d := &daemon.Daemon{Config: cfg, Logger: log, Sight: sight} // sight: the OpenCV side (cmd/boardcam)
 //	if err := d.Initialize(); err != nil { … }
 //	defer d.Close()
 //	err := d.Run(ctx) // until the video ends or ctx is cancelled
@@ -87,6 +89,10 @@ type Daemon struct {
 	// terminal and hardware sinks.
 	Publishers []Publisher
 	Sinks      []display.Sink
+	// Painter does the pixel work of the preview, the still frames and
+	// the evidence (render/paint.Painter, given by cmd/boardcam; nil: no
+	// preview, no evidence).
+	Painter overlay.Painter
 	// Hardware are the hardware openers (tests use fakes).
 	Hardware hardware.Options
 	// WebClock is the web server's clock (default the system clock).
@@ -265,7 +271,7 @@ func (d *Daemon) initialize() error {
 			Config: web.Config{Listen: *cfg.Web.Listen, UmpireHash: cfg.Web.UmpireHash, AllowedOrigins: cfg.Web.AllowedOrigins,
 				TrustedProxies: cfg.Web.TrustedProxies, TLS: tlsCfg, Board: d.geom, Clock: wc},
 			Logger: d.Logger.With("component", "web"),
-			Source: d, Sink: d, Frames: d, Metrics: wm, Sheet: d,
+			Source: d, Sink: d, Frames: d, Metrics: wm, Sheet: d, Painter: d.Painter,
 		}
 		if d.ev != nil {
 			d.web.Evidence = d.ev
@@ -556,13 +562,13 @@ func (d *Daemon) Do(ctx context.Context, c web.Command) (string, error) {
 }
 
 // CopyFrame implements web.FrameSource.
-func (d *Daemon) CopyFrame(dst *gocv.Mat) (int64, bool) {
+func (d *Daemon) CopyFrame(dst sight.Image) (int64, bool) {
 	d.frameMu.Lock()
 	defer d.frameMu.Unlock()
-	if !d.hasLatest {
+	if !d.hasLatest || d.Painter == nil {
 		return 0, false
 	}
-	d.latest.CopyTo(dst)
+	d.Painter.Copy(dst, &d.latest)
 	return d.latestNo, true
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/evidence"
+	"github.com/boardcam/boardcam/foul"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/sheet"
@@ -56,6 +57,7 @@ type evidenceKeeper struct {
 	restored          string // the prefix whose earlier files were restored
 	cal               web.Calibration
 	pcs               []web.Pieces // recent piece positions, oldest first
+	handFrames        []handFrame  // recent frames with hands seen, oldest first
 	players           map[board.Side]string
 	items             map[string]*evItem // by media id
 	files             map[string]*evItem // by file name
@@ -88,6 +90,10 @@ func (d *Daemon) openEvidence() error {
 	if cfg.Off || d.cap == nil {
 		return nil
 	}
+	if d.Painter == nil {
+		d.Logger.Warn("evidence: off (this build has no picture painter)")
+		return nil
+	}
 	dir := cfg.Dir
 	if dir == "" {
 		dir = filepath.Join(d.Config.Journal.Dir, "evidence")
@@ -108,11 +114,11 @@ func (d *Daemon) openEvidence() error {
 			e.restore(pendingIDs(snap.Pending))
 		}
 	}
-	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth, MaxBytes: cfg.BufferMB << 20}}
+	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth, MaxBytes: cfg.BufferMB << 20}, Painter: d.Painter}
 	if err := e.buf.Initialize(); err != nil {
 		return fmt.Errorf("%s: %w", d.Config.at("evidence"), err)
 	}
-	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: dir, MaxAge: cfg.MaxAge.D(), MaxBytes: cfg.MaxMB << 20}, Done: e.finished}
+	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: dir, MaxAge: cfg.MaxAge.D(), MaxBytes: cfg.MaxMB << 20}, Painter: d.Painter, Done: e.finished}
 	if err := e.w.Initialize(); err != nil {
 		e.buf.Close()
 		return fmt.Errorf("%s: %w", d.Config.at("evidence.dir"), err)
@@ -174,7 +180,7 @@ func (e *evidenceKeeper) frame(f *Frame) {
 		return
 	}
 	t0 := time.Now()
-	e.buf.Add(f.Mat, f.Index, f.PTS)
+	e.buf.Add(&f.Mat, f.Index, f.PTS)
 	d := int64(time.Since(t0))
 	e.addN.Add(1)
 	e.addNs.Add(d)
@@ -228,6 +234,46 @@ func (e *evidenceKeeper) pieces(p web.Pieces) {
 	if len(e.pcs) > 600 {
 		e.pcs = append(e.pcs[:0:0], e.pcs[len(e.pcs)-300:]...)
 	}
+}
+
+// handFrame is a frame's hands as vision found them: the outlines are
+// computed only when a still of that frame is asked for.
+type handFrame struct {
+	frame   int64
+	regions func() [][][2]float64
+}
+
+// keepHands is how many frames with hands are remembered (about 10 s).
+const keepHands = 300
+
+// hands remembers the hands seen in an analysed frame (regions returns
+// their outlines in the camera frame's pixels; nil: none seen).
+func (e *evidenceKeeper) hands(frame int64, regions func() [][][2]float64) {
+	if e == nil || regions == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if n := len(e.handFrames); n > 0 && e.handFrames[n-1].frame >= frame {
+		e.handFrames = nil // a new stream
+	}
+	e.handFrames = append(e.handFrames, handFrame{frame, regions})
+	if len(e.handFrames) > keepHands {
+		e.handFrames = append(e.handFrames[:0:0], e.handFrames[len(e.handFrames)-keepHands/2:]...)
+	}
+}
+
+// handsAt are the outlines of the hands in frame (none when the frame was
+// not analysed or showed no hand).
+func (e *evidenceKeeper) handsAt(frame int64) [][][2]float64 {
+	for i := len(e.handFrames) - 1; i >= 0; i-- {
+		if h := e.handFrames[i]; h.frame == frame {
+			return h.regions()
+		} else if h.frame < frame {
+			break
+		}
+	}
+	return nil
 }
 
 func (e *evidenceKeeper) piecesAt(frame int64) []web.Piece {
@@ -520,7 +566,16 @@ func (e *evidenceKeeper) request(id, kind, heading string, frame int64, fouls []
 		from, to = s[0], max(s[1], frame)+int64(e.fps/2)
 	}
 	frames := e.buf.Frames(from, to)
-	req := evidence.Request{Name: base, Frames: frames, Decisive: frame, Scene: e.scene(frame, fouls, heading, frames)}
+	// The still shows the kept frame nearest the decisive one, and the
+	// hands of that very frame.
+	still := frame
+	for i, f := range frames {
+		if i == 0 || abs(f.Index-frame) < abs(still-frame) {
+			still = f.Index
+		}
+	}
+	req := evidence.Request{Name: base, Frames: frames, Decisive: still, Scene: e.scene(frame, fouls, heading, frames)}
+	req.Scene.HandOutlines = e.handsAt(still)
 	if !e.w.Submit(req) {
 		e.failed.WithLabelValues("busy").Inc()
 		e.log.Warn("evidence: the writer is behind: no still or clip for this decision", "id", id)
@@ -757,35 +812,20 @@ func (e *evidenceKeeper) LastReplay() (web.Media, bool) {
 
 // Headings in plain words.
 
-// foulPhrases say a foul after the player's name ("Asha" + "'s hand
-// crossed the foul line").
-var foulPhrases = map[rules.Foul]string{
-	rules.FoulHandOverFoulLine:      "'s %s crossed the foul line",
-	rules.FoulPlacement:             "'s striker was not placed within the base lines",
-	rules.FoulCutMoon:               "'s striker cut the base circle",
-	rules.FoulArrow:                 "'s striker touched the arrow",
-	rules.FoulWrongSide:             " struck from the wrong side",
-	rules.FoulBackwardFlick:         " flicked backwards",
-	rules.FoulBehindLineFirst:       " hit a piece behind the front line first",
-	rules.FoulNoContact:             "'s striker touched no piece",
-	rules.FoulThumbing:              " struck with the thumb",
-	rules.FoulPush:                  " pushed the striker",
-	rules.FoulTouchedPiece:          " touched a piece",
-	rules.FoulStrikerOverboard:      "'s striker left the board",
-	rules.FoulPieceOverboard:        " sent a piece off the board",
-	rules.FoulStrikerPocketed:       " pocketed the striker",
-	rules.FoulOpponentPocketed:      " pocketed an opponent's man",
-	rules.FoulBreakFailed:           "'s break touched no piece",
-	rules.FoulDueOutsideOuterCircle: "'s due man was placed outside the outer circle",
-	rules.FoulDueOnCentreCircle:     "'s due man was placed on the centre circle",
-	rules.FoulPlacementDisturbed:    " disturbed the pieces while placing",
+// foulPhrase says a foul after the player's name ("Asha" + "'s hand
+// crossed the foul line"), as its description (package foul) words it.
+func foulPhrase(code string) (string, bool) {
+	if d, ok := foul.Lookup(foul.Code(code)); ok && d.Heading != "" {
+		return d.Heading, true
+	}
+	return "", false
 }
 
 // foulHeading: "Asha's hand crossed the foul line, 17 mm" (e.mu held).
 func (e *evidenceKeeper) foulHeading(f web.Foul) string {
 	who := e.name(f.Seat)
 	var h string
-	if p, ok := foulPhrases[rules.Foul(f.Code)]; ok {
+	if p, ok := foulPhrase(f.Code); ok {
 		if strings.Contains(p, "%s") {
 			part := "hand"
 			switch note := f.Evidence.Note; {

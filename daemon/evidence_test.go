@@ -5,6 +5,7 @@ import (
 	"errors"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/evidence"
 	"github.com/boardcam/boardcam/match"
+	"github.com/boardcam/boardcam/render/paint"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/web"
 )
@@ -33,11 +35,11 @@ func newTestEvidence(t *testing.T, ffmpeg string) (*evidenceKeeper, string) {
 	e := &evidenceKeeper{log: quietLogger(), geom: board.ICF(), fps: 30, pre: 30, prefix: "match-1", dir: filepath.Join(dir, "evidence"),
 		players: map[board.Side]string{board.S: "Asha", board.N: "Ravi"}, items: map[string]*evItem{}, files: map[string]*evItem{},
 		inPlay: -1, wake: func() {}}
-	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}}
+	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}, Painter: paint.Painter{}}
 	if err := e.buf.Initialize(); err != nil {
 		t.Fatal(err)
 	}
-	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: filepath.Join(dir, "evidence"), FFmpeg: ffmpeg}, Done: e.finished}
+	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: filepath.Join(dir, "evidence"), FFmpeg: ffmpeg}, Painter: paint.Painter{}, Done: e.finished}
 	if err := e.w.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func newTestEvidence(t *testing.T, ffmpeg string) (*evidenceKeeper, string) {
 	for i := 0; i < 90; i++ {
 		gocv.Circle(&img, image.Pt(i, 60), 4, color.RGBA{255, 255, 255, 0}, -1)
 		f := &Frame{Mat: img, Index: int64(i), PTS: time.Duration(i) * time.Second / 30}
-		for !e.buf.Add(f.Mat, f.Index, f.PTS) {
+		for !e.buf.Add(&f.Mat, f.Index, f.PTS) {
 			_ = e.buf.Sync(5 * time.Second)
 		}
 		switch i {
@@ -150,7 +152,7 @@ func TestEvidenceOfEarlierRunsAfterARestart(t *testing.T) {
 	e2, _ := newTestEvidence(t, "/nonexistent/ffmpeg")
 	e2.dir = filepath.Join(dir, "evidence")
 	e2.w.Close()
-	e2.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: e2.dir, FFmpeg: "/nonexistent/ffmpeg"}, Done: e2.finished}
+	e2.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: e2.dir, FFmpeg: "/nonexistent/ffmpeg"}, Painter: paint.Painter{}, Done: e2.finished}
 	if err := e2.w.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +222,8 @@ func TestEvidenceHeadings(t *testing.T) {
 		{web.Foul{Code: "touched_piece", Seat: board.S, Evidence: web.Evidence{MarginMM: &m}}, "Asha touched a piece"},
 		{web.Foul{Code: "talking", Seat: board.S, Text: "talking during play"}, "Asha: talking during play"},
 		{web.Foul{Code: "hand_over_foul_line", Seat: board.E, Evidence: web.Evidence{Note: "the arm of E went 4 mm beyond"}}, "E's arm crossed the foul line"},
+		// The heading of a foul comes from its description (package foul).
+		{web.Foul{Code: "adjacent_arrow_coin", Seat: board.N, Evidence: web.Evidence{MarginMM: &m, Marking: "arrow NE"}}, "Ravi's striker hit a coin on the adjacent arrow, 3.2 mm"},
 	} {
 		if got := e.foulHeading(c.f); got != c.want {
 			t.Errorf("%s: %q, want %q", c.f.Code, got, c.want)
@@ -300,5 +304,62 @@ func TestWriteSheetFromTheJournal(t *testing.T) {
 	}
 	if err := writeSheet(&csv, "", "pdf"); err == nil {
 		t.Fatal("a sheet without a journal")
+	}
+}
+
+// The still shows the hands' outlines of the very frame it shows, as the
+// vision's hand stage found them; a frame without hands gets none.
+func TestEvidenceStillHasTheHandsOfItsFrame(t *testing.T) {
+	e, _ := newTestEvidence(t, "/nonexistent/ffmpeg")
+	calls := 0
+	outline := [][2]float64{{10, 10}, {60, 10}, {60, 50}, {10, 50}}
+	e.hands(59, func() [][][2]float64 { calls++; return [][][2]float64{{{0, 0}, {1, 0}, {1, 1}}} })
+	e.hands(60, func() [][][2]float64 { calls++; return [][][2]float64{outline} })
+	e.hands(61, nil)
+	if calls != 0 {
+		t.Fatal("outlines computed for frames nobody asked a still of")
+	}
+	e.mu.Lock()
+	got := e.handsAt(60)
+	none := e.handsAt(62)
+	e.mu.Unlock()
+	if len(got) != 1 || got[0][1] != outline[1] || none != nil || calls != 1 {
+		t.Fatalf("frame 60: %v; frame 62: %v; %d computed", got, none, calls)
+	}
+	// Through a request: the hand foul at frame 60 (handFoulPending).
+	e.mu.Lock()
+	frames := e.buf.Frames(10, 95)
+	still := int64(-1)
+	for _, f := range frames {
+		if f.Index == 60 {
+			still = 60
+		}
+	}
+	e.mu.Unlock()
+	if still != 60 {
+		t.Skip("frame 60 was not kept by the replay buffer")
+	}
+	e.annotate([]web.Message{handFoulPending()})
+	m := waitMedia(t, e, "p3")
+	if m.Frame != 60 || m.Still == "" {
+		t.Fatalf("media: %+v", m)
+	}
+	if calls != 2 {
+		t.Fatalf("the outline of the still's frame computed %d times in all, want 2", calls)
+	}
+	// The still is shaded red inside the outline, not beside it.
+	file, _, _ := e.EvidenceFile(filepath.Base(m.Still))
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := jpeg.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := color.RGBAModel.Convert(img.At(35, 30)).(color.RGBA)
+	out := color.RGBAModel.Convert(img.At(100, 30)).(color.RGBA)
+	if int(in.R)-int(in.G) < int(out.R)-int(out.G)+60 {
+		t.Fatalf("inside the hand's outline %v, beside it %v: not shaded red", in, out)
 	}
 }

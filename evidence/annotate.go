@@ -3,11 +3,8 @@ package evidence
 import (
 	"fmt"
 	"image"
-	"image/color"
 	"math"
 	"strings"
-
-	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/internal/overlay"
@@ -42,67 +39,91 @@ type Scene struct {
 	// Hand, when known, is the point of the hand or arm furthest beyond
 	// the foul line.
 	Hand *board.Vec
+	// HandOutlines, when known, are the outlines of the hands and arms in
+	// the decisive frame (closed polygons in pixels of the CalW-wide
+	// camera frame: the vision's hand stage, sight.HandRegion): drawn
+	// shaded. Without them a patch around Hand is shaded.
+	HandOutlines [][][2]float64
 	// Title is the plain-language heading; Detail a second line (the
 	// margin, the frame).
 	Title, Detail string
 }
 
-// Draw annotates img in place with the scene, in boardcam's one colour key
-// (package overlay, as the live preview and `boardcam detect --out`).
-func Draw(img *gocv.Mat, s Scene) {
-	if img.Empty() {
-		return
+// Draw is the drawing of a still of w×h pixels showing the scene, in
+// boardcam's one colour key (package overlay, as the live preview and
+// `boardcam detect --out`); the writer's [overlay.Painter] paints it.
+func Draw(w, h int, s Scene) overlay.Drawing {
+	var d overlay.Drawing
+	if w <= 0 || h <= 0 {
+		return d
 	}
-	defer caption(img, s.Title, s.Detail)
+	defer d.Caption(s.Title, s.Detail)
+	// The frame may be smaller than the calibration's (the buffer scales
+	// frames down): k scales pixels of the calibrated frame to it.
+	k := 1.0
+	if s.CalW > 0 && w != s.CalW {
+		k = float64(w) / float64(s.CalW)
+	}
+	scale := math.Max(1, float64(h)/720)
+	th := func(n float64) int { return int(math.Max(1, math.Round(n*scale))) }
+	outlined := false
+	for _, o := range s.HandOutlines {
+		if len(o) < 3 {
+			continue
+		}
+		// The hand's outline, shaded, under everything else.
+		pts := make([]image.Point, len(o))
+		for i, p := range o {
+			pts[i] = image.Pt(int(math.Round(p[0]*k)), int(math.Round(p[1]*k)))
+		}
+		d.Polygon(pts, overlay.Hand, -1, 0.4)
+		d.Polygon(pts, overlay.Hand, th(2), 0)
+		outlined = true
+	}
 	if s.H == nil || s.Geometry == nil {
-		return
+		return d
 	}
 	g := s.Geometry
-	h := *s.H
-	if s.CalW > 0 && img.Cols() != s.CalW {
-		k := float64(img.Cols()) / float64(s.CalW)
-		for i := 0; i < 6; i++ {
-			h[i] *= k
-		}
+	hm := *s.H
+	for i := 0; i < 6; i++ {
+		hm[i] *= k
 	}
-	scale := math.Max(1, float64(img.Rows())/720)
-	th := func(n float64) int { return int(math.Max(1, math.Round(n*scale))) }
 	pt := func(p board.Vec) (image.Point, bool) {
-		w := h[6]*p.X + h[7]*p.Y + h[8]
+		w := hm[6]*p.X + hm[7]*p.Y + hm[8]
 		if math.Abs(w) < 1e-9 {
 			return image.Point{}, false
 		}
-		x, y := (h[0]*p.X+h[1]*p.Y+h[2])/w, (h[3]*p.X+h[4]*p.Y+h[5])/w
+		x, y := (hm[0]*p.X+hm[1]*p.Y+hm[2])/w, (hm[3]*p.X+hm[4]*p.Y+hm[5])/w
 		if math.Abs(x) > 1e5 || math.Abs(y) > 1e5 {
 			return image.Point{}, false
 		}
 		return image.Pt(int(math.Round(x)), int(math.Round(y))), true
 	}
-	d := overlay.Board{Dst: img, Project: pt}
-	line, circle := d.Line, d.Circle
+	b := overlay.Board{D: &d, Project: pt}
 	// The markings, thin.
-	d.Markings(g, overlay.Marking, th(2), th(1))
+	b.Markings(g, overlay.Marking, th(2), th(1))
 
 	// The marking broken, thick in the foul colour.
 	segs, circles := MarkingShape(g, s.Marking, s.Seat)
 	for _, sg := range segs {
-		line(sg.A, sg.B, overlay.Foul, th(4))
+		b.Line(sg.A, sg.B, overlay.Foul, th(4))
 	}
 	for _, c := range circles {
-		circle(c, overlay.Foul, th(4))
+		b.Circle(c, overlay.Foul, th(4))
 	}
 
-	// The hand: a shaded red patch around the point furthest beyond the
-	// line (the tracker reports that point, not the hand's whole shape).
+	// The point of the hand or arm furthest beyond the line; without the
+	// hand's outline, a shaded patch around it.
 	if s.Hand != nil {
 		if c, ok := pt(*s.Hand); ok {
-			e, ok2 := pt(s.Hand.Add(board.V(40, 0)))
-			if ok2 {
+			if e, ok2 := pt(s.Hand.Add(board.V(40, 0))); ok2 {
 				r := int(math.Hypot(float64(e.X-c.X), float64(e.Y-c.Y)))
-				shadeDisc(img, c, r, overlay.Hand)
-				gocv.Circle(img, c, r, overlay.Hand, th(2))
-				gocv.Circle(img, c, th(3), overlay.Foul, -1)
-				gocv.PutText(img, "hand", image.Pt(c.X+r+4, c.Y), gocv.FontHersheySimplex, 0.5*scale, overlay.Hand, th(1))
+				if !outlined {
+					d.Polygon(circlePoints(c, r), overlay.Hand, -1, 0.4)
+					d.Circle(c, r, overlay.Hand, th(2))
+				}
+				d.Circle(c, th(3), overlay.Foul, -1)
+				d.Text(image.Pt(c.X+r+4, c.Y), "hand", 0.5*scale, overlay.Hand, th(1))
 			}
 		}
 	}
@@ -112,78 +133,37 @@ func Draw(img *gocv.Mat, s Scene) {
 	for _, id := range s.Involved {
 		involved[id] = true
 	}
-	for _, d := range s.Discs {
-		c, ok := pt(d.MM)
-		e, ok2 := pt(d.MM.Add(board.V(g.Radius(d.Kind), 0)))
+	for _, p := range s.Discs {
+		c, ok := pt(p.MM)
+		e, ok2 := pt(p.MM.Add(board.V(g.Radius(p.Kind), 0)))
 		if !ok || !ok2 {
 			continue
 		}
 		r := int(math.Round(math.Hypot(float64(e.X-c.X), float64(e.Y-c.Y))))
-		col := overlay.Kind(d.Kind)
-		gocv.Circle(img, c, r, col, th(2))
-		if involved[d.ID] {
-			gocv.Circle(img, c, r+th(4), overlay.Foul, th(3))
+		col := overlay.Kind(p.Kind)
+		d.Circle(c, r, col, th(2))
+		if involved[p.ID] {
+			d.Circle(c, r+th(4), overlay.Foul, th(3))
 		}
-		if d.ID != "" {
-			gocv.PutText(img, d.ID, image.Pt(c.X-r/2, c.Y+th(4)), gocv.FontHersheySimplex, 0.4*scale, col, th(1))
+		if p.ID != "" {
+			d.Text(image.Pt(c.X-r/2, c.Y+th(4)), p.ID, 0.4*scale, col, th(1))
 		}
 	}
-	overlay.Legend(img, append(overlay.Pieces(),
+	d.Legend(append(overlay.Pieces(),
 		overlay.Entry{Label: "markings", Colour: overlay.Marking, Swatch: overlay.Line},
 		overlay.Entry{Label: "hand", Colour: overlay.Hand, Swatch: overlay.Fill},
 		overlay.Entry{Label: "foul", Colour: overlay.Foul, Swatch: overlay.Line}))
+	return d
 }
 
-// shadeDisc blends a filled circle into img.
-func shadeDisc(img *gocv.Mat, c image.Point, r int, col color.RGBA) {
-	roi := image.Rect(c.X-r, c.Y-r, c.X+r+1, c.Y+r+1).Intersect(image.Rect(0, 0, img.Cols(), img.Rows()))
-	if roi.Empty() {
-		return
+// circlePoints is a circle as a 32-sided polygon (to shade it).
+func circlePoints(c image.Point, r int) []image.Point {
+	pts := make([]image.Point, 32)
+	for i := range pts {
+		a := 2 * math.Pi * float64(i) / 32
+		pts[i] = image.Pt(c.X+int(math.Round(float64(r)*math.Cos(a))), c.Y+int(math.Round(float64(r)*math.Sin(a))))
 	}
-	region := img.Region(roi)
-	defer region.Close()
-	layer := region.Clone()
-	defer layer.Close()
-	gocv.Circle(&layer, image.Pt(c.X-roi.Min.X, c.Y-roi.Min.Y), r, col, -1)
-	gocv.AddWeighted(region, 0.6, layer, 0.4, 0, &region)
-}
-
-// caption draws the title and detail in a shaded band at the bottom.
-func caption(img *gocv.Mat, title, detail string) {
-	if title == "" && detail == "" {
-		return
-	}
-	scale := math.Max(0.6, float64(img.Rows())/720)
-	fs := 0.8 * scale
-	th := int(math.Max(1, math.Round(2*scale)))
-	lineH := int(36 * scale)
-	n := 1
-	if detail != "" {
-		n = 2
-	}
-	top := img.Rows() - lineH*n - int(10*scale)
-	gocv.Rectangle(img, image.Rect(0, top, img.Cols(), img.Rows()), overlay.Shade, -1)
-	y := top + lineH - int(8*scale)
-	if title != "" {
-		gocv.PutText(img, ascii(title), image.Pt(int(12*scale), y), gocv.FontHersheySimplex, fs, overlay.Foul, th)
-		y += lineH
-	}
-	if detail != "" {
-		gocv.PutText(img, ascii(detail), image.Pt(int(12*scale), y), gocv.FontHersheySimplex, fs*0.75, overlay.Text, max(1, th-1))
-	}
-}
-
-// ascii replaces what OpenCV's Hershey fonts cannot draw.
-func ascii(s string) string {
-	r := strings.NewReplacer("’", "'", "—", "-", "–", "-", "…", "...", "×", "x", "≥", ">=", "≤", "<=")
-	s = r.Replace(s)
-	b := []rune(s)
-	for i, c := range b {
-		if c > 126 {
-			b[i] = '?'
-		}
-	}
-	return string(b)
+	return pts
 }
 
 // MarkingShape returns the segments and circles of a marking named as the

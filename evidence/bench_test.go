@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/render/paint"
 )
 
 // The README's figures (docs/evidence.md): the replay buffer's memory for
@@ -49,12 +51,12 @@ func benchBuffer(b *testing.B, w, h, maxWidth int) {
 	b.ResetTimer()
 	var st Stats
 	for i := 0; i < b.N; i++ {
-		buf := &Buffer{Config: BufferConfig{Seconds: 8, MaxWidth: maxWidth}}
+		buf := &Buffer{Config: BufferConfig{Seconds: 8, MaxWidth: maxWidth}, Painter: paint.Painter{}}
 		_ = buf.Initialize()
 		var addNs int64
 		for j, f := range frames {
 			t0 := time.Now()
-			for !buf.Add(f, int64(j), fps30(j)) {
+			for !buf.Add(&f, int64(j), fps30(j)) {
 				_ = buf.Sync(10 * time.Second)
 				t0 = time.Now()
 			}
@@ -78,10 +80,10 @@ func BenchmarkBuffer1080pFullWidth(b *testing.B) { benchBuffer(b, 1920, 1080, 19
 func BenchmarkWriteClip8s(b *testing.B) {
 	frames := demoFrames(b, 240, 1280, 720)
 	defer closeAll(frames)
-	buf := &Buffer{Config: BufferConfig{Seconds: 8}}
+	buf := &Buffer{Config: BufferConfig{Seconds: 8}, Painter: paint.Painter{}}
 	_ = buf.Initialize()
 	for j, f := range frames {
-		for !buf.Add(f, int64(j), fps30(j)) {
+		for !buf.Add(&f, int64(j), fps30(j)) {
 			_ = buf.Sync(10 * time.Second)
 		}
 	}
@@ -90,7 +92,7 @@ func BenchmarkWriteClip8s(b *testing.B) {
 	buf.Close()
 	dir := b.TempDir()
 	var res Result
-	w := &Writer{Config: WriterConfig{Dir: dir}, Done: func(r Result) { res = r }}
+	w := &Writer{Config: WriterConfig{Dir: dir}, Painter: paint.Painter{}, Done: func(r Result) { res = r }}
 	_ = w.Initialize()
 	defer w.Close()
 	b.ResetTimer()

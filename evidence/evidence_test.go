@@ -14,6 +14,8 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/internal/overlay"
+	"github.com/boardcam/boardcam/render/paint"
 )
 
 // frame makes a small picture with a moving square, so that consecutive
@@ -32,7 +34,7 @@ func addSync(t *testing.T, b *Buffer, i int, w, h int) {
 	t.Helper()
 	m := frame(t, w, h, i)
 	defer m.Close()
-	for !b.Add(m, int64(i), fps30(i)) {
+	for !b.Add(&m, int64(i), fps30(i)) {
 		if err := b.Sync(5 * time.Second); err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +42,7 @@ func addSync(t *testing.T, b *Buffer, i int, w, h int) {
 }
 
 func TestBufferKeepsItsSecondsAndTheStroke(t *testing.T) {
-	b := &Buffer{Config: BufferConfig{Seconds: 1, StrokeSeconds: 3}}
+	b := &Buffer{Config: BufferConfig{Seconds: 1, StrokeSeconds: 3}, Painter: paint.Painter{}}
 	if err := b.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +85,7 @@ func TestBufferKeepsItsSecondsAndTheStroke(t *testing.T) {
 }
 
 func TestBufferStrokeLongerThanItsBoundKeepsItsEnd(t *testing.T) {
-	b := &Buffer{Config: BufferConfig{Seconds: 0.5, StrokeSeconds: 1}}
+	b := &Buffer{Config: BufferConfig{Seconds: 0.5, StrokeSeconds: 1}, Painter: paint.Painter{}}
 	if err := b.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +101,7 @@ func TestBufferStrokeLongerThanItsBoundKeepsItsEnd(t *testing.T) {
 }
 
 func TestBufferBytesBound(t *testing.T) {
-	b := &Buffer{Config: BufferConfig{Seconds: 100, MaxBytes: 20000}}
+	b := &Buffer{Config: BufferConfig{Seconds: 100, MaxBytes: 20000}, Painter: paint.Painter{}}
 	if err := b.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +119,7 @@ func TestBufferBytesBound(t *testing.T) {
 // MaxBytes bounds the ring and the last stroke together: the stroke's
 // oldest frames outside the ring go first, the ring keeps its seconds.
 func TestBufferBoundsRingAndStrokeTogether(t *testing.T) {
-	probe := &Buffer{Config: BufferConfig{Seconds: 1}}
+	probe := &Buffer{Config: BufferConfig{Seconds: 1}, Painter: paint.Painter{}}
 	if err := probe.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +132,7 @@ func TestBufferBoundsRingAndStrokeTogether(t *testing.T) {
 	per := ps.Bytes / int64(ps.Frames)
 	limit := 60 * per // the ring's 31 frames and about 29 of the stroke's
 
-	b := &Buffer{Config: BufferConfig{Seconds: 1, StrokeSeconds: 3, MaxBytes: limit}}
+	b := &Buffer{Config: BufferConfig{Seconds: 1, StrokeSeconds: 3, MaxBytes: limit}, Painter: paint.Painter{}}
 	if err := b.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -164,15 +166,15 @@ func TestBufferBoundsRingAndStrokeTogether(t *testing.T) {
 // Add never waits: with every slot taken (no compressor running) frames
 // are refused and counted.
 func TestBufferAddNeverWaits(t *testing.T) {
-	b := &Buffer{cfg: BufferConfig{Slots: 2}.withDefaults()}
+	b := &Buffer{cfg: BufferConfig{Slots: 2}.withDefaults(), Painter: paint.Painter{}}
 	b.free = make(chan *slot, 2)
 	b.work = make(chan *slot, 2)
 	for i := 0; i < 2; i++ {
-		b.free <- &slot{mat: gocv.NewMat(), small: gocv.NewMat()}
+		b.free <- &slot{img: b.Painter.NewImage()}
 	}
 	m := frame(t, 32, 24, 0)
 	defer m.Close()
-	got := []bool{b.Add(m, 0, 0), b.Add(m, 1, 0), b.Add(m, 2, 0)}
+	got := []bool{b.Add(&m, 0, 0), b.Add(&m, 1, 0), b.Add(&m, 2, 0)}
 	if !got[0] || !got[1] || got[2] {
 		t.Fatalf("Add with 2 slots and no compressor: %v", got)
 	}
@@ -181,13 +183,12 @@ func TestBufferAddNeverWaits(t *testing.T) {
 	}
 	close(b.work)
 	for s := range b.work {
-		s.mat.Close()
-		s.small.Close()
+		s.img.Close()
 	}
 }
 
 func TestBufferScalesWideFrames(t *testing.T) {
-	b := &Buffer{Config: BufferConfig{MaxWidth: 160}}
+	b := &Buffer{Config: BufferConfig{MaxWidth: 160}, Painter: paint.Painter{}}
 	if err := b.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestBufferScalesWideFrames(t *testing.T) {
 }
 
 func framesFor(t *testing.T, n, w, h int) []Frame {
-	b := &Buffer{Config: BufferConfig{Seconds: 60}}
+	b := &Buffer{Config: BufferConfig{Seconds: 60}, Painter: paint.Painter{}}
 	if err := b.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestWriterWritesStillAndClip(t *testing.T) {
 	needFFmpeg(t)
 	dir := t.TempDir()
 	var got []Result
-	w := &Writer{Config: WriterConfig{Dir: dir}, Done: func(r Result) { got = append(got, r) }}
+	w := &Writer{Config: WriterConfig{Dir: dir}, Painter: paint.Painter{}, Done: func(r Result) { got = append(got, r) }}
 	if err := w.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +266,7 @@ func TestWriterFailuresAreReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []Result
-	w := &Writer{Config: WriterConfig{Dir: filepath.Join(blocker, "evidence")}, Done: func(r Result) { got = append(got, r) }}
+	w := &Writer{Config: WriterConfig{Dir: filepath.Join(blocker, "evidence")}, Painter: paint.Painter{}, Done: func(r Result) { got = append(got, r) }}
 	if err := w.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +279,7 @@ func TestWriterFailuresAreReported(t *testing.T) {
 
 	dir := t.TempDir()
 	got = nil
-	w = &Writer{Config: WriterConfig{Dir: dir, FFmpeg: "/nonexistent/ffmpeg"}, Done: func(r Result) { got = append(got, r) }}
+	w = &Writer{Config: WriterConfig{Dir: dir, FFmpeg: "/nonexistent/ffmpeg"}, Painter: paint.Painter{}, Done: func(r Result) { got = append(got, r) }}
 	if err := w.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -369,9 +370,9 @@ func TestDrawAnnotates(t *testing.T) {
 	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), 740, 740, gocv.MatTypeCV8UC3)
 	defer img.Close()
 	hand := board.FromLocal(board.S, board.V(half*0.6, half*0.5))
-	Draw(&img, Scene{Geometry: g, H: &h, CalW: 740, Marking: "foul line", Seat: board.S, Hand: &hand,
+	paint.Paint(&img, Draw(740, 740, Scene{Geometry: g, H: &h, CalW: 740, Marking: "foul line", Seat: board.S, Hand: &hand,
 		Discs: []Disc{{ID: "S", Kind: board.Striker, MM: board.V(0, 0)}}, Involved: []string{"S"},
-		Title: "Asha's hand crossed the foul line, 17 mm", Detail: "frame 512"})
+		Title: "Asha's hand crossed the foul line, 17 mm", Detail: "frame 512"}))
 	at := func(p board.Vec) color.RGBA {
 		x, y := int(0.5*p.X+370), int(0.5*p.Y+370)
 		v := img.GetVecbAt(y, x)
@@ -390,5 +391,51 @@ func TestDrawAnnotates(t *testing.T) {
 	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
 	if n := gocv.CountNonZero(gray); n < 5000 {
 		t.Errorf("only %d pixels drawn", n)
+	}
+}
+
+// The hand's outline (the vision's hand stage, in pixels of the
+// calibrated frame) is shaded as it is, scaled to the kept frame; the
+// patch around the hand's point is drawn only without it.
+func TestDrawHandOutline(t *testing.T) {
+	g := board.ICF()
+	h := [9]float64{0.5, 0, 370, 0, 0.5, 370, 0, 0, 1}
+	hand := board.V(100, 200)
+	outline := [][2]float64{{400, 600}, {700, 600}, {700, 900}, {400, 900}} // of a 1480-wide frame
+	d := Draw(740, 740, Scene{Geometry: g, H: &h, CalW: 1480, Hand: &hand, HandOutlines: [][][2]float64{outline, {{1, 1}, {2, 2}}}})
+	var fills, patches int
+	for _, op := range d.Ops {
+		if op.Kind == overlay.OpPolygon && op.Th < 0 && op.Colour == overlay.Hand {
+			if len(op.Pts) == 4 {
+				fills++
+				if op.Pts[0].X != 200 || op.Pts[2].Y != 450 || op.Alpha <= 0 || op.Alpha >= 1 {
+					t.Errorf("outline not scaled to the kept frame: %v", op.Pts)
+				}
+			} else {
+				patches++
+			}
+		}
+	}
+	if fills != 1 || patches != 0 {
+		t.Fatalf("%d outlines and %d patches shaded, want the outline alone", fills, patches)
+	}
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), 740, 740, gocv.MatTypeCV8UC3)
+	defer img.Close()
+	paint.Paint(&img, d)
+	if v := img.GetVecbAt(300, 250); v[2] < 60 || v[1] > 10 {
+		t.Errorf("inside the outline: %v, want shaded red", v)
+	}
+	if v := img.GetVecbAt(300, 150); v[2] != 0 {
+		t.Errorf("outside the outline: %v, want untouched", v)
+	}
+	without := Draw(740, 740, Scene{Geometry: g, H: &h, CalW: 1480, Hand: &hand})
+	patches = 0
+	for _, op := range without.Ops {
+		if op.Kind == overlay.OpPolygon && op.Colour == overlay.Hand {
+			patches++
+		}
+	}
+	if patches != 1 {
+		t.Fatalf("without an outline %d patches, want 1 around the hand's point", patches)
 	}
 }

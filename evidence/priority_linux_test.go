@@ -23,15 +23,21 @@ func TestLowerThreadPriority(t *testing.T) {
 	if base > 14 {
 		t.Skipf("the test already runs at nice %d", base)
 	}
-	type got struct{ thread, child int }
+	type got struct{ thread, child, policy int }
 	ch := make(chan got)
 	go func() {
 		lowerThreadPriority(4)
 		p, _ := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid())
-		ch <- got{20 - p, own()}
+		ch <- got{20 - p, own(), threadPolicy()}
 	}()
 	g := <-ch
 	if g.thread != base+4 || g.child != base+4 {
 		t.Fatalf("nice %d: the lowered thread has %d and its child %d, want %d", base, g.thread, g.child, base+4)
+	}
+	if g.policy != schedIdle {
+		t.Fatalf("the lowered thread's policy is %d, want SCHED_IDLE", g.policy)
+	}
+	if p := threadPolicy(); p == schedIdle {
+		t.Fatal("the test's own thread became SCHED_IDLE")
 	}
 }

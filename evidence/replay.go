@@ -3,13 +3,13 @@ package evidence
 import (
 	"errors"
 	"fmt"
-	"image"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
-	"gocv.io/x/gocv"
+	"github.com/boardcam/boardcam/internal/overlay"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // Frame is one compressed camera frame.
@@ -94,13 +94,16 @@ func (c BufferConfig) withDefaults() BufferConfig {
 // the frames of the stroke in play and of the last stroke, from the
 // striker's placement to the rest.
 //
-//	b := &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}}
+//	b := &evidence.Buffer{Config: evidence.BufferConfig{Seconds: 8}, Painter: paint.Painter{}}
 //	if err := b.Initialize(); err != nil { … }
 //	defer b.Close()
-//	b.Add(mat, index, pts) // in the frame loop: never waits
+//	b.Add(img, index, pts) // in the frame loop: never waits
 //	frames := b.Frames(from, to)
 type Buffer struct {
 	Config BufferConfig
+	// Painter copies and compresses the frames (the OpenCV side's,
+	// render/paint.Painter, given by cmd/boardcam).
+	Painter overlay.Painter
 
 	cfg  BufferConfig
 	free chan *slot
@@ -123,9 +126,9 @@ type Buffer struct {
 }
 
 type slot struct {
-	mat, small gocv.Mat
-	index      int64
-	pts        time.Duration
+	img   sight.Image
+	index int64
+	pts   time.Duration
 }
 
 // Stats describe a buffer's content and work.
@@ -152,12 +155,15 @@ type Stats struct {
 
 // Initialize starts the compressing goroutine.
 func (b *Buffer) Initialize() error {
+	if b.Painter == nil {
+		return errors.New("evidence: the replay buffer has no Painter")
+	}
 	b.cfg = b.Config.withDefaults()
 	b.free = make(chan *slot, b.cfg.Slots)
 	b.work = make(chan *slot, b.cfg.Slots)
 	b.done = make(chan struct{})
 	for i := 0; i < b.cfg.Slots; i++ {
-		b.free <- &slot{mat: gocv.NewMat(), small: gocv.NewMat()}
+		b.free <- &slot{img: b.Painter.NewImage()}
 	}
 	go b.compress()
 	return nil
@@ -174,8 +180,7 @@ func (b *Buffer) Close() {
 		<-b.done
 		for i := 0; i < b.cfg.Slots; i++ {
 			s := <-b.free
-			s.mat.Close()
-			s.small.Close()
+			s.img.Close()
 		}
 	})
 }
@@ -183,8 +188,8 @@ func (b *Buffer) Close() {
 // Add copies a frame for compression and returns at once; it reports
 // false (and counts the frame in Stats.NotKept) when every slot is busy.
 // The copy is the only work done on the caller's goroutine.
-func (b *Buffer) Add(m gocv.Mat, index int64, pts time.Duration) bool {
-	if b.closed.Load() || m.Empty() {
+func (b *Buffer) Add(img sight.Image, index int64, pts time.Duration) bool {
+	if b.closed.Load() || img == nil || img.Empty() {
 		return false
 	}
 	var s *slot
@@ -194,7 +199,7 @@ func (b *Buffer) Add(m gocv.Mat, index int64, pts time.Duration) bool {
 		b.notKept.Add(1)
 		return false
 	}
-	m.CopyTo(&s.mat)
+	b.Painter.Copy(s.img, img)
 	s.index, s.pts = index, pts
 	b.work <- s // never blocks: as many places as slots
 	return true
@@ -208,23 +213,15 @@ func (b *Buffer) compress() {
 	// (counted), rather than the analysis falling behind.
 	lowerThreadPriority(b.cfg.Nice)
 	cpu0 := threadCPU()
-	params := []int{gocv.IMWriteJpegQuality, b.cfg.Quality}
 	for s := range b.work {
 		t0 := time.Now()
-		src := s.mat
-		if src.Cols() > b.cfg.MaxWidth {
-			h := int(float64(src.Rows())*float64(b.cfg.MaxWidth)/float64(src.Cols()) + 0.5)
-			gocv.Resize(src, &s.small, image.Pt(b.cfg.MaxWidth, h), 0, 0, gocv.InterpolationLinear)
-			src = s.small
-		}
-		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, src, params)
+		jpeg, w, h, err := b.Painter.Encode(s.img, b.cfg.MaxWidth, b.cfg.Quality, nil)
 		if err != nil {
 			b.failed.Add(1)
 			b.free <- s
 			continue
 		}
-		f := Frame{Index: s.index, PTS: s.pts, JPEG: append([]byte(nil), buf.GetBytes()...), W: src.Cols(), H: src.Rows()}
-		buf.Close()
+		f := Frame{Index: s.index, PTS: s.pts, JPEG: jpeg, W: w, H: h}
 		b.encodeNs.Add(int64(time.Since(t0)))
 		cpu := threadCPU()
 		b.encodeCPU.Add(int64(cpu - cpu0))

@@ -15,7 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"gocv.io/x/gocv"
+	"github.com/boardcam/boardcam/internal/overlay"
 )
 
 // WriterConfig configures a [Writer]. Zero values take the defaults.
@@ -109,6 +109,9 @@ type Result struct {
 //	w.Submit(req) // never waits
 type Writer struct {
 	Config WriterConfig
+	// Painter draws and encodes the stills (the OpenCV side's,
+	// render/paint.Painter, given by cmd/boardcam).
+	Painter overlay.Painter
 	// Done, when set, receives every request's result, on the writer's
 	// goroutine.
 	Done func(Result)
@@ -145,6 +148,9 @@ func (w *Writer) Initialize() error {
 	w.cfg = w.Config.withDefaults()
 	if w.cfg.Dir == "" {
 		return errors.New("evidence: no directory")
+	}
+	if w.Painter == nil {
+		return errors.New("evidence: the writer has no Painter")
 	}
 	p, err := exec.LookPath(w.cfg.FFmpeg)
 	if err != nil {
@@ -263,7 +269,7 @@ func (w *Writer) spool(r Request) spooled {
 		f := nearest(r.Frames, r.Decisive)
 		res.StillFrame = f.Index
 		p := filepath.Join(w.cfg.Dir, r.Name+".jpg")
-		if n, err := writeStill(p, f, r.Scene); err != nil {
+		if n, err := w.writeStill(p, f, r.Scene); err != nil {
 			fail(fmt.Errorf("evidence %s: still: %w", r.Name, err))
 		} else {
 			res.Still, res.Bytes = p, res.Bytes+n
@@ -349,24 +355,14 @@ func abs64(x int64) int64 {
 	return x
 }
 
-// writeStill decodes the frame, draws the scene and writes a JPEG
-// atomically (a temporary file renamed).
-func writeStill(path string, f Frame, s Scene) (int64, error) {
-	m, err := gocv.IMDecode(f.JPEG, gocv.IMReadColor)
+// writeStill draws the scene on the frame and writes a JPEG atomically
+// (a temporary file renamed).
+func (w *Writer) writeStill(path string, f Frame, s Scene) (int64, error) {
+	b, err := w.Painter.Repaint(f.JPEG, 88, func(w, h int) overlay.Drawing { return Draw(w, h, s) })
 	if err != nil {
 		return 0, err
 	}
-	defer m.Close()
-	if m.Empty() {
-		return 0, errors.New("the kept frame does not decode")
-	}
-	Draw(&m, s)
-	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, m, []int{gocv.IMWriteJpegQuality, 88})
-	if err != nil {
-		return 0, err
-	}
-	defer buf.Close()
-	return writeAtomic(path, buf.GetBytes())
+	return writeAtomic(path, b)
 }
 
 func writeAtomic(path string, b []byte) (int64, error) {

@@ -20,6 +20,17 @@
 //     functions (doubt.go), so that one doubt reads the same wherever it is
 //     raised.
 //
+// Adding a foul the camera can judge: a file here with its code and its
+// description (registered from init) and a test of its one-line notation;
+// the check that judges it, in a file of the referee's own (it registers
+// itself for the code; referee/arrowcoin.go is the model), or, when the
+// camera must see a physical event the tracker does not report yet, a
+// detector of that event in a file of the tracker's; their tests; and a
+// corpus clip whose spec covers the description's truth tag, so that
+// `boardcam eval` scores it. Nothing else lists fouls: the profiles, the
+// referee's doubts, the corpus and eval read the description.
+// adjacent_arrow_coin.go is the example.
+//
 // The package is pure Go and depends only on board and events (the
 // vocabulary of what the camera sees), so that rules, which imports it,
 // stays pure Go.

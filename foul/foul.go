@@ -58,6 +58,11 @@ type Desc struct {
 	Code    Code
 	Class   Class
 	Summary string
+	// Heading says the foul after the player's name, for the umpire's
+	// evidence card ("Asha" + "'s striker touched the arrow"); a %s in it
+	// stands for the part of the body the evidence names ("hand",
+	// "arm"). Empty: the card says the call's own words.
+	Heading string
 	// Refs maps a profile name to the rule of its document the foul comes
 	// from ("General Rules 8"), or to [ICF] when the document is silent
 	// and the ICF laws' rule applies. A profile not listed does not

@@ -2,6 +2,7 @@ package foul
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/boardcam/boardcam/board"
@@ -17,7 +18,6 @@ var lines = []struct {
 	{Placement, "placement striking: striker not touching both base lines nor covering a base circle | four-break ~; icf Striking 1; General Rules 29; jamshedpur Striking 2; Fouls 4; nit-delhi Striking 2; Fouls 6; team-3board General Rules 3 | camera sees stroke_start; rests on striker place"},
 	{Arrow, "arrow striking: striker on a base circle touching the arrow | icf General Rules 30; others ~ | camera sees stroke_start; rests on striker place"},
 	{BackwardFlick, "backward_flick striking: striker did not cross the front base line | four-break ~; icf Striking 3; jamshedpur Striking 3; Fouls 4; nit-delhi Striking 4; Fouls 6; team-3board General Rules 6 | camera sees stroke_start, front_line_crossed, contact, stroke_end; rests on striker place, striker contacts, striker rest, stroke rest; truth tag backward_flick"},
-	{AdjacentArrowCoin, "adjacent_arrow_coin striking: coin lying on the adjacent arrow was hit | team-3board General Rules 8 | camera sees stroke_start, contact; rests on striker contacts, piece places"},
 	{Thumbing, "thumbing striking: stroke with the thumb (backshot) | team-3board General Rules 6 | umpire"},
 	{StrikerPocketed, "striker_pocketed outcome: striker pocketed | jamshedpur Fouls 1; nit-delhi Fouls 1 | camera sees pocketed; rests on nothing"},
 	{DueOnCentreCircle, "due_on_centre_circle placing: due or penalty man placed on the centre circle | four-break Dues 1-3 (\"except for the centermost red circle\"); icf Dues and Penalties 29; others ~ | camera sees placed; rests on put place"},
@@ -84,6 +84,9 @@ func TestDescriptions(t *testing.T) {
 			if c.Score.Window < 0 {
 				t.Errorf("%s: negative scoring window", d.Code)
 			}
+		}
+		if h := d.Heading; h != "" && (!(strings.HasPrefix(h, "'s ") || strings.HasPrefix(h, " ")) || strings.Count(h, "%") > 1 || (strings.Contains(h, "%") && !strings.Contains(h, "%s"))) {
+			t.Errorf("%s: heading %q does not follow a player's name (at most one %%s)", d.Code, h)
 		}
 		if !d.Code.Known() || d.Code.Summary() != d.Summary {
 			t.Errorf("%s: lookup by code", d.Code)

@@ -212,22 +212,6 @@ func TestFoulNoContact(t *testing.T) {
 	}
 }
 
-func TestFoulAdjacentArrowCoin(t *testing.T) {
-	// W1 lies on the SE arrow (the diagonal at 226 mm from the centre).
-	tr := simulate(t, strikeScenario("W1: [160, 160], B1: [-200, -200]", "{side: S, at: -50, direction: at W1, speed: 1.5}"))
-	d := only(t, judge(t, exact(t, "team-3board"), midBoard("team-3board"), tr.Events))
-	c := findCall(t, d, rules.FoulAdjacentArrowCoin)
-	if c.Evidence.Marking != "arrow SE" || c.Evidence.Piece != "W1" || c.Rule != "team-event-3-board.md: General Rules 8" {
-		t.Errorf("call %+v", c)
-	}
-	// The arrow of another side's corner (NE, for N and E) is not adjacent to S.
-	tr = simulate(t, strikeScenario("W1: [160, -160], B1: [-200, -200]", "{side: S, at: -50, direction: at W1, speed: 1.5}"))
-	d = only(t, judge(t, exact(t, "team-3board"), midBoard("team-3board"), tr.Events))
-	if strings.Contains(calls(d), "adjacent_arrow_coin") {
-		t.Errorf("NE arrow: %s", calls(d))
-	}
-}
-
 func TestFoulRedCircleCoin(t *testing.T) {
 	// W1 overlaps S's right base circle; the striker hits it.
 	tr := simulate(t, strikeScenario("W1: [203.8, 221.6], B1: [-200, -200]", "{side: S, at: 60, direction: at W1, speed: 1}"))

@@ -33,8 +33,17 @@ func (r *Referee) judge(s *stroke, o *Outcome, end events.Event) []Call {
 	}
 	calls = append(calls, r.armFouls(s)...)
 	add(r.noContact(s, o))
-	add(r.markedCoin(s, rules.FoulAdjacentArrowCoin))
-	add(r.markedCoin(s, rules.FoulRedCircleCoin))
+	calls = append(calls, r.described(s, o, end)...)
+	add(r.markedCoin(s, rules.FoulRedCircleCoin, "touching the", func(p board.Vec, rad float64) (float64, string) {
+		m, marking := math.Inf(-1), ""
+		for i, k := range r.g.BaseCircles(s.seat) {
+			if d := k.R + rad - k.C.Dist(p); d > m {
+				m = d
+				marking = fmt.Sprintf("base circle %s %s", s.seat, [2]string{"left", "right"}[i])
+			}
+		}
+		return m, marking
+	}))
 	add(r.opponentCoinOnly(s))
 	calls = append(calls, r.lastTwoDirectHit(s)...)
 	calls = append(calls, r.handsInStroke(s)...)
@@ -368,10 +377,11 @@ func (r *Referee) adjacentPockets(s board.Side) []board.Pocket {
 	return out
 }
 
-// markedCoin: a man lying on the adjacent arrow (team-3board General Rules
-// 8) or touching the striker's base circles (General Rules 9) must not be
-// hit by the striker.
-func (r *Referee) markedCoin(s *stroke, f rules.Foul) (Call, bool) {
+// markedCoin: the striker must not hit a man lying on a marking of its
+// side (team-3board General Rules 8, 9). on says by how much a man of
+// radius rad at p lies on the marking (negative: not on it) and names it;
+// where says how it lies there ("on the", "touching the").
+func (r *Referee) markedCoin(s *stroke, f rules.Foul, where string, on func(p board.Vec, rad float64) (float64, string)) (Call, bool) {
 	if !r.p.Recognises(f) {
 		return Call{}, false
 	}
@@ -387,26 +397,7 @@ func (r *Referee) markedCoin(s *stroke, f rules.Foul) (Call, bool) {
 		if !ok {
 			continue
 		}
-		rad := g.Radius(k)
-		m := math.Inf(-1)
-		var marking string
-		if f == rules.FoulAdjacentArrowCoin {
-			if !g.Marks().HasArrows() {
-				return Call{}, false
-			}
-			for _, pk := range r.adjacentPockets(s.seat) {
-				if d := rad + g.Marks().ArrowWidth(pk)/2 - g.Arrow(pk).DistTo(p); d > m {
-					m, marking = d, "arrow "+pk.String()
-				}
-			}
-		} else {
-			for i, k := range g.BaseCircles(s.seat) {
-				if d := k.R + rad - k.C.Dist(p); d > m {
-					m = d
-					marking = fmt.Sprintf("base circle %s %s", s.seat, [2]string{"left", "right"}[i])
-				}
-			}
-		}
+		m, marking := on(p, g.Radius(k))
 		if m < 0 {
 			continue
 		}
@@ -415,11 +406,7 @@ func (r *Referee) markedCoin(s *stroke, f rules.Foul) (Call, bool) {
 		if c.amm != nil {
 			ev.StrikerAtContact = mmPtr(*c.amm)
 		}
-		what := "on the " + marking
-		if f == rules.FoulRedCircleCoin {
-			what = "touching the " + marking
-		}
-		return r.newCall(f, s.seat, c.ev, fmt.Sprintf("the striker hit %s lying %s at %s", c.b, what, fmtMM(p)), ev, &m, false)
+		return r.newCall(f, s.seat, c.ev, fmt.Sprintf("the striker hit %s lying %s %s at %s", c.b, where, marking, fmtMM(p)), ev, &m, false)
 	}
 	return Call{}, false
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/internal/overlay"
+	"github.com/boardcam/boardcam/render/paint"
 )
 
 // Draw draws what was found in a frame over a copy of it in dst, in the
@@ -47,12 +48,12 @@ func (d *Detector) Draw(frame gocv.Mat, f Frame, dst *gocv.Mat) error {
 		c := image.Pt(int(math.Round(det.PX[0])), int(math.Round(det.PX[1])))
 		r := int(math.Round(det.RadiusPx))
 		th := int(math.Max(1, math.Round(scale)))
-		overlay.DrawDisc(dst, c, r, col, th, det.Partial)
+		paint.DrawDisc(dst, c, r, col, th, det.Partial)
 		gocv.Circle(dst, c, 1, col, -1)
 		label := string("WBQS"[det.Kind])
 		gocv.PutText(dst, label, image.Pt(c.X+r/2, c.Y-r/2), gocv.FontHersheySimplex, 0.35*scale, col, th)
 	}
-	overlay.Legend(dst, append(overlay.Pieces(),
+	paint.Legend(dst, append(overlay.Pieces(),
 		overlay.Entry{Label: "partly hidden", Colour: overlay.White, Swatch: overlay.Dashed},
 		overlay.Entry{Label: "playing surface", Colour: overlay.Marking, Swatch: overlay.Line},
 		overlay.Entry{Label: "hand or arm", Colour: overlay.Hand, Swatch: overlay.Fill}))

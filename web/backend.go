@@ -7,11 +7,10 @@ import (
 	"math"
 	"strings"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // The daemon implements these small interfaces; tests use the fake in
@@ -42,9 +41,9 @@ type CommandSink interface {
 // still frame.
 type FrameSource interface {
 	// CopyFrame copies the most recent camera frame (8-bit BGR) into dst,
-	// which it may reallocate, and returns its frame number. ok is false
-	// when there is no frame yet.
-	CopyFrame(dst *gocv.Mat) (frame int64, ok bool)
+	// a picture made by Server.Painter, which it may reallocate, and
+	// returns its frame number. ok is false when there is no frame yet.
+	CopyFrame(dst sight.Image) (frame int64, ok bool)
 }
 
 // Command names: the match keeper's (one list, match.Cmd*).

@@ -191,7 +191,7 @@ func startTLS(t *testing.T, edit func(*web.Config)) (string, *http.Client) {
 		edit(&cfg)
 	}
 	fake := webtest.NewFake(webtest.DemoScript())
-	srv := &web.Server{Config: cfg, Source: fake, Sink: fake, Frames: fake}
+	srv := &web.Server{Config: cfg, Source: fake, Sink: fake, Frames: fake, Painter: fake.Painter}
 	if err := srv.Initialize(); err != nil {
 		fake.Close()
 		t.Fatal(err)

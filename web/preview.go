@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/internal/overlay"
 )
@@ -89,26 +87,26 @@ func (p *previewer) set(f *previewFrame) {
 	p.changed = make(chan struct{})
 }
 
-// loop draws frames until stop is closed. Its Mats live as long as it does.
+// loop draws frames until stop is closed. Its picture lives as long as it
+// does.
 func (p *previewer) loop(stop chan struct{}) {
 	defer p.loops.Done()
 	cfg := &p.s.cfg
-	raw := gocv.NewMat()
-	small := gocv.NewMat()
+	pt := p.s.Painter
+	raw := pt.NewImage()
 	defer raw.Close()
-	defer small.Close()
 	interval := time.Duration(float64(time.Second) / cfg.PreviewFPS)
 	t := cfg.Clock.NewTicker(interval)
 	defer t.Stop()
 	var seq int64
 	last := int64(-1)
 	draw := func() {
-		frameNo, ok := p.s.Frames.CopyFrame(&raw)
+		frameNo, ok := p.s.Frames.CopyFrame(raw)
 		if !ok || raw.Empty() {
 			if last == -1 {
 				last = -2 // the placeholder once, until a frame comes
 				seq++
-				if b := placeholder("waiting for the camera"); b != nil {
+				if b := placeholder(pt, "waiting for the camera"); b != nil {
 					p.set(&previewFrame{seq, b})
 				}
 			}
@@ -118,19 +116,14 @@ func (p *previewer) loop(stop chan struct{}) {
 			return // no new camera frame since the last tick
 		}
 		last = frameNo
-		img, scale := &raw, 1.0
-		if raw.Cols() > cfg.PreviewWidth {
-			scale = float64(cfg.PreviewWidth) / float64(raw.Cols())
-			gocv.Resize(raw, &small, image.Pt(cfg.PreviewWidth, int(math.Round(float64(raw.Rows())*scale))), 0, 0, gocv.InterpolationArea)
-			img = &small
-		}
-		annotate(img, p.s.hub.viewCopy(), cfg.Board, scale, frameNo)
-		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, *img, []int{gocv.IMWriteJpegQuality, cfg.PreviewQuality})
+		cols := raw.Cols()
+		view := p.s.hub.viewCopy()
+		b, _, _, err := pt.Encode(raw, cfg.PreviewWidth, cfg.PreviewQuality, func(w, h int) overlay.Drawing {
+			return annotate(w, h, view, cfg.Board, float64(w)/float64(cols), frameNo)
+		})
 		if err != nil {
 			return
 		}
-		b := append([]byte(nil), buf.GetBytes()...)
-		buf.Close()
 		seq++
 		p.s.Metrics.previewFrames.Inc()
 		p.set(&previewFrame{seq, b})
@@ -149,16 +142,17 @@ func (p *previewer) loop(stop chan struct{}) {
 }
 
 // placeholder is a grey frame with a line of text.
-func placeholder(text string) []byte {
-	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 60, 60, 0), 360, 640, gocv.MatTypeCV8UC3)
-	defer m.Close()
-	gocv.PutText(&m, text, image.Pt(40, 190), gocv.FontHersheySimplex, 1, color.RGBA{230, 230, 230, 0}, 2)
-	buf, err := gocv.IMEncode(gocv.JPEGFileExt, m)
+func placeholder(pt overlay.Painter, text string) []byte {
+	img := pt.NewImage()
+	defer img.Close()
+	var d overlay.Drawing
+	d.Text(image.Pt(40, 190), text, 1, color.RGBA{230, 230, 230, 255}, 2)
+	pt.Fill(img, 640, 360, color.RGBA{60, 60, 60, 255}, d)
+	b, _, _, err := pt.Encode(img, 0, 95, nil)
 	if err != nil {
 		return nil
 	}
-	defer buf.Close()
-	return append([]byte(nil), buf.GetBytes()...)
+	return b
 }
 
 // Colours of the preview's drawing: the colour key of package overlay,
@@ -197,33 +191,30 @@ func previewHomography(cal Calibration, g *board.Geometry, scale float64) (homog
 	return h.scaled(scale), nil
 }
 
-// annotate draws the markings, pieces and last foul onto img in place.
-func annotate(img *gocv.Mat, v viewCopy, g *board.Geometry, scale float64, frameNo int64) {
+// annotate is the drawing of the markings, pieces and last foul over a
+// w×h preview frame (scale: its size to the camera's).
+func annotate(w, h int, v viewCopy, g *board.Geometry, scale float64, frameNo int64) (d overlay.Drawing) {
 	status := "calibration: " + v.cal.Status
 	defer func() {
-		text := "boardcam  frame " + strconv.FormatInt(frameNo, 10) + "  " + status
-		sz := gocv.GetTextSize(text, gocv.FontHersheySimplex, 0.5, 1)
-		gocv.Rectangle(img, image.Rect(0, 0, sz.X+12, sz.Y+14), colShade, -1)
-		gocv.PutText(img, text, image.Pt(6, sz.Y+6), gocv.FontHersheySimplex, 0.5, colText, 1)
+		d.TextBox("boardcam  frame "+strconv.FormatInt(frameNo, 10)+"  "+status, 0.5, colText, 1, colShade, false)
 	}()
 	if !v.cal.Usable() {
-		return
+		return d
 	}
-	defer overlay.Legend(img, previewLegend)
-	h, err := previewHomography(v.cal, g, scale)
+	defer d.Legend(previewLegend)
+	hm, err := previewHomography(v.cal, g, scale)
 	if err != nil {
 		status += " (" + err.Error() + ")"
-		return
+		return d
 	}
 	pt := func(p board.Vec) (image.Point, bool) {
-		x, y, ok := h.apply(p.X, p.Y)
+		x, y, ok := hm.apply(p.X, p.Y)
 		if !ok || math.Abs(x) > 1e5 || math.Abs(y) > 1e5 {
 			return image.Point{}, false
 		}
 		return image.Pt(int(math.Round(x)), int(math.Round(y))), true
 	}
-	d := overlay.Board{Dst: img, Project: pt}
-	d.Markings(g, colMarking, 2, 1)
+	overlay.Board{D: &d, Project: pt}.Markings(g, colMarking, 2, 1)
 
 	disc := func(p Piece, c color.RGBA, extra float64, th int) {
 		centre := board.V(p.MM[0], p.MM[1])
@@ -234,9 +225,9 @@ func annotate(img *gocv.Mat, v viewCopy, g *board.Geometry, scale float64, frame
 			return
 		}
 		rad := int(math.Round(math.Hypot(float64(pe.X-pc.X), float64(pe.Y-pc.Y))))
-		gocv.Circle(img, pc, rad, c, th)
+		d.Circle(pc, rad, c, th)
 		if extra == 0 && p.ID != "" {
-			gocv.PutText(img, p.ID, image.Pt(pc.X-rad/2, pc.Y+4), gocv.FontHersheySimplex, 0.35, c, 1)
+			d.Text(image.Pt(pc.X-rad/2, pc.Y+4), p.ID, 0.35, c, 1)
 		}
 	}
 	for _, p := range v.pcs.Pieces {
@@ -253,15 +244,13 @@ func annotate(img *gocv.Mat, v viewCopy, g *board.Geometry, scale float64, frame
 		if f.Pending != "" {
 			text = "FOUL? " + f.Code + " (" + f.Seat.String() + ") awaiting the umpire"
 		}
-		rows := img.Rows()
-		sz := gocv.GetTextSize(text, gocv.FontHersheySimplex, 0.7, 2)
-		gocv.Rectangle(img, image.Rect(0, rows-sz.Y-18, sz.X+16, rows), colShade, -1)
-		gocv.PutText(img, text, image.Pt(8, rows-9), gocv.FontHersheySimplex, 0.7, colFoul, 2)
+		d.TextBox(text, 0.7, colFoul, 2, colShade, true)
 	}
+	return d
 }
 
 func (s *Server) servePreview(w http.ResponseWriter, r *http.Request) {
-	if s.Frames == nil {
+	if s.Frames == nil || s.Painter == nil {
 		http.Error(w, "no camera source", http.StatusServiceUnavailable)
 		return
 	}
@@ -377,25 +366,23 @@ func (s *Server) serveTakeStill(w http.ResponseWriter, r *http.Request) {
 	if _, ok := s.authorized(w, r); !ok {
 		return
 	}
-	if s.Frames == nil {
+	if s.Frames == nil || s.Painter == nil {
 		writeError(w, http.StatusServiceUnavailable, "no camera source")
 		return
 	}
-	m := gocv.NewMat()
+	m := s.Painter.NewImage()
 	defer m.Close()
-	frame, ok := s.Frames.CopyFrame(&m)
+	frame, ok := s.Frames.CopyFrame(m)
 	if !ok || m.Empty() {
 		writeError(w, http.StatusServiceUnavailable, "no camera frame yet")
 		return
 	}
-	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, m, []int{gocv.IMWriteJpegQuality, 90})
+	b, fw, fh, err := s.Painter.Encode(m, 0, 90, nil)
 	if err != nil {
 		writeError(w, http.StatusInternalServerError, "encode still: %v", err)
 		return
 	}
-	b := append([]byte(nil), buf.GetBytes()...)
-	buf.Close()
-	st := s.stills.add(still{jpeg: b, w: m.Cols(), h: m.Rows(), frame: frame})
+	st := s.stills.add(still{jpeg: b, w: fw, h: fh, frame: frame})
 	writeJSON(w, http.StatusOK, StillInfo{ID: st.id, Width: st.w, Height: st.h, Frame: st.frame, URL: "/api/still/" + st.id})
 }
 

@@ -24,6 +24,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/clock"
+	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -53,6 +54,10 @@ type Server struct {
 	// Frames feeds /preview.mjpg and the console's still frame (nil: both
 	// answer 503).
 	Frames FrameSource
+	// Painter draws and encodes the preview and the still frames (the
+	// OpenCV side's, render/paint.Painter, given by cmd/boardcam; nil:
+	// neither is offered).
+	Painter overlay.Painter
 	// Metrics is exported on /metrics; Initialize makes it when nil.
 	Metrics *Metrics
 	// Evidence serves the decisions' stills and clips (nil: none).

@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/internal/overlay"
+	"github.com/boardcam/boardcam/render/paint"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -307,7 +308,7 @@ func TestAnnotate(t *testing.T) {
 
 	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(40, 40, 40, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	defer m.Close()
-	annotate(&m, v, g, 1, 42)
+	paint.Paint(&m, annotate(1280, 720, v, g, 1, 42))
 
 	rgb := func(c interface{ RGBA() (r, g, b, a uint32) }) [3]uint8 {
 		r, gg, b, _ := c.RGBA()
@@ -347,7 +348,7 @@ func TestAnnotate(t *testing.T) {
 	m2 := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(40, 40, 40, 0), 720, 1280, gocv.MatTypeCV8UC3)
 	defer m2.Close()
 	v.cal.Status = CalibrationLost
-	annotate(&m2, v, g, 1, 43)
+	paint.Paint(&m2, annotate(1280, 720, v, g, 1, 43))
 	for x := 100; x < 1280; x += 7 {
 		for y := 60; y < 720; y += 7 {
 			if nearColour(m2, x, y, rgb(colMarking)) || nearColour(m2, x, y, rgb(overlay.White)) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/boardcam/boardcam/daemon"
 	"github.com/boardcam/boardcam/internal/sdnotify"
+	"github.com/boardcam/boardcam/render/paint"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -173,7 +174,7 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, Resume: *resume, Notifier: notifier, Sight: daemonSight()}, *quiet, nil
+	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, Resume: *resume, Notifier: notifier, Sight: daemonSight(), Painter: paint.Painter{}}, *quiet, nil
 }
 
 func splitList(s string) []string {

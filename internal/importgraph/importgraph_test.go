@@ -23,19 +23,11 @@ var allowed = []string{"calibrate", "vision", "render", "cmd/boardcam", "interna
 // with the reason. The list only shrinks: a package that no longer links
 // gocv must be taken off it (the test says so).
 var notYet = map[string]string{
-	"corpus":                  "its specs hold render.Settings and it renders clips (Generate): settings and the hand model to split from render's drawing, rendering to move under render/",
-	"daemon":                  "its frame sources (owner this sitting: pi), capture buffers, change detector and latest-frame copy are gocv Mats (the analysis already comes in as Daemon.Sight); and it imports evidence and web",
-	"eval":                    "imports corpus (its own code is cgo-free: camera types, sight.Image frames, the decoder given as Options.Video)",
-	"evidence":                "draws and encodes evidence clips with gocv (owner: evidence, moving it under render/)",
-	"internal/overlay":        "draws with gocv (owner: evidence)",
-	"internal/realboards":     "test helper that loads the real photos with gocv",
-	"mqtt":                    "imports web",
-	"mqtt/mqtttest":           "imports mqtt",
-	"pipeline/evalpipe":       "imports eval (its own code is cgo-free: the analysis comes in through Register)",
-	"tournament":              "imports mqtt and web",
-	"web":                     "encodes the preview with gocv (owner: evidence)",
-	"web/internal/fakeserver": "imports web",
-	"web/webtest":             "imports web",
+	"corpus":              "its specs hold render.Settings and it renders clips (Generate): settings and the hand model to split from render's drawing, rendering to move under render/",
+	"daemon":              "its frame sources (owner this sitting: pi), capture buffers, change detector and latest-frame copy are gocv Mats (the analysis already comes in as Daemon.Sight)",
+	"eval":                "imports corpus (its own code is cgo-free: camera types, sight.Image frames, the decoder given as Options.Video)",
+	"internal/realboards": "test helper that loads the real photos with gocv",
+	"pipeline/evalpipe":   "imports eval (its own code is cgo-free: the analysis comes in through Register)",
 }
 
 func isAllowed(rel string) bool {
@@ -112,5 +104,45 @@ func TestAllowedPrefixes(t *testing.T) {
 		if got := isAllowed(rel); got != want {
 			t.Errorf("isAllowed(%q) = %v, want %v", rel, got, want)
 		}
+	}
+}
+
+// cgoFree are packages that must build with CGO_ENABLED=0: nothing they
+// depend on outside the standard library has cgo files (OpenCV, libjpeg,
+// libav…); the picture work they need comes through interfaces
+// (overlay.Painter, sight.Image) from cmd/boardcam.
+var cgoFree = []string{"evidence", "internal/overlay", "web", "web/webtest", "web/internal/fakeserver", "sight", "tracker", "match", "mqtt", "tournament"}
+
+// TestCgoFreePackages lists the dependencies of cgoFree (go list, no
+// build) and fails for each package outside the standard library with cgo
+// files.
+func TestCgoFreePackages(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go tool is not on PATH")
+	}
+	args := []string{"list", "-deps", "-f", `{{.ImportPath}} {{.Standard}} {{len .CgoFiles}}`}
+	for _, p := range cgoFree {
+		args = append(args, module+p)
+	}
+	cmd := exec.Command("go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	n := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		n++
+		if f[1] == "false" && f[2] != "0" {
+			t.Errorf("%s has cgo files, yet one of %v depends on it: they must build with CGO_ENABLED=0 (go list -deps … | grep %s)", f[0], cgoFree, f[0])
+		}
+	}
+	if n < len(cgoFree) {
+		t.Fatalf("go list listed %d packages: not what this test expects", n)
 	}
 }

@@ -1,14 +1,15 @@
 // Package overlay is the one colour key of the pictures boardcam draws
-// over camera frames — `boardcam detect --out` and the live preview
-// (/preview.mjpg) — and the legend that explains it on the picture.
+// over camera frames — `boardcam detect --out`, the live preview
+// (/preview.mjpg) and the evidence stills — the legend that explains it,
+// and [Drawing], the list of shapes such a picture carries, made here
+// without OpenCV and painted by the OpenCV side (package render/paint,
+// given to the web server and to the evidence writer as a [Painter]).
 package overlay
 
 import (
 	"image"
 	"image/color"
 	"math"
-
-	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
 )
@@ -68,72 +69,12 @@ func Pieces() []Entry {
 	}
 }
 
-// DrawDisc draws a piece's circle: solid, or dashed when partly hidden.
-func DrawDisc(dst *gocv.Mat, c image.Point, r int, col color.RGBA, th int, dashed bool) {
-	if dashed {
-		for a := 0; a < 360; a += 30 {
-			gocv.Ellipse(dst, c, image.Pt(r, r), 0, float64(a), float64(a+15), col, th)
-		}
-		return
-	}
-	gocv.Circle(dst, c, r, col, th)
-}
-
-// Legend draws the entries in a shaded box in the picture's top-right
-// corner, at a size that suits the picture (scale 1 for 720 rows).
-func Legend(dst *gocv.Mat, entries []Entry) {
-	if dst.Empty() || len(entries) == 0 {
-		return
-	}
-	scale := math.Max(0.6, float64(dst.Rows())/720)
-	fs := 0.45 * scale
-	th := int(math.Max(1, math.Round(scale)))
-	lineH := int(math.Round(20 * scale))
-	sw := int(math.Round(14 * scale))
-	pad := int(math.Round(6 * scale))
-	w := 0
-	for _, e := range entries {
-		sz := gocv.GetTextSize(e.Label, gocv.FontHersheySimplex, fs, th)
-		if sz.X > w {
-			w = sz.X
-		}
-	}
-	boxW := pad*3 + sw + w
-	boxH := pad*2 + lineH*len(entries)
-	x0 := dst.Cols() - boxW - pad
-	y0 := pad
-	if x0 < 0 {
-		x0 = 0
-	}
-	roi := image.Rect(x0, y0, min(dst.Cols(), x0+boxW), min(dst.Rows(), y0+boxH))
-	region := dst.Region(roi)
-	shade := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), region.Rows(), region.Cols(), region.Type())
-	gocv.AddWeighted(region, 0.35, shade, 0.65, 0, &region)
-	shade.Close()
-	region.Close()
-	for i, e := range entries {
-		cy := y0 + pad + lineH*i + lineH/2
-		cx := x0 + pad + sw/2
-		switch e.Swatch {
-		case Disc:
-			gocv.Circle(dst, image.Pt(cx, cy), sw/2, e.Colour, th)
-		case Dashed:
-			DrawDisc(dst, image.Pt(cx, cy), sw/2, e.Colour, th, true)
-		case Line:
-			gocv.Line(dst, image.Pt(cx-sw/2, cy), image.Pt(cx+sw/2, cy), e.Colour, th)
-		case Fill:
-			gocv.Rectangle(dst, image.Rect(cx-sw/2, cy-sw/2, cx+sw/2, cy+sw/2), e.Colour, -1)
-		}
-		gocv.PutText(dst, e.Label, image.Pt(x0+2*pad+sw, cy+int(5*scale)), gocv.FontHersheySimplex, fs, Text, th)
-	}
-}
-
-// Board draws board shapes, given in board millimetres, onto a picture
+// Board adds board shapes, given in board millimetres, to a drawing
 // through Project (board mm to image pixels; ok false where a point
 // cannot be drawn): the one way the evidence stills and the preview
 // draw the markings.
 type Board struct {
-	Dst     *gocv.Mat
+	D       *Drawing
 	Project func(board.Vec) (image.Point, bool)
 }
 
@@ -143,7 +84,7 @@ func (d Board) Line(a, b board.Vec, c color.RGBA, th int) {
 	pa, ok1 := d.Project(a)
 	pb, ok2 := d.Project(b)
 	if ok1 && ok2 {
-		gocv.Line(d.Dst, pa, pb, c, th)
+		d.D.Line(pa, pb, c, th)
 	}
 }
 

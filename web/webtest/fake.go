@@ -17,10 +17,10 @@ import (
 	"math"
 	"sync"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/rules"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -66,15 +66,19 @@ type Fake struct {
 	commands []web.Command
 	failNext error
 
-	frame      gocv.Mat
-	hasFrame   bool
+	// Painter draws the fake camera's frames (NewFake: the plain-Go
+	// Painter of this package; nil: the fake has no camera). The web
+	// server given the fake as its FrameSource needs the same.
+	Painter overlay.Painter
+
+	frame      sight.Image
 	frameNo    int64
 	frameDirty bool
 }
 
 // NewFake makes a fake that starts at s.Start.
 func NewFake(s Script) *Fake {
-	f := &Fake{snap: s.Start, steps: s.Steps, pending: map[string]*Decision{}, frameDirty: true}
+	f := &Fake{snap: s.Start, steps: s.Steps, pending: map[string]*Decision{}, frameDirty: true, Painter: Painter{}}
 	f.history = []rules.State{s.Start.State}
 	if f.snap.Pending == nil {
 		f.snap.Pending = []web.Pending{}
@@ -93,9 +97,9 @@ func (f *Fake) Attach(p Publisher) {
 func (f *Fake) Close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.hasFrame {
+	if f.frame != nil {
 		f.frame.Close()
-		f.hasFrame = false
+		f.frame = nil
 	}
 }
 
@@ -415,28 +419,30 @@ func FakeCorners() [][2]float64 {
 
 // CopyFrame implements web.FrameSource: the board and the pieces as the
 // fake camera sees them. The frame number advances with every change.
-func (f *Fake) CopyFrame(dst *gocv.Mat) (int64, bool) {
+func (f *Fake) CopyFrame(dst sight.Image) (int64, bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.frameDirty || !f.hasFrame {
+	if f.Painter == nil {
+		return 0, false
+	}
+	if f.frameDirty || f.frame == nil {
 		f.render()
 		f.frameNo++
 		f.frameDirty = false
 	}
-	f.frame.CopyTo(dst)
+	f.Painter.Copy(dst, f.frame)
 	return f.frameNo, true
 }
 
 // render draws the fake camera's frame. f.mu held.
 func (f *Fake) render() {
-	if !f.hasFrame {
-		f.frame = gocv.NewMatWithSize(FrameHeight, FrameWidth, gocv.MatTypeCV8UC3)
-		f.hasFrame = true
+	if f.frame == nil {
+		f.frame = f.Painter.NewImage()
 	}
-	f.frame.SetTo(gocv.NewScalar(45, 45, 45, 0))
+	var d overlay.Drawing
 	x0, y0 := FakePx([2]float64{-surfaceMM / 2, -surfaceMM / 2})
 	x1, y1 := FakePx([2]float64{surfaceMM / 2, surfaceMM / 2})
-	gocv.Rectangle(&f.frame, image.Rect(int(x0), int(y0), int(x1), int(y1)), color.RGBA{215, 185, 130, 0}, -1)
+	d.Polygon([]image.Point{{int(x0), int(y0)}, {int(x1), int(y0)}, {int(x1), int(y1)}, {int(x0), int(y1)}}, color.RGBA{215, 185, 130, 255}, -1, 0)
 	g := board.ICF()
 	k := boardPixels / surfaceMM
 	for _, p := range f.snap.Pieces.Pieces {
@@ -448,6 +454,7 @@ func (f *Fake) render() {
 			board.White: {235, 230, 215, 0}, board.Black: {30, 30, 30, 0},
 			board.Queen: {200, 30, 30, 0}, board.Striker: {190, 200, 170, 0},
 		}[p.Kind]
-		gocv.Circle(&f.frame, image.Pt(int(math.Round(x)), int(math.Round(y))), int(math.Round(g.Radius(p.Kind)*k)), c, -1)
+		d.Circle(image.Pt(int(math.Round(x)), int(math.Round(y))), int(math.Round(g.Radius(p.Kind)*k)), c, -1)
 	}
+	f.Painter.Fill(f.frame, FrameWidth, FrameHeight, color.RGBA{45, 45, 45, 255}, d)
 }

@@ -55,7 +55,7 @@ func run() error {
 	}
 	fake := webtest.NewFake(webtest.DemoScript())
 	defer fake.Close()
-	srv := &web.Server{Config: cfg, Source: fake, Sink: fake, Frames: fake}
+	srv := &web.Server{Config: cfg, Source: fake, Sink: fake, Frames: fake, Painter: fake.Painter}
 	// The control routes wrap the server's handler; Initialize serves
 	// srv itself, so listen separately.
 	srv.Config.Listen = ""
