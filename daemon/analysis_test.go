@@ -13,6 +13,7 @@ import (
 
 	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/match"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -24,7 +25,7 @@ type scriptAnalyzer struct {
 	seen       []int64
 }
 
-func (a *scriptAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration) (Analysis, error) {
+func (a *scriptAnalyzer) Analyze(frame sight.Image, index int64, pts time.Duration) (Analysis, error) {
 	a.seen = append(a.seen, index)
 	if why := a.unanalysed[index]; why != "" {
 		return Analysis{Unanalysed: why}, nil

@@ -853,7 +853,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		}
 		decimatedLast = false
 		start := time.Now()
-		res, err := a.Analyze(f.Mat, f.Index, f.PTS)
+		res, err := a.Analyze(&f.Mat, f.Index, f.PTS)
 		took := time.Since(start)
 		cost = ewma(cost, took.Seconds())
 		d.metrics.stage("analyze", took)

@@ -9,6 +9,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/vision/analysis"
 	"github.com/boardcam/boardcam/web"
 )
@@ -145,8 +146,8 @@ func newWorldAnalyzer(evs []events.Event, tokens chan struct{}) *worldAnalyzer {
 	return &worldAnalyzer{evs: evs, tokens: tokens}
 }
 
-func (a *worldAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration) (Analysis, error) {
-	w := readWorldFrame(frame)
+func (a *worldAnalyzer) Analyze(frame sight.Image, index int64, pts time.Duration) (Analysis, error) {
+	w := readWorldFrame(*frame.(*gocv.Mat))
 	a.mu.Lock()
 	var out Analysis
 	if a.recal {

@@ -8,8 +8,6 @@ import (
 	"sync"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/events"
@@ -97,7 +95,7 @@ func NewVisionAnalyzer(s Sight, g *board.Geometry, cal *camera.Calibration, lens
 }
 
 // Analyze implements Analyzer.
-func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration) (Analysis, error) {
+func (a *VisionAnalyzer) Analyze(frame sight.Image, index int64, pts time.Duration) (Analysis, error) {
 	var out Analysis
 	a.pmu.Lock()
 	defer a.pmu.Unlock()
@@ -105,7 +103,8 @@ func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration)
 		return out, errAnalyzerClosed
 	}
 	a.mu.Lock()
-	a.size = camera.Size{W: frame.Cols(), H: frame.Rows()}
+	w, h := sight.Size(frame)
+	a.size = camera.Size{W: w, H: h}
 	manual := a.manual
 	if a.manualSize.W != 0 && a.manualSize != a.size {
 		manual = nil // saved on another camera's frames
@@ -117,7 +116,7 @@ func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration)
 			out.Calibration = &web.Calibration{Status: web.CalibrationSearching, Message: "manual calibration: " + err.Error(), Frame: index}
 		}
 	}
-	r, err := a.p.Process(&frame, int(index), pts.Seconds())
+	r, err := a.p.Process(frame, int(index), pts.Seconds())
 	if err != nil {
 		return out, err
 	}
@@ -135,10 +134,10 @@ func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration)
 	if r.Calibration != a.cal {
 		a.cal = r.Calibration
 		if a.cal != nil {
-			out.Calibration = calibrationStatus(a.cal, frame.Cols(), frame.Rows(), index, r.Note)
+			out.Calibration = calibrationStatus(a.cal, w, h, index, r.Note)
 		}
 	} else if a.cal == nil && r.Note != a.note {
-		out.Calibration = &web.Calibration{Status: web.CalibrationSearching, Message: r.Note, Width: frame.Cols(), Height: frame.Rows(), Frame: index}
+		out.Calibration = &web.Calibration{Status: web.CalibrationSearching, Message: r.Note, Width: w, Height: h, Frame: index}
 	}
 	if a.cal != nil && !r.Calibrated && r.Note != "" && r.Note != a.note {
 		out.Calibration = &web.Calibration{Status: web.CalibrationLost, Message: r.Note, Frame: index}
@@ -264,7 +263,7 @@ func (a *VisionAnalyzer) UseSaved(sc SavedCorners) {
 	a.manual, a.manualSize = &c, camera.Size{W: sc.Width, H: sc.Height}
 }
 
-func (a *VisionAnalyzer) useCorners(frame gocv.Mat, c [4][2]float64) error {
+func (a *VisionAnalyzer) useCorners(frame sight.Image, c [4][2]float64) error {
 	var pts [4]camera.Point
 	for i := range c {
 		pts[i] = camera.Point{X: c[i][0], Y: c[i][1]}
@@ -273,7 +272,7 @@ func (a *VisionAnalyzer) useCorners(frame gocv.Mat, c [4][2]float64) error {
 	if a.cal != nil {
 		o = a.cal.Orientation
 	}
-	cal, err := a.sight.FromCorners(&frame, pts, a.Config.Geometry, o)
+	cal, err := a.sight.FromCorners(frame, pts, a.Config.Geometry, o)
 	if err != nil {
 		return err
 	}
