@@ -48,111 +48,154 @@ func DrawDebug(img gocv.Mat, cal *Calibration, g *board.Geometry, rep *Report, d
 	default:
 		return fmt.Errorf("calibrate: debug: %d channels", img.Channels())
 	}
-	th := max(1, int(math.Round(float64(max(dst.Cols(), dst.Rows()))/900)))
-	ip := func(p Point) image.Point { return image.Pt(int(math.Round(p.X)), int(math.Round(p.Y))) }
-	poly := func(pts []Point, closed bool, c color.RGBA) {
-		v := make([]image.Point, 0, len(pts))
-		for _, p := range pts {
-			if p.Finite() {
-				v = append(v, ip(p))
-			}
-		}
-		if len(v) < 2 {
-			return
-		}
-		pv := gocv.NewPointsVectorFromPoints([][]image.Point{v})
-		defer pv.Close()
-		gocv.Polylines(dst, pv, closed, c, th)
+	c := &debugCanvas{dst: dst, cal: cal, th: max(1, int(math.Round(float64(max(dst.Cols(), dst.Rows()))/900)))}
+	c.nominal(g.WithMarkings(nil))
+	if rep != nil {
+		c.detected(rep)
 	}
-	mm := func(v board.Vec) Point { return cal.ToImage(v) }
-	circleMM := func(c board.Circle, col color.RGBA) {
-		pts := make([]Point, 48)
-		for i := range pts {
-			a := 2 * math.Pi * float64(i) / 48
-			pts[i] = mm(board.Vec{X: c.C.X + c.R*math.Cos(a), Y: c.C.Y + c.R*math.Sin(a)})
-		}
-		poly(pts, true, col)
+	if m := cal.Markings; m != nil {
+		c.measured(m)
 	}
-	// Geometry re-projected (its nominal figures).
-	g = g.WithMarkings(nil)
+	if rep == nil {
+		c.poly(cal.Corners[:], true, colFound)
+	}
+	c.corners()
+	c.caption()
+	return nil
+}
+
+// debugCanvas draws the debug image of one calibration into dst, with
+// lines th pixels thick.
+type debugCanvas struct {
+	dst *gocv.Mat
+	cal *Calibration
+	th  int
+}
+
+func (c *debugCanvas) ip(p Point) image.Point {
+	return image.Pt(int(math.Round(p.X)), int(math.Round(p.Y)))
+}
+
+// mm maps a board point to the image.
+func (c *debugCanvas) mm(v board.Vec) Point { return c.cal.ToImage(v) }
+
+// poly draws a polyline through the finite points.
+func (c *debugCanvas) poly(pts []Point, closed bool, col color.RGBA) {
+	v := make([]image.Point, 0, len(pts))
+	for _, p := range pts {
+		if p.Finite() {
+			v = append(v, c.ip(p))
+		}
+	}
+	if len(v) < 2 {
+		return
+	}
+	pv := gocv.NewPointsVectorFromPoints([][]image.Point{v})
+	defer pv.Close()
+	gocv.Polylines(c.dst, pv, closed, col, c.th)
+}
+
+// circleMM draws a circle given in board millimetres.
+func (c *debugCanvas) circleMM(ci board.Circle, col color.RGBA) {
+	pts := make([]Point, 48)
+	for i := range pts {
+		a := 2 * math.Pi * float64(i) / 48
+		pts[i] = c.mm(board.Vec{X: ci.C.X + ci.R*math.Cos(a), Y: ci.C.Y + ci.R*math.Sin(a)})
+	}
+	c.poly(pts, true, col)
+}
+
+// nominal draws the geometry's nominal markings re-projected.
+func (c *debugCanvas) nominal(g *board.Geometry) {
 	for _, s := range board.Sides {
 		for _, seg := range []board.Segment{g.RearLine(s), g.FrontLine(s)} {
-			poly([]Point{mm(seg.A), mm(seg.B)}, false, colPredict)
+			c.poly([]Point{c.mm(seg.A), c.mm(seg.B)}, false, colPredict)
 		}
-		for _, c := range g.BaseCircles(s) {
-			circleMM(c, colPredict)
+		for _, ci := range g.BaseCircles(s) {
+			c.circleMM(ci, colPredict)
 		}
 	}
 	for _, p := range board.Pockets {
-		circleMM(g.Pocket(p), colPredict)
+		c.circleMM(g.Pocket(p), colPredict)
 		if a := g.Arrow(p); a != (board.Segment{}) {
-			poly([]Point{mm(a.A), mm(a.B)}, false, colPredict)
+			c.poly([]Point{c.mm(a.A), c.mm(a.B)}, false, colPredict)
 		}
 	}
-	circleMM(g.CentreCircle(), colPredict)
-	circleMM(g.OuterCircle(), colPredict)
-	// What detection measured.
-	if rep != nil {
-		for j, s := range rep.Sides {
-			col := colInferred
-			if s.Found {
-				col = colFound
-			}
-			a, b := cal.ImageCorners()[j], cal.ImageCorners()[(j+1)%4]
-			poly([]Point{a, b}, false, col)
-			for _, p := range s.Samples {
-				gocv.Circle(dst, ip(p), 0, colSample, th)
+	c.circleMM(g.CentreCircle(), colPredict)
+	c.circleMM(g.OuterCircle(), colPredict)
+}
+
+// detected draws what detection measured: the edges (found or inferred)
+// with their samples, and the pockets.
+func (c *debugCanvas) detected(rep *Report) {
+	for j, s := range rep.Sides {
+		col := colInferred
+		if s.Found {
+			col = colFound
+		}
+		a, b := c.cal.ImageCorners()[j], c.cal.ImageCorners()[(j+1)%4]
+		c.poly([]Point{a, b}, false, col)
+		for _, p := range s.Samples {
+			gocv.Circle(c.dst, c.ip(p), 0, colSample, c.th)
+		}
+	}
+	for _, p := range rep.Pockets {
+		if p != nil {
+			gocv.Circle(c.dst, c.ip(p.C), int(math.Round(p.R)), colMeasured, c.th)
+		}
+	}
+}
+
+// measured draws the markings as measured: each line's two edges (its
+// thickness), the base circles and their cores, the arrows, the centre
+// circle.
+func (c *debugCanvas) measured(m *board.Markings) {
+	for _, s := range board.Sides {
+		sm := m.Side(s)
+		for _, b := range []board.Band{sm.Front, sm.Rear} {
+			for _, y := range []float64{b.Inner(), b.Outer()} {
+				a := board.FromLocal(s, board.V(sm.Circles[0].X, y))
+				e := board.FromLocal(s, board.V(sm.Circles[1].X, y))
+				c.poly([]Point{c.mm(a), c.mm(e)}, false, colMeasured)
 			}
 		}
-		for _, c := range rep.Pockets {
-			if c != nil {
-				gocv.Circle(dst, ip(c.C), int(math.Round(c.R)), colMeasured, th)
+		for i, ci := range m.BaseCircles(s) {
+			c.circleMM(ci, colMeasured)
+			if core := sm.Circles[i].Core; core > 0 {
+				c.circleMM(board.Circle{C: ci.C, R: core}, colMeasured)
 			}
 		}
 	}
-	// The markings as measured: each line's two edges (its thickness),
-	// the base circles and their cores, the arrows, the centre circle.
-	if m := cal.Markings; m != nil {
-		for _, s := range board.Sides {
-			sm := m.Side(s)
-			for _, b := range []board.Band{sm.Front, sm.Rear} {
-				for _, y := range []float64{b.Inner(), b.Outer()} {
-					a := board.FromLocal(s, board.V(sm.Circles[0].X, y))
-					e := board.FromLocal(s, board.V(sm.Circles[1].X, y))
-					poly([]Point{mm(a), mm(e)}, false, colMeasured)
-				}
-			}
-			for i, c := range m.BaseCircles(s) {
-				circleMM(c, colMeasured)
-				if core := sm.Circles[i].Core; core > 0 {
-					circleMM(board.Circle{C: c.C, R: core}, colMeasured)
-				}
-			}
+	for _, p := range board.Pockets {
+		if a := m.Arrow(p); a != (board.Segment{}) {
+			c.poly([]Point{c.mm(a.A), c.mm(a.B)}, false, colMeasured)
 		}
-		for _, p := range board.Pockets {
-			if a := m.Arrow(p); a != (board.Segment{}) {
-				poly([]Point{mm(a.A), mm(a.B)}, false, colMeasured)
-			}
-		}
-		circleMM(m.CentreCircle(), colMeasured)
 	}
-	if rep == nil {
-		poly(cal.Corners[:], true, colFound)
-	}
+	c.circleMM(m.CentreCircle(), colMeasured)
+}
+
+// corners marks the corners with their board names.
+func (c *debugCanvas) corners() {
 	names := [4]string{"NW", "NE", "SE", "SW"}
-	for i, c := range cal.Corners {
-		p := ip(c)
+	th := c.th
+	for i, cp := range c.cal.Corners {
+		p := c.ip(cp)
 		r := 6 * th
-		gocv.Line(dst, p.Add(image.Pt(-r, 0)), p.Add(image.Pt(r, 0)), colCorner, th)
-		gocv.Line(dst, p.Add(image.Pt(0, -r)), p.Add(image.Pt(0, r)), colCorner, th)
-		lp := mm(board.Vec{X: camera.BoardCorners(cal.Board.Surface)[i].X * 0.9, Y: camera.BoardCorners(cal.Board.Surface)[i].Y * 0.9})
-		gocv.PutText(dst, names[i], ip(lp), gocv.FontHersheySimplex, 0.5*float64(th), colCorner, th)
+		gocv.Line(c.dst, p.Add(image.Pt(-r, 0)), p.Add(image.Pt(r, 0)), colCorner, th)
+		gocv.Line(c.dst, p.Add(image.Pt(0, -r)), p.Add(image.Pt(0, r)), colCorner, th)
+		bc := camera.BoardCorners(c.cal.Board.Surface)[i]
+		lp := c.mm(board.Vec{X: bc.X * 0.9, Y: bc.Y * 0.9})
+		gocv.PutText(c.dst, names[i], c.ip(lp), gocv.FontHersheySimplex, 0.5*float64(th), colCorner, th)
 	}
-	txt := fmt.Sprintf("%s  confidence %.2f  tilt %.0f deg", cal.Quality.Method, cal.Quality.Score, cal.Quality.TiltDeg)
-	if cal.Quality.RMSmm != nil {
-		txt += fmt.Sprintf("  markings rms %.1f mm", *cal.Quality.RMSmm)
+}
+
+// caption writes the method, confidence, tilt and markings' rms.
+func (c *debugCanvas) caption() {
+	q, th := c.cal.Quality, c.th
+	txt := fmt.Sprintf("%s  confidence %.2f  tilt %.0f deg", q.Method, q.Score, q.TiltDeg)
+	if q.RMSmm != nil {
+		txt += fmt.Sprintf("  markings rms %.1f mm", *q.RMSmm)
 	}
-	gocv.PutText(dst, txt, image.Pt(8*th, 20*th), gocv.FontHersheySimplex, 0.55*float64(th), color.RGBA{0, 0, 0, 255}, 3*th)
-	gocv.PutText(dst, txt, image.Pt(8*th, 20*th), gocv.FontHersheySimplex, 0.55*float64(th), colText, th)
-	return nil
+	gocv.PutText(c.dst, txt, image.Pt(8*th, 20*th), gocv.FontHersheySimplex, 0.55*float64(th), color.RGBA{0, 0, 0, 255}, 3*th)
+	gocv.PutText(c.dst, txt, image.Pt(8*th, 20*th), gocv.FontHersheySimplex, 0.55*float64(th), colText, th)
 }

@@ -52,6 +52,10 @@ const (
 	DefaultMaxTiltDeg    = 25.0
 )
 
+// minTiltConfidence is the confidence below which a result is refused as
+// unsure whatever its tilt: its markings do not make a carrom board.
+const minTiltConfidence = 0.15
+
 // Report is what [Detect] measured, for the debug image and for tests.
 // Image sides are in image order (top, right, bottom, left); corners
 // top-left, top-right, bottom-right, bottom-left.
@@ -190,7 +194,12 @@ func Detect(img gocv.Mat, opt Options) (*Calibration, *Report, error) {
 // enough, saying why and what to do.
 func (d *detector) judge(cal *Calibration) error {
 	q := cal.Quality
-	if t := cal.Tilt(); d.opt.MaxTiltDeg > 0 && t > d.opt.MaxTiltDeg {
+	// The tilt of a quadrilateral whose markings do not make a board at
+	// all (a base line taken for an edge) says nothing of the camera: such
+	// a result is refused as unsure, not as oblique. (The real side view
+	// scores 0.24–0.32; wrong boards on views from above 0.04 and less.)
+	tiltMeans := d.opt.MinConfidence <= 0 || q.Score >= minTiltConfidence
+	if t := cal.Tilt(); d.opt.MaxTiltDeg > 0 && t > d.opt.MaxTiltDeg && tiltMeans {
 		return fmt.Errorf("calibrate: detect: %w: the camera looks at the board about %.0f° from straight down (at most %.0f° can be refereed): mount it above the board's centre, looking down", ErrTooOblique, t, d.opt.MaxTiltDeg)
 	}
 	if d.opt.MinConfidence > 0 && q.Score < d.opt.MinConfidence {
@@ -203,7 +212,7 @@ func (d *detector) judge(cal *Calibration) error {
 		}
 		switch {
 		case found == 0:
-			why = "no edge of the playing surface is in the picture, so its corners could only be inferred from the pockets and base lines (to about 1% of the board)"
+			why = "no edge of the playing surface is in the picture, so its corners could only be inferred from the pockets and base lines; makers draw those a few millimetres from the rule book's figures, which leaves the corners uncertain by about 1% of the board (0.5% is needed)"
 		case found < 4 && q.Score > 0.3:
 			why = fmt.Sprintf("only %d of the surface's 4 edges are in the picture and the markings do not pin the others", found)
 		}
@@ -325,141 +334,167 @@ func (d *detector) run() (*Calibration, error) {
 	otsuT := d.distanceMap()
 	d.otsu = otsuT
 	var firstErr error
-	// outlines adds the distinct rough outlines of the regions at every
-	// threshold, cut or not, to cands.
-	outlines := func(cands []coarseCand, cut bool) []coarseCand {
-		for _, t := range thresholdCandidates(otsuT) {
-			d.thr = t
-			contour, err := d.surfaceRegion(&mask, t, cut)
-			if err != nil {
-				firstErr = err
-				continue
-			}
-			l, f, ratio, err := d.coarseSides(contour)
-			if err != nil {
-				firstErr = err
-				continue
-			}
-			n := 0
-			for _, ok := range f {
-				if ok {
-					n++
-				}
-			}
-			c := coarseCand{thr: t, cut: cut, lines: l, found: f, rank: float64(n) + ratio}
-			dup := false
-			for i := range cands {
-				if sameOutline(cands[i], c, d.work) {
-					dup = true
-					break
-				}
-			}
-			if !dup {
-				cands = append(cands, c)
-			}
-		}
-		return cands
-	}
-	var best *candResult
-	bestScore := math.Inf(-1)
-	var done []edgeState
-	cache := map[int][]refined{}
-	// try measures the outlines in order until one scores well enough.
-	try := func(cands []coarseCand) bool {
-		for _, c := range cands {
-			// The score of an outline with n sides found is at most
-			// (1 + n/4)/2: one that cannot beat the best so far is not
-			// measured.
-			n := 0
-			for _, f := range c.found {
-				if f {
-					n++
-				}
-			}
-			if best != nil && bestScore >= (1+float64(n)/4)/2 {
-				continue
-			}
-			d.thr = c.thr
-			es := d.measureEdges(c, cache)
-			if es.err == nil {
-				dup := false
-				for _, o := range done {
-					dup = dup || es.same(o)
-				}
-				if dup {
-					continue
-				}
-				done = append(done, es)
-			}
-			r := d.evaluate(es)
-			sc := -1.0
-			if r.err == nil {
-				sc = r.cal.Quality.Score
-			}
-			if best == nil || sc > bestScore {
-				best, bestScore = r, sc
-			}
-			if r.err == nil && sc >= goodEnough {
-				return true
-			}
-		}
-		return false
-	}
+	s := &search{d: d, bestScore: math.Inf(-1), cache: map[int][]refined{}}
 	// The best-ranked outline of the plain regions first: it is right on
 	// most boards, and a good score there ends the search. Then the other
 	// outlines, the cut regions' among them, by rank.
-	byRank := func(c []coarseCand) {
-		sort.SliceStable(c, func(i, j int) bool { return c[i].rank > c[j].rank })
-	}
-	cands := outlines(nil, false)
+	cands := d.outlines(&mask, nil, false, otsuT, &firstErr)
 	byRank(cands)
-	if len(cands) > 0 && try(cands[:1]) {
-		d.rep, d.notes, d.rearPts, d.rearV, d.thr = best.rep, best.notes, best.rearPts, best.rearV, best.thr
-		return best.cal, best.err
+	if len(cands) > 0 && s.try(cands[:1]) {
+		return d.adopt(s.best)
 	}
 	n0 := len(cands)
-	cands = outlines(cands, true)
+	cands = d.outlines(&mask, cands, true, otsuT, &firstErr)
 	if len(cands) == 0 {
 		return nil, firstErr
 	}
 	if n0 > 0 {
 		rest := cands[1:]
 		byRank(rest)
-		try(rest)
+		s.try(rest)
 	} else {
 		byRank(cands)
-		try(cands)
+		s.try(cands)
 	}
-	if best == nil || best.err != nil || best.rep.Measured == nil || best.rep.Measured.score < 0.4 || best.nFound < 2 {
-		// Framed on the surface, no edge in view (or a marking taken for
-		// an edge: the markings do not fit): the board from its markings
-		// alone, starting from the picture itself and from the best
-		// outline, as it is and as the square of the rear base lines.
-		w, h := float64(d.full.w), float64(d.full.h)
-		quads := [][4]Point{{Pt(-0.5, -0.5), Pt(w-0.5, -0.5), Pt(w-0.5, h-0.5), Pt(-0.5, h-0.5)}}
-		if best != nil && best.err == nil {
-			q := best.rep.ImageCorners
-			quads = append(quads, q, scaleQuad(q, 1/rearCentre(d.g)))
-		}
-		d.thr = math.Max(12, math.Min(50, otsuT))
-		for _, q := range quads {
-			es := edgeState{corners: q}
-			for j := 0; j < 4; j++ {
-				es.full[j] = LineJoining(q[j], q[(j+1)%4])
-				if es.full[j].Normal().Dot(q[j].Sub(centroid(q))) < 0 {
-					es.full[j] = Line{A: -es.full[j].A, B: -es.full[j].B, C: -es.full[j].C}
-				}
-				es.startL[j], es.endL[j] = es.full[j], es.full[j]
-				es.sides[j] = SideReport{Line: es.full[j]}
-			}
-			r := d.evaluate(es)
-			if r.err == nil && r.cal.Quality.Score > bestScore {
-				best, bestScore = r, r.cal.Quality.Score
-			}
-		}
+	if b := s.best; b == nil || b.err != nil || b.rep.Measured == nil || b.rep.Measured.score < 0.4 || b.nFound < 2 {
+		d.fromMarkings(s, otsuT)
 	}
+	return d.adopt(s.best)
+}
+
+// adopt makes a candidate's report, notes and markings the detector's and
+// returns its calibration.
+func (d *detector) adopt(best *candResult) (*Calibration, error) {
 	d.rep, d.notes, d.rearPts, d.rearV, d.thr = best.rep, best.notes, best.rearPts, best.rearV, best.thr
 	return best.cal, best.err
+}
+
+// byRank orders rough outlines, best-ranked first.
+func byRank(c []coarseCand) {
+	sort.SliceStable(c, func(i, j int) bool { return c[i].rank > c[j].rank })
+}
+
+// outlines adds to cands the distinct rough outlines of the surface
+// regions at every threshold, cut along strong colour edges or not. The
+// first error met is kept in firstErr.
+func (d *detector) outlines(mask *gocv.Mat, cands []coarseCand, cut bool, otsuT float64, firstErr *error) []coarseCand {
+	for _, t := range thresholdCandidates(otsuT) {
+		d.thr = t
+		contour, err := d.surfaceRegion(mask, t, cut)
+		if err != nil {
+			*firstErr = err
+			continue
+		}
+		l, f, ratio, err := d.coarseSides(contour)
+		if err != nil {
+			*firstErr = err
+			continue
+		}
+		n := 0
+		for _, ok := range f {
+			if ok {
+				n++
+			}
+		}
+		c := coarseCand{thr: t, cut: cut, lines: l, found: f, rank: float64(n) + ratio}
+		dup := false
+		for i := range cands {
+			if sameOutline(cands[i], c, d.work) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			cands = append(cands, c)
+		}
+	}
+	return cands
+}
+
+// search is the state of the search over rough outlines: the best
+// candidate so far and its score, the measured outlines (so that one
+// measured alike is not evaluated again) and the sides measured.
+type search struct {
+	d         *detector
+	best      *candResult
+	bestScore float64
+	done      []edgeState
+	cache     map[int][]refined
+}
+
+// try measures the outlines in order until one scores well enough
+// ([goodEnough]), and reports whether one did.
+func (s *search) try(cands []coarseCand) bool {
+	d := s.d
+	for _, c := range cands {
+		// The score of an outline with n sides found is at most
+		// (1 + n/4)/2: one that cannot beat the best so far is not
+		// measured.
+		n := 0
+		for _, f := range c.found {
+			if f {
+				n++
+			}
+		}
+		if s.best != nil && s.bestScore >= (1+float64(n)/4)/2 {
+			continue
+		}
+		d.thr = c.thr
+		es := d.measureEdges(c, s.cache)
+		if es.err == nil {
+			dup := false
+			for _, o := range s.done {
+				dup = dup || es.same(o)
+			}
+			if dup {
+				continue
+			}
+			s.done = append(s.done, es)
+		}
+		r := d.evaluate(es)
+		sc := -1.0
+		if r.err == nil {
+			sc = r.cal.Quality.Score
+		}
+		if s.best == nil || sc > s.bestScore {
+			s.best, s.bestScore = r, sc
+		}
+		if r.err == nil && sc >= goodEnough {
+			return true
+		}
+	}
+	return false
+}
+
+// fromMarkings places the board from its markings alone, for a view
+// framed on the surface with no edge in it (or a marking taken for an
+// edge: the markings do not fit): the model is started from the picture
+// itself and from the best outline, as it is and as the square of the
+// rear base lines, and the best-scoring result replaces the search's
+// best when it scores higher.
+func (d *detector) fromMarkings(s *search, otsuT float64) {
+	w, h := float64(d.full.w), float64(d.full.h)
+	quads := [][4]Point{{Pt(-0.5, -0.5), Pt(w-0.5, -0.5), Pt(w-0.5, h-0.5), Pt(-0.5, h-0.5)}}
+	if s.best != nil && s.best.err == nil {
+		q := s.best.rep.ImageCorners
+		quads = append(quads, q, scaleQuad(q, 1/rearCentre(d.g)))
+	}
+	d.thr = math.Max(12, math.Min(50, otsuT))
+	for _, q := range quads {
+		es := edgeState{corners: q}
+		for j := 0; j < 4; j++ {
+			es.full[j] = LineJoining(q[j], q[(j+1)%4])
+			if es.full[j].Normal().Dot(q[j].Sub(centroid(q))) < 0 {
+				es.full[j] = Line{A: -es.full[j].A, B: -es.full[j].B, C: -es.full[j].C}
+			}
+			es.startL[j], es.endL[j] = es.full[j], es.full[j]
+			es.sides[j] = SideReport{Line: es.full[j]}
+		}
+		r := d.evaluate(es)
+		if r.err == nil && r.cal.Quality.Score > s.bestScore {
+			s.best, s.bestScore = r, r.cal.Quality.Score
+		}
+	}
 }
 
 // centroid is the mean of a quadrilateral's corners.
@@ -1110,8 +1145,37 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 	if n < 20 {
 		return lines, found, 0, fmt.Errorf("calibrate: detect: %w (surface region too small)", ErrNoBoard)
 	}
+	pts, normals, onBorder := d.outlineNormals(contour)
+	theta := dominantDirection(normals, onBorder)
+	side := math.Sqrt(math.Abs(polyArea(pts)))
+	// With fewer than two sides along the dominant direction, that
+	// direction says nothing (it comes from pockets, pieces or clutter):
+	// the board is then taken square to the image.
+	nAligned := 0
+	for s := 0; s < 4; s++ {
+		grp := facing(pts, normals, onBorder, theta+90*float64(s))
+		if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
+			nAligned++
+		}
+	}
+	if nAligned < 2 {
+		theta = 0
+	}
+	for s := 0; s < 4; s++ {
+		phi := theta + 90*float64(s)
+		j := ((int(math.Round(phi/90))+1)%4 + 4) % 4
+		lines[j], found[j] = d.coarseSide(pts, normals, onBorder, phi, side)
+	}
+	return lines, found, explained(pts, onBorder, lines, found), nil
+}
+
+// outlineNormals returns the outline's points, each one's outward normal
+// (from the points k on either side, k growing with the outline's length)
+// and whether it lies on the image border.
+func (d *detector) outlineNormals(contour []image.Point) (pts, normals []Point, onBorder []bool) {
+	n := len(contour)
 	w, h := d.work.w, d.work.h
-	pts := make([]Point, n)
+	pts = make([]Point, n)
 	var cx, cy float64
 	for i, p := range contour {
 		pts[i] = Pt(float64(p.X), float64(p.Y))
@@ -1120,8 +1184,8 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 	}
 	cen := Pt(cx/float64(n), cy/float64(n))
 	k := max(3, n/400)
-	normals := make([]Point, n)
-	onBorder := make([]bool, n)
+	normals = make([]Point, n)
+	onBorder = make([]bool, n)
 	outward := 0
 	for i := range pts {
 		t := pts[(i+k)%n].Sub(pts[(i-k+n)%n])
@@ -1138,7 +1202,13 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 			normals[i] = normals[i].Scale(-1)
 		}
 	}
-	// Dominant direction (mod 90°) of the outline away from the border.
+	return pts, normals, onBorder
+}
+
+// dominantDirection is the outline's dominant normal direction (mod 90°,
+// in degrees) away from the border: the peak of a half-degree histogram
+// summed over ±2°; 0 when no point is off the border.
+func dominantDirection(normals []Point, onBorder []bool) float64 {
 	var hist [180]float64
 	for i, nv := range normals {
 		if onBorder[i] {
@@ -1161,62 +1231,55 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 	if bestV <= 0 {
 		theta = 0
 	}
-	side := math.Sqrt(math.Abs(polyArea(pts)))
-	// With fewer than two sides along the dominant direction, that
-	// direction says nothing (it comes from pockets, pieces or clutter):
-	// the board is then taken square to the image.
-	nAligned := 0
-	for s := 0; s < 4; s++ {
-		phi := theta + 90*float64(s)
-		dir := Pt(math.Cos(phi*math.Pi/180), math.Sin(phi*math.Pi/180))
-		var grp []Point
-		for i, nv := range normals {
-			if !onBorder[i] && nv.Dot(dir) >= math.Cos(22*math.Pi/180) {
-				grp = append(grp, pts[i])
-			}
-		}
-		if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
-			nAligned++
-		}
-	}
-	if nAligned < 2 {
-		theta = 0
-	}
-	for s := 0; s < 4; s++ {
-		phi := theta + 90*float64(s)
-		j := ((int(math.Round(phi/90))+1)%4 + 4) % 4
-		dir := Pt(math.Cos(phi*math.Pi/180), math.Sin(phi*math.Pi/180))
-		var grp []Point
-		for i, nv := range normals {
-			if onBorder[i] || nv.Dot(dir) < math.Cos(22*math.Pi/180) {
-				continue
-			}
+	return theta
+}
+
+// facing returns the outline's points off the border whose normals lie
+// within 22° of the direction phi (degrees).
+func facing(pts, normals []Point, onBorder []bool, phi float64) []Point {
+	dir := Pt(math.Cos(phi*math.Pi/180), math.Sin(phi*math.Pi/180))
+	var grp []Point
+	for i, nv := range normals {
+		if !onBorder[i] && nv.Dot(dir) >= math.Cos(22*math.Pi/180) {
 			grp = append(grp, pts[i])
 		}
-		if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
-			l := f.L
-			if l.Normal().Dot(dir) < 0 {
-				l = Line{A: -l.A, B: -l.B, C: -l.C}
-			}
-			var in []Point
-			for i, p := range grp {
-				if f.keep[i] {
-					in = append(in, p)
-				}
-			}
-			if d.beyondIsFrame(l, in, side) {
-				lines[j], found[j] = l, true
-				continue
-			}
-		}
-		// Not visible: the outline's extreme in that direction.
-		ext := math.Inf(-1)
-		for _, p := range pts {
-			ext = math.Max(ext, p.Dot(dir))
-		}
-		lines[j] = Line{A: dir.X, B: dir.Y, C: -ext}
 	}
-	// How much of the outline (off the border) the found sides explain.
+	return grp
+}
+
+// coarseSide fits the side facing phi (degrees): a robust line through
+// the outline's points facing it, found when it explains at least 35% of
+// the region's side length and the frame lies beyond it; otherwise the
+// outline's extreme in that direction, not found.
+func (d *detector) coarseSide(pts, normals []Point, onBorder []bool, phi, side float64) (Line, bool) {
+	dir := Pt(math.Cos(phi*math.Pi/180), math.Sin(phi*math.Pi/180))
+	grp := facing(pts, normals, onBorder, phi)
+	if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
+		l := f.L
+		if l.Normal().Dot(dir) < 0 {
+			l = Line{A: -l.A, B: -l.B, C: -l.C}
+		}
+		var in []Point
+		for i, p := range grp {
+			if f.keep[i] {
+				in = append(in, p)
+			}
+		}
+		if d.beyondIsFrame(l, in, side) {
+			return l, true
+		}
+	}
+	// Not visible: the outline's extreme in that direction.
+	ext := math.Inf(-1)
+	for _, p := range pts {
+		ext = math.Max(ext, p.Dot(dir))
+	}
+	return Line{A: dir.X, B: dir.Y, C: -ext}, false
+}
+
+// explained is the share of the outline (off the border) within 2 px of a
+// found side.
+func explained(pts []Point, onBorder []bool, lines [4]Line, found [4]bool) float64 {
 	inl, tot := 0, 0
 	for i, p := range pts {
 		if onBorder[i] {
@@ -1230,11 +1293,10 @@ func (d *detector) coarseSides(contour []image.Point) ([4]Line, [4]bool, float64
 			}
 		}
 	}
-	ratio := 0.0
-	if tot > 0 {
-		ratio = float64(inl) / float64(tot)
+	if tot == 0 {
+		return 0
 	}
-	return lines, found, ratio, nil
+	return float64(inl) / float64(tot)
 }
 
 // frameBeyond is beyondIsFrame in the full image.

@@ -268,10 +268,49 @@ func (v *boardView) findRing(c0 board.Vec, r0, reach float64) (ringFound, bool) 
 	if x0 < 1 || y0 < 1 || x0+nw >= v.n-1 || y0+nw >= v.n-1 {
 		return ringFound{}, false
 	}
-	// Gradient of lightness and redness together (a red core on pale wood
-	// differs more in a* than in L).
-	type grad struct{ gx, gy, m float64 }
-	gr := make([]grad, nw*nw)
+	gr, mags := v.ringGradients(x0, y0, nw)
+	if len(mags) < nw*nw/2 {
+		return ringFound{}, false
+	}
+	acc := ringVotes(gr, nw, math.Max(8, 2*median(mags)), 0.7*r0*v.k, 1.2*r0*v.k)
+	cx0, cy0 := c0.X*v.k+v.c-float64(x0), c0.Y*v.k+v.c-float64(y0)
+	best, bx, by := votePeak(acc, nw, cx0, cy0, reach*v.k)
+	// A circle's votes: a good part of its circumference's edge pixels.
+	if bx < 0 || best < 0.8*2*math.Pi*r0*v.k {
+		return ringFound{}, false
+	}
+	px, py := subPixelPeak(acc, nw, bx, by)
+	cen := board.V((px+float64(x0)-v.c)/v.k, (py+float64(y0)-v.c)/v.k)
+	rr, lp, ap, ok := v.radialProfiles(cen, r0)
+	if !ok {
+		return ringFound{}, false
+	}
+	rf := ringFound{c: cen, r: r0}
+	if w, r, ok := ringOutline(rr, lp, r0); ok {
+		rf.width, rf.r = w, r
+	}
+	wood := ap[len(ap)-1]
+	rf.core = ringCore(rr, ap, wood)
+	if rf.core > rf.r {
+		rf.core = 0
+	}
+	if rf.core > 0 {
+		// The core's centroid of redness places the circle best.
+		if c, ok := v.redCentroid(rf.c, rf.core+1.5, wood); ok {
+			rf.c = c
+		}
+	}
+	return rf, true
+}
+
+// ringGrad is the gradient at one pixel of a ring's window.
+type ringGrad struct{ gx, gy, m float64 }
+
+// ringGradients returns the gradient of lightness and redness together (a
+// red core on pale wood differs more in a* than in L) over the nw × nw
+// window at (x0, y0) of the view, and the magnitudes of those in view.
+func (v *boardView) ringGradients(x0, y0, nw int) ([]ringGrad, []float64) {
+	gr := make([]ringGrad, nw*nw)
 	var mags []float64
 	for y := 1; y < nw-1; y++ {
 		for x := 1; x < nw-1; x++ {
@@ -282,16 +321,17 @@ func (v *boardView) findRing(c0 board.Vec, r0, reach float64) (ringFound, bool) 
 			gx := float64(v.l[i+1]-v.l[i-1]) + 2*float64(v.a[i+1]-v.a[i-1])
 			gy := float64(v.l[i+v.n]-v.l[i-v.n]) + 2*float64(v.a[i+v.n]-v.a[i-v.n])
 			m := math.Hypot(gx, gy)
-			gr[y*nw+x] = grad{gx, gy, m}
+			gr[y*nw+x] = ringGrad{gx, gy, m}
 			mags = append(mags, m)
 		}
 	}
-	if len(mags) < nw*nw/2 {
-		return ringFound{}, false
-	}
-	thr := math.Max(8, 2*median(mags))
+	return gr, mags
+}
+
+// ringVotes lets every gradient of at least thr vote, along its direction
+// both ways, for the points rlo to rhi pixels away.
+func ringVotes(gr []ringGrad, nw int, thr, rlo, rhi float64) []float64 {
 	acc := make([]float64, nw*nw)
-	rlo, rhi := 0.7*r0*v.k, 1.2*r0*v.k
 	for y := 1; y < nw-1; y++ {
 		for x := 1; x < nw-1; x++ {
 			g := gr[y*nw+x]
@@ -311,7 +351,12 @@ func (v *boardView) findRing(c0 board.Vec, r0, reach float64) (ringFound, bool) 
 			}
 		}
 	}
-	// Smooth a little and take the peak within reach of c0.
+	return acc
+}
+
+// votePeak smooths the votes a little and returns the peak within reach
+// pixels of (cx0, cy0) and where it is (-1, -1: none).
+func votePeak(acc []float64, nw int, cx0, cy0, reach float64) (float64, int, int) {
 	sm := make([]float64, nw*nw)
 	for y := 1; y < nw-1; y++ {
 		for x := 1; x < nw-1; x++ {
@@ -328,11 +373,10 @@ func (v *boardView) findRing(c0 board.Vec, r0, reach float64) (ringFound, bool) 
 			sm[y*nw+x] = sum
 		}
 	}
-	cx0, cy0 := c0.X*v.k+v.c-float64(x0), c0.Y*v.k+v.c-float64(y0)
 	best, bx, by := 0.0, -1, -1
 	for y := 1; y < nw-1; y++ {
 		for x := 1; x < nw-1; x++ {
-			if math.Hypot(float64(x)-cx0, float64(y)-cy0) > reach*v.k {
+			if math.Hypot(float64(x)-cx0, float64(y)-cy0) > reach {
 				continue
 			}
 			if sm[y*nw+x] > best {
@@ -340,11 +384,11 @@ func (v *boardView) findRing(c0 board.Vec, r0, reach float64) (ringFound, bool) 
 			}
 		}
 	}
-	// A circle's votes: a good part of its circumference's edge pixels.
-	if bx < 0 || best < 0.8*2*math.Pi*r0*v.k {
-		return ringFound{}, false
-	}
-	// Sub-pixel: the weighted mean of the votes around the peak.
+	return best, bx, by
+}
+
+// subPixelPeak is the weighted mean of the votes around a peak.
+func subPixelPeak(acc []float64, nw, bx, by int) (float64, float64) {
 	var sw, sx, sy float64
 	for dy := -2; dy <= 2; dy++ {
 		for dx := -2; dx <= 2; dx++ {
@@ -358,16 +402,21 @@ func (v *boardView) findRing(c0 board.Vec, r0, reach float64) (ringFound, bool) 
 			sy += w * float64(y)
 		}
 	}
-	cen := board.V((sx/sw+float64(x0)-v.c)/v.k, (sy/sw+float64(y0)-v.c)/v.k)
-	// Median radial profiles of lightness and redness.
+	return sx / sw, sy / sw
+}
+
+// radialProfiles returns the median radial profiles of lightness and
+// redness around cen over 48 rays, from 0.2 r0 to 1.3 r0 + 3 mm in steps
+// of a third of a view pixel; false when a radius has fewer than half of
+// its rays in view.
+func (v *boardView) radialProfiles(cen board.Vec, r0 float64) (rr, lp, ap []float64, ok bool) {
 	const rays = 48
 	step := 1 / v.k / 3
-	var rr []float64
 	for r := 0.2 * r0; r <= 1.3*r0+3; r += step {
 		rr = append(rr, r)
 	}
-	lp := make([]float64, len(rr))
-	ap := make([]float64, len(rr))
+	lp = make([]float64, len(rr))
+	ap = make([]float64, len(rr))
 	col := make([]float64, 0, rays)
 	cola := make([]float64, 0, rays)
 	for j, r := range rr {
@@ -381,12 +430,17 @@ func (v *boardView) findRing(c0 board.Vec, r0, reach float64) (ringFound, bool) 
 			}
 		}
 		if len(col) < rays/2 {
-			return ringFound{}, false
+			return nil, nil, nil, false
 		}
 		lp[j], ap[j] = median(col), median(cola)
 	}
-	rf := ringFound{c: cen, r: r0}
-	// The outline: the outermost dip of the lightness near r0.
+	return rr, lp, ap, true
+}
+
+// ringOutline finds the outline on the lightness profile: the outermost
+// dip near r0 (the second of two when it is at least half as deep). It
+// returns the ink's width and the radius to the outside of the ink.
+func ringOutline(rr, lp []float64, r0 float64) (width, r float64, ok bool) {
 	var tt, pp []float64
 	for j, r := range rr {
 		if r >= 0.85*r0-0.5 && r <= 1.12*r0+1 {
@@ -394,53 +448,59 @@ func (v *boardView) findRing(c0 board.Vec, r0, reach float64) (ringFound, bool) 
 			pp = append(pp, lp[j])
 		}
 	}
-	if ds := findDips(tt, pp, 2, 1); len(ds) > 0 {
-		o := ds[0]
-		if len(ds) == 2 && ds[1].centre > o.centre && ds[1].depth > 0.5*o.depth {
-			o = ds[1]
-		}
-		rf.width = math.Max(o.fwhm, 0.3)
-		rf.r = o.centre + rf.width/2
+	ds := findDips(tt, pp, 2, 1)
+	if len(ds) == 0 {
+		return 0, 0, false
 	}
-	// The core.
-	wood := ap[len(ap)-1]
-	if ap[0] > wood+8 {
-		half := (ap[0] + wood) / 2
-		j := 0
-		for j+1 < len(ap) && ap[j+1] > half {
-			j++
-		}
-		if j+1 < len(ap) {
-			f := (ap[j] - half) / math.Max(1e-9, ap[j]-ap[j+1])
-			rf.core = rr[j] + f*(rr[j+1]-rr[j])
-		}
+	o := ds[0]
+	if len(ds) == 2 && ds[1].centre > o.centre && ds[1].depth > 0.5*o.depth {
+		o = ds[1]
 	}
-	if rf.core > rf.r {
-		rf.core = 0
+	width = math.Max(o.fwhm, 0.3)
+	return width, o.centre + width/2, true
+}
+
+// ringCore is the radius of a red core on the redness profile: where the
+// redness falls half-way from the centre's to the wood's; 0 when the
+// centre is not clearly redder than the wood.
+func ringCore(rr, ap []float64, wood float64) float64 {
+	if ap[0] <= wood+8 {
+		return 0
 	}
-	if rf.core > 0 {
-		// The core's centroid of redness places the circle best.
-		var sw, sx, sy float64
-		reach := rf.core + 1.5
-		for y := -reach; y <= reach; y += 0.5 / v.k {
-			for x := -reach; x <= reach; x += 0.5 / v.k {
-				if x*x+y*y > reach*reach {
-					continue
-				}
-				p := rf.c.Add(board.V(x, y))
-				if _, av, ok := v.at(p); ok {
-					w := math.Max(0, av-wood)
-					sw += w
-					sx += w * p.X
-					sy += w * p.Y
-				}
+	half := (ap[0] + wood) / 2
+	j := 0
+	for j+1 < len(ap) && ap[j+1] > half {
+		j++
+	}
+	if j+1 >= len(ap) {
+		return 0
+	}
+	f := (ap[j] - half) / math.Max(1e-9, ap[j]-ap[j+1])
+	return rr[j] + f*(rr[j+1]-rr[j])
+}
+
+// redCentroid is the centroid of the redness above the wood's within
+// reach mm of c.
+func (v *boardView) redCentroid(c board.Vec, reach, wood float64) (board.Vec, bool) {
+	var sw, sx, sy float64
+	for y := -reach; y <= reach; y += 0.5 / v.k {
+		for x := -reach; x <= reach; x += 0.5 / v.k {
+			if x*x+y*y > reach*reach {
+				continue
+			}
+			p := c.Add(board.V(x, y))
+			if _, av, ok := v.at(p); ok {
+				w := math.Max(0, av-wood)
+				sw += w
+				sx += w * p.X
+				sy += w * p.Y
 			}
 		}
-		if sw > 0 {
-			rf.c = board.V(sx/sw, sy/sw)
-		}
 	}
-	return rf, true
+	if sw <= 0 {
+		return c, false
+	}
+	return board.V(sx/sw, sy/sw), true
 }
 
 // markingsMeasured is what [detector.measureBoard] found: the markings of
@@ -489,16 +549,46 @@ func (d *detector) measureBoard(cal *Calibration) (*markingsMeasured, error) {
 	m := *nom
 	m.Source = "measured"
 	mm := &markingsMeasured{m: &m, nominal: nom}
-	type lineRes struct {
-		dip dipFound
-		ok  bool
-		in  bool // in view
-	}
-	// The two base lines of each side: the two strongest dark lines across
-	// the band where they lie (makers shift them by up to ten millimetres
-	// and more), the nearer the centre the front line.
-	var rear, front [4]lineRes
-	span := 0.8 * g.BaseCircleX()
+	f := &marksFound{}
+	f.rear, f.front = v.baseLines(nom, 0.8*g.BaseCircleX())
+	f.ink = inkOf(v.k, f.rear, f.front)
+	f.arrows = v.arrows(nom)
+	v.circles(nom, f, mm)
+	mm.fill(f)
+	d.scoreMarkings(cal, v, f, mm)
+	return mm, nil
+}
+
+// lineRes is one straight marking measured across: its dip, whether it
+// was found, and whether it was in view.
+type lineRes struct {
+	dip dipFound
+	ok  bool
+	in  bool
+}
+
+// marksFound is what [detector.measureBoard] found in the board view,
+// before it fills the markings and scores them.
+type marksFound struct {
+	rear, front [4]lineRes
+	arrows      [4]lineRes
+	circles     [4][2]ringFound
+	circIn      [4][2]bool
+	centre      ringFound
+	centreIn    bool
+	ink         inkWidth
+	// rearOff and frontOff are the mean offsets of the lines found from
+	// the nominal figures; mdx, mdy the base circles' median offset
+	// (mirrored for the right circle).
+	rearOff, frontOff float64
+	mdx, mdy          float64
+}
+
+// baseLines finds the two base lines of each side: the two strongest dark
+// lines across the band where they lie (makers shift them by up to ten
+// millimetres and more) over span mm along it, the nearer the centre the
+// front line.
+func (v *boardView) baseLines(nom *board.Markings, span float64) (rear, front [4]lineRes) {
 	const win = 18.0
 	for _, s := range board.Sides {
 		ns := nom.Side(s)
@@ -520,32 +610,51 @@ func (d *detector) measureBoard(cal *Calibration) (*markingsMeasured, error) {
 			}
 		}
 	}
-	// A line's width is its darkness integrated across it over the ink's
-	// darkness. A line several pixels wide reaches that darkness at its
-	// middle (its own depth); a thinner one is blurred shallower, and
-	// takes the median depth of the wide ones (ink is the same on a board).
-	wide := func(dp dipFound) bool { return dp.fwhm*v.k >= 3.5 }
+	return rear, front
+}
+
+// inkWidth turns a line's dip into its width: its darkness integrated
+// across it over the ink's darkness. A line several pixels wide (at k px
+// per mm) reaches that darkness at its middle (its own depth); a thinner
+// one is blurred shallower, and takes ink, the median depth of the wide
+// ones (ink is the same on a board).
+type inkWidth struct {
+	k, ink float64
+}
+
+func (w inkWidth) wide(dp dipFound) bool { return dp.fwhm*w.k >= 3.5 }
+
+func (w inkWidth) width(dp dipFound) float64 {
+	if w.wide(dp) || w.ink <= 0 {
+		return math.Max(dp.area/dp.depth, 0.3)
+	}
+	return math.Max(dp.area/math.Max(w.ink, dp.depth), 0.3)
+}
+
+// inkOf measures the ink's darkness on the base lines found: the median
+// depth of the wide ones, else the deepest.
+func inkOf(k float64, rear, front [4]lineRes) inkWidth {
+	w := inkWidth{k: k}
 	var depths []float64
 	deepest := 0.0
 	for _, r := range append(rear[:], front[:]...) {
 		if r.ok {
 			deepest = math.Max(deepest, r.dip.depth)
-			if wide(r.dip) {
+			if w.wide(r.dip) {
 				depths = append(depths, r.dip.depth)
 			}
 		}
 	}
-	ink := deepest
+	w.ink = deepest
 	if len(depths) > 0 {
-		ink = median(depths)
+		w.ink = median(depths)
 	}
-	width := func(dp dipFound) float64 {
-		if wide(dp) || ink <= 0 {
-			return math.Max(dp.area/dp.depth, 0.3)
-		}
-		return math.Max(dp.area/math.Max(ink, dp.depth), 0.3)
-	}
-	// Arrows.
+	return w
+}
+
+// arrows finds each arrow's line across the middle of its shaft, within
+// 8 mm of the diagonal.
+func (v *boardView) arrows(nom *board.Markings) [4]lineRes {
 	var arrows [4]lineRes
 	for _, pk := range board.Pockets {
 		a := nom.Arrows[pk]
@@ -562,32 +671,39 @@ func (d *detector) measureBoard(cal *Calibration) (*markingsMeasured, error) {
 			arrows[pk] = lineRes{dip: dp, ok: true, in: true}
 		}
 	}
-	// Circles.
-	var circles [4][2]ringFound
-	var circIn [4][2]bool
+	return arrows
+}
+
+// circles finds the base circles in view (within 16 mm of their nominal
+// places) and the centre circle (within 12 mm), into f, and marks those
+// found in mm.
+func (v *boardView) circles(nom *board.Markings, f *marksFound, mm *markingsMeasured) {
 	for _, s := range board.Sides {
 		for i, c := range nom.Side(s).Circles {
 			w := board.FromLocal(s, board.V(c.X, c.Y))
 			if !v.inView(w) {
 				continue
 			}
-			circIn[s][i] = true
+			f.circIn[s][i] = true
 			if rf, ok := v.findRing(w, c.R, 16); ok {
-				circles[s][i] = rf
+				f.circles[s][i] = rf
 				mm.circles[s][i] = true
 			}
 		}
 	}
-	var centre ringFound
-	centreIn := v.inView(board.Vec{})
-	if centreIn {
+	f.centreIn = v.inView(board.Vec{})
+	if f.centreIn {
 		if rf, ok := v.findRing(board.Vec{}, nom.Centre.R, 12); ok {
-			centre, mm.centre = rf, true
+			f.centre, mm.centre = rf, true
 		}
 	}
+}
 
-	// Fill the markings: measured where found, else nominal shifted by the
-	// mean offset of the same kind.
+// fill fills the markings from what was found: measured where found, else
+// nominal shifted by the mean offset of the same kind (the lines' widths
+// by the median of their kind's). It sets f's offsets.
+func (mm *markingsMeasured) fill(f *marksFound) {
+	nom, m := mm.nominal, mm.m
 	meanOff := func(res [4]lineRes, nomY func(board.Side) float64) (float64, int) {
 		var s float64
 		n := 0
@@ -602,46 +718,63 @@ func (d *detector) measureBoard(cal *Calibration) (*markingsMeasured, error) {
 		}
 		return s / float64(n), n
 	}
-	rearOff, _ := meanOff(rear, func(s board.Side) float64 { return nom.Side(s).Rear.Y })
-	frontOff, _ := meanOff(front, func(s board.Side) float64 { return nom.Side(s).Front.Y })
+	f.rearOff, _ = meanOff(f.rear, func(s board.Side) float64 { return nom.Side(s).Rear.Y })
+	f.frontOff, _ = meanOff(f.front, func(s board.Side) float64 { return nom.Side(s).Front.Y })
 	var rearW, frontW []float64
 	for _, s := range board.Sides {
-		if rear[s].ok {
-			rearW = append(rearW, width(rear[s].dip))
+		if f.rear[s].ok {
+			rearW = append(rearW, f.ink.width(f.rear[s].dip))
 		}
-		if front[s].ok {
-			frontW = append(frontW, width(front[s].dip))
+		if f.front[s].ok {
+			frontW = append(frontW, f.ink.width(f.front[s].dip))
 		}
 	}
 	for _, s := range board.Sides {
 		sm := m.Sides[s]
-		sm.Rear.Y += rearOff
-		sm.Front.Y += frontOff
+		sm.Rear.Y += f.rearOff
+		sm.Front.Y += f.frontOff
 		if len(rearW) > 0 {
 			sm.Rear.Width = median(rearW)
 		}
 		if len(frontW) > 0 {
 			sm.Front.Width = median(frontW)
 		}
-		if r := rear[s]; r.ok {
-			sm.Rear = board.Band{Y: r.dip.centre, Width: width(r.dip)}
+		if r := f.rear[s]; r.ok {
+			sm.Rear = board.Band{Y: r.dip.centre, Width: f.ink.width(r.dip)}
 			mm.rear[s] = true
 		}
-		if f := front[s]; f.ok {
-			sm.Front = board.Band{Y: f.dip.centre, Width: width(f.dip)}
+		if fr := f.front[s]; fr.ok {
+			sm.Front = board.Band{Y: fr.dip.centre, Width: f.ink.width(fr.dip)}
 			mm.front[s] = true
 		}
 		m.Sides[s] = sm
 	}
-	// Base circles: local offsets from nominal, mirrored for the right
-	// circle (a board repeats its left and right circles mirror-wise).
+	mm.fillCircles(f)
+	for _, pk := range board.Pockets {
+		if f.arrows[pk].ok {
+			a := &m.Arrows[pk]
+			a.Offset, a.Width = f.arrows[pk].dip.centre, f.ink.width(f.arrows[pk].dip)
+			mm.arrows[pk] = true
+		}
+	}
+	if mm.centre {
+		m.Centre.X, m.Centre.Y, m.Centre.R, m.Centre.Core = f.centre.c.X, f.centre.c.Y, f.centre.r, f.centre.core
+	}
+}
+
+// fillCircles fills the base circles: measured where found, else nominal
+// moved by the median local offset of those found, mirrored for the right
+// circle (a board repeats its left and right circles mirror-wise). It
+// sets f's median offset.
+func (mm *markingsMeasured) fillCircles(f *marksFound) {
+	nom, m := mm.nominal, mm.m
 	var cdx, cdy []float64
 	for _, s := range board.Sides {
 		for i := 0; i < 2; i++ {
 			if !mm.circles[s][i] {
 				continue
 			}
-			l := board.ToLocal(s, circles[s][i].c)
+			l := board.ToLocal(s, f.circles[s][i].c)
 			n := nom.Side(s).Circles[i]
 			dx := l.X - n.X
 			if i == 1 {
@@ -651,43 +784,37 @@ func (d *detector) measureBoard(cal *Calibration) (*markingsMeasured, error) {
 			cdy = append(cdy, l.Y-n.Y)
 		}
 	}
-	var mdx, mdy float64
 	if len(cdx) > 0 {
-		mdx, mdy = median(cdx), median(cdy)
+		f.mdx, f.mdy = median(cdx), median(cdy)
 	}
 	for _, s := range board.Sides {
 		for i := 0; i < 2; i++ {
 			c := &m.Sides[s].Circles[i]
 			if mm.circles[s][i] {
-				rf := circles[s][i]
+				rf := f.circles[s][i]
 				l := board.ToLocal(s, rf.c)
 				c.X, c.Y, c.R, c.Width, c.Core = l.X, l.Y, rf.r, rf.width, rf.core
 				continue
 			}
 			if i == 0 {
-				c.X -= mdx
+				c.X -= f.mdx
 			} else {
-				c.X += mdx
+				c.X += f.mdx
 			}
-			c.Y += mdy
+			c.Y += f.mdy
 		}
 	}
-	for _, pk := range board.Pockets {
-		if arrows[pk].ok {
-			a := &m.Arrows[pk]
-			a.Offset, a.Width = arrows[pk].dip.centre, width(arrows[pk].dip)
-			mm.arrows[pk] = true
-		}
-	}
-	if mm.centre {
-		m.Centre.X, m.Centre.Y, m.Centre.R, m.Centre.Core = centre.c.X, centre.c.Y, centre.r, centre.core
-	}
+}
 
-	// The confidence's markings term: each marking expected in view scores
-	// exp(-(e/5 mm)²), e its distance from the board's own pattern plus how
-	// far the pattern lies beyond the makers' tolerance from the nominal
-	// figures; one not found counts half as expected, one not in view not
-	// at all.
+// scoreMarkings lists every marking and computes the confidence's
+// markings term: each marking expected in view scores exp(-(e/5 mm)²), e
+// its distance from the board's own pattern plus how far the pattern lies
+// beyond the makers' tolerance from the nominal figures; one not found
+// counts half as expected, one not in view not at all. The pockets are
+// those measured in the picture by measurePockets (in image corner
+// order), scored by how far they lie from where the geometry puts them.
+func (d *detector) scoreMarkings(cal *Calibration, v *boardView, f *marksFound, mm *markingsMeasured) {
+	nom := mm.nominal
 	var num, den float64
 	add := func(kind, name string, in, found bool, w, e, offset float64) {
 		if !in {
@@ -706,40 +833,38 @@ func (d *detector) measureBoard(cal *Calibration) (*markingsMeasured, error) {
 	}
 	beyond := func(off float64) float64 { return math.Max(0, math.Abs(off)-makerTolMM) }
 	for _, s := range board.Sides {
-		add("rear_line", s.String(), rear[s].in, rear[s].ok, 2, math.Abs(rear[s].dip.centre-nom.Side(s).Rear.Y-rearOff)+beyond(rearOff), rear[s].dip.centre-nom.Side(s).Rear.Y)
+		add("rear_line", s.String(), f.rear[s].in, f.rear[s].ok, 2, math.Abs(f.rear[s].dip.centre-nom.Side(s).Rear.Y-f.rearOff)+beyond(f.rearOff), f.rear[s].dip.centre-nom.Side(s).Rear.Y)
 	}
 	for _, s := range board.Sides {
-		add("front_line", s.String(), front[s].in, front[s].ok, 1, math.Abs(front[s].dip.centre-nom.Side(s).Front.Y-frontOff)+beyond(frontOff), front[s].dip.centre-nom.Side(s).Front.Y)
+		add("front_line", s.String(), f.front[s].in, f.front[s].ok, 1, math.Abs(f.front[s].dip.centre-nom.Side(s).Front.Y-f.frontOff)+beyond(f.frontOff), f.front[s].dip.centre-nom.Side(s).Front.Y)
 	}
 	for _, s := range board.Sides {
 		for i := 0; i < 2; i++ {
 			n := nom.Side(s).Circles[i]
 			e, off := 0.0, 0.0
 			if mm.circles[s][i] {
-				l := board.ToLocal(s, circles[s][i].c)
+				l := board.ToLocal(s, f.circles[s][i].c)
 				dx := l.X - n.X
 				if i == 1 {
 					dx = -dx
 				}
-				e = math.Hypot(dx-mdx, l.Y-n.Y-mdy) + beyond(math.Hypot(mdx, mdy))
+				e = math.Hypot(dx-f.mdx, l.Y-n.Y-f.mdy) + beyond(math.Hypot(f.mdx, f.mdy))
 				off = math.Hypot(l.X-n.X, l.Y-n.Y)
 			}
-			add("base_circle", fmt.Sprintf("%v %s", s, [2]string{"left", "right"}[i]), circIn[s][i], mm.circles[s][i], 0.5, e, off)
+			add("base_circle", fmt.Sprintf("%v %s", s, [2]string{"left", "right"}[i]), f.circIn[s][i], mm.circles[s][i], 0.5, e, off)
 		}
 	}
 	for _, pk := range board.Pockets {
 		if nom.Arrows[pk] == (board.ArrowMarking{}) {
 			continue
 		}
-		add("arrow", pk.String(), arrows[pk].in, arrows[pk].ok, 0.5, math.Abs(arrows[pk].dip.centre), arrows[pk].dip.centre)
+		add("arrow", pk.String(), f.arrows[pk].in, f.arrows[pk].ok, 0.5, math.Abs(f.arrows[pk].dip.centre), f.arrows[pk].dip.centre)
 	}
-	add("centre_circle", "centre", centreIn, mm.centre, 2, centre.c.Len(), centre.c.Len())
-	// Pockets (measured in the picture by measurePockets, in image corner
-	// order): where the geometry puts them, within the makers' tolerance.
+	add("centre_circle", "centre", f.centreIn, mm.centre, 2, f.centre.c.Len(), f.centre.c.Len())
 	q4 := cal.Orientation.SouthAt.QuarterTurns()
 	for k := 0; k < 4; k++ {
 		bp := [4]board.Pocket{board.NW, board.NE, board.SE, board.SW}[(k+q4)%4]
-		want := g.Pocket(bp)
+		want := d.g.Pocket(bp)
 		in := v.inView(want.C)
 		c := d.rep.Pockets[k]
 		e, off := 0.0, 0.0
@@ -758,5 +883,4 @@ func (d *detector) measureBoard(cal *Calibration) (*markingsMeasured, error) {
 	if den > 0 {
 		mm.score = num / den
 	}
-	return mm, nil
 }

@@ -179,6 +179,11 @@ var tagChecks = map[string]func(s *Simulation) string{
 	"home_board": func(s *Simulation) string {
 		return unless(s.Spec.Render.Board.Markings == "home", "render.board.markings is not home")
 	},
+	"home_set": func(s *Simulation) string {
+		g, p := s.Trace.Geometry, s.Spec.Render.Pieces
+		return unless(g.StrikerDiameter >= 1.8*g.ManDiameter && p.Striker != "white" && p.Striker != "ivory" && p.Whites == "natural" && p.Queen == "pink" && s.Spec.Render.Board.Wear >= 0.8 && s.Spec.Render.Lighting.Unevenness >= 0.7,
+			"not a home set (a striker of another colour than white at least 1.8 times a man's size, natural-wood whites, a pink queen) on worn markings (board.wear ≥ 0.8) under uneven light (lighting.unevenness ≥ 0.7)")
+	},
 	"drawn_lines": func(s *Simulation) string {
 		l := s.Spec.Render.Board.Lines
 		return unless(math.Abs(l.Offset) >= 5 && l.Front != l.Rear && l.Cores > 0.9,

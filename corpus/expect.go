@@ -122,6 +122,7 @@ var Tags = map[string]string{
 	"arm_over_foul_line":    "the arm over the foul line",
 	"touched_piece":         "a piece moved by hand outside a stroke",
 	"home_board":            "a plain home board (no ICF markings)",
+	"home_set":              "a home set: natural-wood whites, a pink queen, an oversized striker of another colour, on worn markings under uneven light",
 	"drawn_lines":           "a board whose lines are drawn off the rule book's figures, thick and thin, with red base-circle cores the size of a man (judged by the lines as drawn)",
 	"res_1080p":             "1920×1080",
 	"fps_60":                "60 frames per second",
@@ -150,7 +151,7 @@ func init() {
 var RequiredTags = []string{"break", "single_pocket", "multiple_pockets", "striker_pocketed", "queen_covered",
 	"queen_not_covered", "overboard", "cluster", "placement_both_lines", "placement_one_line",
 	"placement_base_circle", "placement_cut_moon", "placement_arrow", "hand_over_pocket", "dues_placed", "queen_returned", "camera_knock", "lights_dimmed",
-	"side_S", "side_E", "side_N", "side_W", "doubles", "home_board", "drawn_lines", "res_1080p", "fps_60", "fps_120"}
+	"side_S", "side_E", "side_N", "side_W", "doubles", "home_board", "home_set", "drawn_lines", "res_1080p", "fps_60", "fps_120"}
 
 // MissingTags returns the required tags no spec covers.
 func MissingTags(specs []*Spec) []string {

@@ -50,6 +50,9 @@ type Analysis struct {
 	Unanalysed string
 	// Timings are the analyzer's own stages (calibrate, vision, tracker).
 	Timings []StageTiming
+	// Hands are the hands and arms seen in the frame (nil: none), whose
+	// outlines the evidence stills draw.
+	Hands sight.HandRegions
 }
 
 // StageTiming is how long a stage took for one frame.

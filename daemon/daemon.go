@@ -888,6 +888,9 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		}
 		o := match.Observation{Frame: index, Captured: captured, Events: res.Events}
 		d.ev.events(res.Events)
+		if res.Hands != nil {
+			d.ev.hands(index, outlines(res.Hands))
+		}
 		for _, e := range res.Events {
 			switch e.Type {
 			case events.StrokeStart:
@@ -990,6 +993,7 @@ func (d *Daemon) publishCalibration(c web.Calibration) {
 	d.snapMu.Lock()
 	d.snap.Calibration = c
 	d.snapMu.Unlock()
+	d.ev.calibration(c)
 	d.send(c)
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/sheet"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -236,6 +237,17 @@ func (e *evidenceKeeper) pieces(p web.Pieces) {
 	}
 }
 
+// outlines is the hands' outlines of h, computed when called.
+func outlines(h sight.HandRegions) func() [][][2]float64 {
+	return func() [][][2]float64 {
+		var out [][][2]float64
+		for _, r := range h.HandRegions() {
+			out = append(out, r.Outline)
+		}
+		return out
+	}
+}
+
 // handFrame is a frame's hands as vision found them: the outlines are
 // computed only when a still of that frame is asked for.
 type handFrame struct {
@@ -294,6 +306,17 @@ func abs(x int64) int64 {
 		return -x
 	}
 	return x
+}
+
+// calibration follows the camera's calibration (the stills draw the
+// board through it).
+func (e *evidenceKeeper) calibration(c web.Calibration) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	e.cal = c
+	e.mu.Unlock()
 }
 
 // resync follows a new match (its journal names the files) and, for a

@@ -363,3 +363,25 @@ func TestEvidenceStillHasTheHandsOfItsFrame(t *testing.T) {
 		t.Fatalf("inside the hand's outline %v, beside it %v: not shaded red", in, out)
 	}
 }
+
+// The stills draw the board through the calibration the daemon publishes
+// (it reaches the keeper beside the messages it annotates).
+func TestEvidenceSceneFollowsTheCalibration(t *testing.T) {
+	e, _ := newTestEvidence(t, "/nonexistent/ffmpeg")
+	e.mu.Lock()
+	before := e.scene(60, nil, "h", nil)
+	e.mu.Unlock()
+	if before.H != nil {
+		t.Fatal("a board drawn before any calibration")
+	}
+	h := [9]float64{0.1, 0, 80, 0, 0.1, 60, 0, 0, 1}
+	e.calibration(web.Calibration{Status: web.CalibrationOK, Homography: &h, Width: 160, Height: 120})
+	e.mu.Lock()
+	after := e.scene(60, nil, "h", nil)
+	e.mu.Unlock()
+	if after.H == nil || after.CalW != 160 {
+		t.Fatalf("after the calibration: H %v, CalW %d", after.H, after.CalW)
+	}
+	var off *evidenceKeeper
+	off.calibration(web.Calibration{}) // evidence off: nothing to do
+}

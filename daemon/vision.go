@@ -124,8 +124,12 @@ func (a *VisionAnalyzer) Analyze(frame sight.Image, index int64, pts time.Durati
 		StageTiming{Stage: "calibrate", D: r.Timing.Calibrate},
 		StageTiming{Stage: "vision", D: r.Timing.Vision},
 		StageTiming{Stage: "tracker", D: r.Timing.Tracker})
-	// The result is reused by the next frame: copy what leaves.
+	// The result is reused by the next frame: copy what leaves (the
+	// occlusion is the detector's copy of its mask, kept by nobody else).
 	out.Events = append([]events.Event(nil), r.Events...)
+	if h, ok := r.Hands.(sight.HandRegions); ok {
+		out.Hands = h
+	}
 	for i, e := range out.Events {
 		if e.Type == events.Calibrated && a.started {
 			out.Events[i].Type = events.Recalibrated // a pipeline begun again

@@ -52,12 +52,11 @@ type Scene struct {
 // Draw is the drawing of a still of w×h pixels showing the scene, in
 // boardcam's one colour key (package overlay, as the live preview and
 // `boardcam detect --out`); the writer's [overlay.Painter] paints it.
-func Draw(w, h int, s Scene) overlay.Drawing {
-	var d overlay.Drawing
+func Draw(w, h int, s Scene) (d overlay.Drawing) {
 	if w <= 0 || h <= 0 {
 		return d
 	}
-	defer d.Caption(s.Title, s.Detail)
+	defer func() { d.Caption(s.Title, s.Detail) }() // over everything, whatever returns
 	// The frame may be smaller than the calibration's (the buffer scales
 	// frames down): k scales pixels of the calibrated frame to it.
 	k := 1.0

@@ -367,7 +367,7 @@ func TestDrawAnnotates(t *testing.T) {
 	// Board mm → pixels of a 740×740 picture: 1 px per mm, centred.
 	half := g.Half()
 	h := [9]float64{0.5, 0, 370, 0, 0.5, 370, 0, 0, 1}
-	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), 740, 740, gocv.MatTypeCV8UC3)
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(90, 90, 90, 0), 740, 740, gocv.MatTypeCV8UC3)
 	defer img.Close()
 	hand := board.FromLocal(board.S, board.V(half*0.6, half*0.5))
 	paint.Paint(&img, Draw(740, 740, Scene{Geometry: g, H: &h, CalW: 740, Marking: "foul line", Seat: board.S, Hand: &hand,
@@ -386,11 +386,19 @@ func TestDrawAnnotates(t *testing.T) {
 		// the caption band is shaded black
 		t.Errorf("caption band at the bottom: %v", bottom)
 	}
-	gray := gocv.NewMat()
-	defer gray.Close()
-	gocv.CvtColor(img, &gray, gocv.ColorBGRToGray)
-	if n := gocv.CountNonZero(gray); n < 5000 {
-		t.Errorf("only %d pixels drawn", n)
+	// The markings: the outer circle's rightmost point in the marking
+	// colour.
+	marked := false
+	for dx := -1.0; dx <= 1; dx++ {
+		if c := at(board.V(g.OuterCircle().R+2*dx, 0)); c.B > 200 && c.R < 100 {
+			marked = true
+		}
+	}
+	if !marked {
+		t.Errorf("the outer circle's rightmost point is %v, not the marking colour", at(board.V(g.OuterCircle().R, 0)))
+	}
+	if v := img.GetVecbAt(20, 725); v[0] == 90 && v[1] == 90 && v[2] == 90 {
+		t.Error("no legend in the top-right corner")
 	}
 }
 

@@ -134,6 +134,11 @@ type Result struct {
 	Calibration *camera.Calibration
 	// Detections are vision's raw detections of this frame.
 	Detections []sight.Detection
+	// Hands is the detector's occlusion of this frame as it found it
+	// (nil: no hand or arm seen). Its sight.HandRegions are the hands'
+	// outlines in the camera frame's pixels, which no turn of the board
+	// frame changes (the evidence stills draw them).
+	Hands sight.Occlusion
 	// Pieces are the twenty identities (W1…W9, B1…B9, Q, S).
 	Pieces []Piece
 	// Events are the physical events released with this frame, in time

@@ -25,19 +25,13 @@ type background struct {
 	bg     []float32
 	stable []uint16
 	fg     []bool
-	hand   []bool
-	// handWas is the hand mask of the previous frame.
-	handWas []bool
-	diff    []float32
-	drift   []float32
-	ref     []float32 // block means (gain removed) when last searched
-	grown   []bool
-	zone    []uint8 // 0 outside, 1 playing surface, 2 margin (frame) beyond it
-	edge    []bool  // where an arm comes in: the margin and the surface within edgeBand of its edge
-	label   []int32
-	queue   []int32
-	first   bool
-	gain    float64 // current brightness over the background's
+	diff   []float32
+	drift  []float32
+	ref    []float32 // block means (gain removed) when last searched
+	zone   []uint8   // 0 outside, 1 playing surface, 2 margin (frame) beyond it
+	edge   []bool    // where an arm comes in: the margin and the surface within edgeBand of its edge
+	first  bool
+	gain   float64 // current brightness over the background's
 	// changed marks blocks that changed since the previous frame.
 	changed []bool
 	// boardY is the board's brightness (luma) this frame, from the blocks
@@ -89,16 +83,12 @@ func newBackground(v *view, g *board.Geometry) *background {
 		bg:      make([]float32, 3*nb*nb),
 		stable:  make([]uint16, nb*nb),
 		fg:      make([]bool, nb*nb),
-		hand:    make([]bool, nb*nb),
-		handWas: make([]bool, nb*nb),
 		diff:    make([]float32, nb*nb),
 		drift:   make([]float32, nb*nb),
 		ref:     make([]float32, 3*nb*nb),
 		covered: make([]bool, nb*nb),
-		grown:   make([]bool, nb*nb),
 		zone:    make([]uint8, nb*nb),
 		edge:    make([]bool, nb*nb),
-		label:   make([]int32, nb*nb),
 		changed: make([]bool, nb*nb),
 		first:   true,
 		gain:    1,
@@ -431,12 +421,12 @@ func (b *background) measureBoard() {
 }
 
 // update lets still blocks into the background (after the hand mask of
-// this frame is known).
-func (b *background) update() {
+// this frame is known: blocks under a hand must stay still longer).
+func (b *background) update(hand []bool) {
 	inv := float32(1 / math.Max(b.gain, 0.05))
 	for k := range b.stable {
 		st := b.stable[k]
-		if st < stableFrames || (b.hand[k] && st < handFrames) {
+		if st < stableFrames || (hand[k] && st < handFrames) {
 			continue
 		}
 		o := 3 * k
@@ -445,89 +435,6 @@ func (b *background) update() {
 			b.bg[o+c] += 0.25 * (t - b.bg[o+c])
 		}
 	}
-}
-
-// findHands marks as hand the connected foreign regions that are large
-// and reach the frame around the surface (arms come in from outside),
-// ignoring blocks explained by the discs found (covered(i, j)). minArea
-// is in mm².
-func (b *background) findHands(covered func(i, j int) bool, minArea float64) bool {
-	nb := b.nb
-	for k := range b.label {
-		b.label[k] = 0
-	}
-	var any bool
-	var next int32
-	minBlocks := int(minArea / (b.mmPer * b.mmPer))
-	for k := 0; k < nb*nb; k++ {
-		b.hand[k] = false
-	}
-	for start := 0; start < nb*nb; start++ {
-		if !b.fg[start] || b.label[start] != 0 || covered(start%nb, start/nb) {
-			continue
-		}
-		next++
-		b.queue = append(b.queue[:0], int32(start))
-		b.label[start] = next
-		reachesFrame := false
-		for q := 0; q < len(b.queue); q++ {
-			k := int(b.queue[q])
-			if b.edge[k] {
-				reachesFrame = true
-			}
-			i, j := k%nb, k/nb
-			for dj := -1; dj <= 1; dj++ {
-				for di := -1; di <= 1; di++ {
-					ii, jj := i+di, j+dj
-					if ii < 0 || jj < 0 || ii >= nb || jj >= nb {
-						continue
-					}
-					kk := jj*nb + ii
-					if b.label[kk] != 0 || !b.fg[kk] || covered(ii, jj) {
-						continue
-					}
-					b.label[kk] = next
-					b.queue = append(b.queue, int32(kk))
-				}
-			}
-		}
-		if len(b.queue) >= minBlocks && reachesFrame {
-			any = true
-			for _, k := range b.queue {
-				b.hand[k] = true
-			}
-		}
-	}
-	if !any {
-		return false
-	}
-	// grow the mask by one block: a hand's soft edge and shadow
-	grown := b.grown
-	copy(grown, b.hand)
-	for k := 0; k < nb*nb; k++ {
-		if !grown[k] {
-			continue
-		}
-		i, j := k%nb, k/nb
-		for dj := -1; dj <= 1; dj++ {
-			for di := -1; di <= 1; di++ {
-				ii, jj := i+di, j+dj
-				if ii >= 0 && jj >= 0 && ii < nb && jj < nb {
-					b.hand[jj*nb+ii] = true
-				}
-			}
-		}
-	}
-	return true
-}
-
-// handAt reports whether the rectified pixel (x, y) lies under a hand.
-func (b *background) handAt(x, y float64) bool {
-	i, j := int(x+0.5)/b.bs, int(y+0.5)/b.bs
-	if i < 0 || j < 0 || i >= b.nb || j >= b.nb {
-		return false
-	}
-	return b.hand[j*b.nb+i]
 }
 
 // stillAt reports whether no block within r of the rectified pixel (x, y)

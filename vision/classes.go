@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"sort"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
@@ -380,33 +381,42 @@ func keepOneQueen(ds []disc, queenFirst int) {
 }
 
 // queenish reports whether a disc's colour could be the queen's before
-// anything is learned: clearly red (red well above green for its
-// brightness) and not nearly black.
+// anything is learned: not nearly black, and clearly red (red well above
+// green for its brightness) or pink (red far above green, and blue not
+// well below green: a home set's pink queen is too bright for the first
+// test, while wood, however warm the light, is yellow or orange, its
+// green well above its blue).
 func queenish(f features) bool {
-	y, rg := f[0], f[1]
-	return rg > 0.1 && rg/math.Max(y, 0.05) > 0.8 && y >= 0.18
+	y, rg, gb := f[0], f[1], f[2]
+	if y < 0.18 || rg <= 0.1 {
+		return false
+	}
+	return rg/math.Max(y, 0.05) > 0.8 || rg > 0.3 && gb < 0.25*rg
 }
 
 // splitMen divides men into two colour groups by 2-means on their
-// features, started from the darkest and the brightest. It returns the
-// group of each (0 darker, 1 brighter), the separation of the groups in
-// units of the features' spread floor, and false when there are fewer than
-// two men or one group would be empty.
+// features, started from the men at the lower and upper quartiles of
+// brightness (the darkest and the brightest when there are three or
+// fewer): a start from the extremes lets one outlier (a bright glint taken
+// for a disc) end as a group of its own, with both colours of men in the
+// other. It returns the group of each (0 darker, 1 brighter), the
+// separation of the groups in units of the features' spread floor, and
+// false when there are fewer than two men or one group would be empty.
 func splitMen(fs []features) ([]int, float64, bool) {
 	if len(fs) < 2 {
 		return nil, 0, false
 	}
-	lo, hi := 0, 0
-	for i, f := range fs {
-		if f[0] < fs[lo][0] {
-			lo = i
-		}
-		if f[0] > fs[hi][0] {
-			hi = i
-		}
+	order := make([]int, len(fs))
+	for i := range order {
+		order[i] = i
 	}
-	if lo == hi {
+	sort.SliceStable(order, func(a, b int) bool { return fs[order[a]][0] < fs[order[b]][0] })
+	if fs[order[0]][0] == fs[order[len(fs)-1]][0] {
 		return nil, 0, false
+	}
+	lo, hi := order[len(fs)/4], order[(3*len(fs)-1)/4]
+	if len(fs) <= 3 || fs[lo] == fs[hi] {
+		lo, hi = order[0], order[len(fs)-1]
 	}
 	c0, c1 := fs[lo], fs[hi]
 	g := make([]int, len(fs))
@@ -480,7 +490,12 @@ func (o *onlineModel) model() *ClassModel {
 	if o.frames < 3 || o.n[board.White] < 4 || o.n[board.Black] < 4 {
 		return nil
 	}
-	m := &ClassModel{Source: "frames"}
+	return o.stats("frames")
+}
+
+// stats returns the statistics accumulated, with the source given.
+func (o *onlineModel) stats(source string) *ClassModel {
+	m := &ClassModel{Source: source}
 	for k := range m.Kinds {
 		if o.n[k] == 0 {
 			continue

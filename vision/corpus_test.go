@@ -214,7 +214,14 @@ func runCorpusClip(t *testing.T, file string, tr *corpus.Truth, visit func(i int
 				cal = autoCalibration(t, file, tr, ct, frame)
 			}
 			if det == nil {
-				if det, err = New(cal, Config{}); err != nil {
+				// The clip's set, as a club configures it (board file).
+				var g *board.Geometry
+				if tr.Clip.BoardFile != "" {
+					if g, err = board.Load(filepath.Join(filepath.Dir(file), tr.Clip.BoardFile)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if det, err = New(cal, Config{Geometry: g}); err != nil {
 					t.Fatal(err)
 				}
 				det.trace = corpusTrace

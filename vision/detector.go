@@ -3,7 +3,6 @@ package vision
 import (
 	"errors"
 	"fmt"
-	"image"
 	"math"
 	"sort"
 
@@ -34,6 +33,7 @@ type Detector struct {
 	img        gocv.Mat
 	vt         *voter
 	bg         *background
+	hands      *handStage
 	mk         []marking
 	cls        *ClassModel
 	online     onlineModel
@@ -57,13 +57,7 @@ type Detector struct {
 	medBuf     [3][256]int32
 	peaks      []peak
 	patch      []float32
-	tiles      int // tiles per side
-	tilePx     int
-	dirty      []bool
-	grown      []bool
-	seen       []bool
-	queue      []int
-	rects      []image.Rectangle
+	grid       *tileGrid
 	bins       [rays]float64
 	profile    []float64
 	strength   []float64
@@ -216,13 +210,10 @@ func (d *Detector) setCalibration(cal *calibrate.Calibration) error {
 	d.rStr = d.g.Radius(board.Striker) * v.lift(d.cfg.StrikerHeight) * v.ppm
 	d.vt = newVoter(v.n, d.rMan, d.rStr)
 	d.bg = newBackground(v, d.g)
+	d.hands = newHandStage(d.bg)
 	d.mk = markingsOf(d.g)
 	d.coredBase = false
-	d.tilePx = 24
-	d.tiles = (v.n + d.tilePx - 1) / d.tilePx
-	d.dirty = make([]bool, d.tiles*d.tiles)
-	d.grown = make([]bool, d.tiles*d.tiles)
-	d.seen = make([]bool, d.tiles*d.tiles)
+	d.grid = newTileGrid(v.n, tilePx)
 	d.prev = d.prev[:0]
 	d.lost = d.lost[:0]
 	d.frames = 0
@@ -302,7 +293,7 @@ func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
 	// foreign objects: what differs from the background and is not a disc
 	// seen in the previous frame
 	prev := d.prev
-	d.stats.Hands = d.bg.findHands(func(i, j int) bool { return d.coveredBy(prev, i, j) }, 2000)
+	d.stats.Hands = d.hands.find(d.bg.fg, func(i, j int) bool { return d.coveredBy(prev, i, j) }, handMinArea)
 	if err := d.detect(frame); err != nil {
 		return out, fmt.Errorf("vision: %w", err)
 	}
@@ -310,7 +301,7 @@ func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
 		// the foreign regions again, without the discs just found (a disc
 		// the hand moved is not the hand)
 		acc := d.accepted
-		d.stats.Hands = d.bg.findHands(func(i, j int) bool { return d.coveredBy(acc, i, j) }, 2000)
+		d.stats.Hands = d.hands.find(d.bg.fg, func(i, j int) bool { return d.coveredBy(acc, i, j) }, handMinArea)
 		for i := range d.accepted {
 			if !d.accepted[i].inHand {
 				d.accepted[i].hidden = d.hiddenShare(d.accepted[i])
@@ -322,8 +313,8 @@ func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
 			d.rememberStriker(c)
 		}
 	}
-	d.bg.update()
-	copy(d.bg.handWas, d.bg.hand)
+	d.bg.update(d.hands.mask)
+	d.hands.endFrame()
 	d.frames++
 	d.stats.BoardY, d.stats.Gain = d.bg.boardY, d.bg.gain
 	// keep the discs for the next frame
@@ -336,7 +327,7 @@ func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
 	}
 	sortDetections(out.Detections)
 	if d.stats.Hands {
-		out.Occlusion = d.occlusion()
+		out.Occlusion = d.hands.occlusion(d.v)
 	}
 	return out, nil
 }
@@ -359,98 +350,68 @@ func (d *Detector) coveredBy(ds []disc, i, j int) bool {
 	return false
 }
 
-// detect runs the search on the regions that changed and merges the
-// result with the discs of unchanged regions.
+// detect searches the regions that changed and merges the result with the
+// discs of the unchanged ones, in named phases:
+//
+//   - changedTiles: the tiles to search again this frame;
+//   - regions: the dirty tiles grown by their margin, as rectangles;
+//   - carryOver: the discs of the clean tiles, kept as they were;
+//   - search: rectify the regions, vote, examine the peaks: candidates;
+//   - crowdedStrikers: striker-sized candidates hemmed in by men are men;
+//   - merge: the candidates, strongest first, that overlap no stronger
+//     disc and point at their centre (or sit in a cluster) are accepted;
+//   - settle: what the merged discs still need (fingertips dropped, discs
+//     refound under a hand, the striker under the fingers, the printed
+//     circles told apart, classes, the streaks of moving discs).
 func (d *Detector) detect(frame gocv.Mat) error {
-	nt := d.tiles
-	full := d.frames == 0 || d.cfg.FullEvery < 0
-	for k := range d.dirty {
-		d.dirty[k] = full
-	}
-	if !full {
-		// tiles holding a changed block, or whose rows are due for a
-		// refresh this frame
-		tpb := d.tilePx / d.bg.bs
-		nb := d.bg.nb
-		for k, ch := range d.bg.changed {
-			// changed, just come to rest, just entered the background,
-			// or hidden or uncovered by a hand since the last frame
-			st := d.bg.stable[k]
-			if ch || st == settleFrames || st == stableFrames+2 || d.bg.hand[k] != d.bg.handWas[k] {
-				d.dirty[(k/nb/tpb)*nt+(k%nb)/tpb] = true
-			}
-		}
-		// a few tiles are searched again every frame whether or not they
-		// changed, in turn, so that the whole board is every FullEvery·10
-		// frames
-		per := (nt*nt + 10*d.cfg.FullEvery - 1) / (10 * d.cfg.FullEvery)
-		start := (d.frames * per) % (nt * nt)
-		for k := start; k < start+per && k < nt*nt; k++ {
-			d.dirty[k] = true
-		}
-	}
-	// the regions to search: the dirty tiles grown by one tile (the margin
-	// an examination reads around a disc), as the bounding boxes of their
-	// connected groups
-	ndirty := 0
-	for k, v := range d.dirty {
-		d.grown[k] = false
+	d.changedTiles(d.frames == 0 || d.cfg.FullEvery < 0)
+	d.grid.regions()
+	d.stats.DirtyTiles = d.grid.share()
+	tpb := d.grid.px / d.bg.bs
+	for k, v := range d.grid.dirty {
 		if v {
-			ndirty++
+			d.bg.searched(k%d.grid.n, k/d.grid.n, tpb)
 		}
 	}
-	for k, v := range d.dirty {
-		if !v {
-			continue
-		}
-		tx, ty := k%nt, k/nt
-		for dy := -1; dy <= 1; dy++ {
-			for dx := -1; dx <= 1; dx++ {
-				if x, y := tx+dx, ty+dy; x >= 0 && y >= 0 && x < nt && y < nt {
-					d.grown[y*nt+x] = true
-				}
-			}
+	kept := d.carryOver()
+	pl, err := d.search(frame, kept)
+	if err != nil {
+		return err
+	}
+	d.crowdedStrikers()
+	d.merge()
+	d.settle(pl, kept)
+	return nil
+}
+
+// changedTiles marks the tiles to search this frame: all of them (full),
+// or those holding a block that changed, just came to rest, just entered
+// the background, or was hidden or uncovered by a hand since the last
+// frame, and those whose turn it is (see tileGrid.markRound).
+func (d *Detector) changedTiles(full bool) {
+	t := d.grid
+	t.reset(full)
+	if full {
+		return
+	}
+	tpb := t.px / d.bg.bs
+	nb := d.bg.nb
+	for k, ch := range d.bg.changed {
+		st := d.bg.stable[k]
+		if ch || st == settleFrames || st == stableFrames+2 || d.hands.changed(k) {
+			t.dirty[(k/nb/tpb)*t.n+(k%nb)/tpb] = true
 		}
 	}
-	d.rects = d.rects[:0]
-	for k := range d.seen {
-		d.seen[k] = false
-	}
-	for start, v := range d.grown {
-		if !v || d.seen[start] {
-			continue
-		}
-		box := image.Rect(start%nt, start/nt, start%nt+1, start/nt+1)
-		d.queue = append(d.queue[:0], start)
-		d.seen[start] = true
-		for q := 0; q < len(d.queue); q++ {
-			k := d.queue[q]
-			tx, ty := k%nt, k/nt
-			box = box.Union(image.Rect(tx, ty, tx+1, ty+1))
-			for _, nb := range [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-				x, y := tx+nb[0], ty+nb[1]
-				if x < 0 || y < 0 || x >= nt || y >= nt {
-					continue
-				}
-				if kk := y*nt + x; d.grown[kk] && !d.seen[kk] {
-					d.seen[kk] = true
-					d.queue = append(d.queue, kk)
-				}
-			}
-		}
-		d.rects = append(d.rects, image.Rect(box.Min.X*d.tilePx, box.Min.Y*d.tilePx, box.Max.X*d.tilePx, box.Max.Y*d.tilePx).Intersect(image.Rect(0, 0, d.v.n, d.v.n)))
-	}
-	d.stats.DirtyTiles = float64(ndirty) / float64(nt*nt)
-	tpb := d.tilePx / d.bg.bs
-	for k, v := range d.dirty {
-		if v {
-			d.bg.searched(k%nt, k/nt, tpb)
-		}
-	}
-	// keep the discs of clean regions
+	t.markRound(d.frames, d.cfg.FullEvery)
+}
+
+// carryOver starts the frame's accepted discs with those of the last frame
+// that lie in clean tiles (not a streak: those are looked for anew every
+// frame), their hidden share updated, and returns how many there are.
+func (d *Detector) carryOver() int {
 	d.accepted = d.accepted[:0]
 	for _, c := range d.prev {
-		if !d.dirtyAt(c.x, c.y) && !c.streak {
+		if !d.grid.at(c.x, c.y) && !c.streak {
 			if !c.inHand {
 				c.hidden = d.hiddenShare(c)
 			}
@@ -459,35 +420,38 @@ func (d *Detector) detect(frame gocv.Mat) error {
 			d.accepted = append(d.accepted, c)
 		}
 	}
-	kept := len(d.accepted)
-	// search the dirty regions
+	return len(d.accepted)
+}
+
+// search rectifies the regions to search, votes in each and examines the
+// peaks that lie in dirty tiles (the two vote maps peak together on most
+// discs: a peak within 2 px of a stronger one is not examined again, nor
+// one on a disc carried over), strongest first; the examined discs are
+// the candidates (d.cands). It returns the rectified image's plane.
+func (d *Detector) search(frame gocv.Mat, kept int) (plane, error) {
 	d.cands = d.cands[:0]
 	d.peaks = d.peaks[:0]
-	// rectify and search each region; peaks count only in dirty tiles
-	// (the region's outer tile ring is the margin an examination reads:
-	// edges up to 1.35 striker radii from a disc's centre)
-	for _, r := range d.rects {
+	for _, r := range d.grid.rects {
 		d.rect.applyRect(frame, &d.img, r)
 	}
 	pl := d.plane()
 	// A peak counts in a dirty tile or within half a man's radius of one:
 	// a disc on the border between a dirty tile and a clean one is
 	// dropped from the kept discs by where its centre was, and its peak
-	// may come out a pixel across the border.
+	// may come out a pixel across the border. (The region's outer tile
+	// ring is the margin an examination reads.)
 	m := int(math.Ceil(0.5 * d.rMan))
-	inDirty := func(x, y int) bool { return d.nearDirty(x, y, m) && d.insideSurface(x, y) }
-	for _, r := range d.rects {
+	inDirty := func(x, y int) bool { return d.grid.near(x, y, m) && d.insideSurface(x, y) }
+	for _, r := range d.grid.rects {
 		if err := d.vt.vote(d.img, r, 0); err != nil {
-			return err
+			return pl, err
 		}
 		var err error
 		d.peaks, err = d.vt.peaks(r, inDirty, 0.022, d.peaks)
 		if err != nil {
-			return err
+			return pl, err
 		}
 	}
-	// the two vote maps peak together on most discs: examine once (the
-	// examination weighs both sizes)
 	sort.Slice(d.peaks, func(i, j int) bool { return d.peaks[i].score > d.peaks[j].score })
 	d.stats.Candidates = 0
 	for i, p := range d.peaks {
@@ -506,13 +470,18 @@ func (d *Detector) detect(frame gocv.Mat) error {
 			d.cands = append(d.cands, c)
 		}
 	}
-	// A striker cannot have a man's centre closer than the two radii: such
-	// a candidate is a man in a cluster whose neighbours mimic a
-	// striker's outline. One man that close must touch it as a man
-	// touches a man (within 0.9 of the radius sum; touching men are 0.87
-	// apart): the striker touching a man is a radius sum away from it,
-	// and a moving disc's centre may be off by a pixel or two. Two such
-	// men are proof enough within 0.93.
+	return pl, nil
+}
+
+// crowdedStrikers turns striker-sized candidates into men (or drops them)
+// when men sit too close. A striker cannot have a man's centre closer than
+// the two radii: such a candidate is a man in a cluster whose neighbours
+// mimic a striker's outline. One man that close must touch it as a man
+// touches a man (within 0.9 of the radius sum; touching men are 0.87
+// apart): the striker touching a man is a radius sum away from it, and a
+// moving disc's centre may be off by a pixel or two. Two such men are
+// proof enough within 0.93.
+func (d *Detector) crowdedStrikers() {
 	for i := range d.cands {
 		c := &d.cands[i]
 		if !c.big {
@@ -534,11 +503,20 @@ func (d *Detector) detect(frame gocv.Mat) error {
 				d.tracef(c.x, c.y, "striker-sized but %d men are closer than a striker's radius allows: a man", n)
 			}
 			if !d.toMan(c) {
-				c.support = 0 // neither: dropped below
+				c.support = 0 // neither: dropped in merge
 			}
 		}
 	}
-	// strongest first; a disc overlapping a stronger one is a duplicate
+}
+
+// merge accepts the candidates, strongest first (those pointing at their
+// centre before the others, then by support): a candidate overlapping an
+// accepted disc is a duplicate; one whose edges do not point at its
+// centre well enough is looked at again without the edges of the discs
+// around it (accepted, or candidates clearly apart from it), then without
+// printed lines it hides, and is dropped unless it then does or sits in a
+// cluster (fitsCluster).
+func (d *Detector) merge() {
 	sort.SliceStable(d.cands, func(i, j int) bool {
 		a, b := d.cands[i], d.cands[j]
 		if (a.sym >= goodSymmetry) != (b.sym >= goodSymmetry) {
@@ -561,48 +539,8 @@ func (d *Detector) detect(frame gocv.Mat) error {
 			}
 			continue
 		}
-		if c.sym < goodSymmetry {
-			// without the edges of the discs around it (accepted, or
-			// candidates clearly apart from this one)
-			d.near = d.near[:0]
-			for _, o := range d.accepted {
-				if math.Hypot(o.x-c.x, o.y-c.y) < c.r+o.r+3 {
-					d.near = append(d.near, o)
-				}
-			}
-			for _, o := range d.cands {
-				if dist := math.Hypot(o.x-c.x, o.y-c.y); o.support > 0 && dist >= 1.6*d.rMan && dist < c.r+o.r+3 {
-					d.near = append(d.near, o)
-				}
-			}
-			near := d.near
-			notNear := func(i, j int) bool {
-				for _, a := range near {
-					dx, dy := float64(i)-a.x, float64(j)-a.y
-					if rr := a.r + 1.5; dx*dx+dy*dy <= rr*rr {
-						return true
-					}
-				}
-				return false
-			}
-			c.sym = d.vt.symmetry(c.x, c.y, c.r, 1.1, 1.2, notNear)
-			if c.sym < goodSymmetry && d.acrossPrint(c) {
-				// a whole disc lying across printed lines: the lines'
-				// edges that end at its outline are the disc hiding them
-				s, out := d.vt.symmetryOccluding(c.x, c.y, c.r, 1.1, 1.2, notNear)
-				if d.trace != nil {
-					d.tracef(c.x, c.y, "symmetry %.2f without the lines that end at its outline (%.2f of the edges)", s, out)
-				}
-				if s >= goodSymmetry {
-					c.sym = s
-				}
-			}
-			if c.sym < goodSymmetry && !d.fitsCluster(c) {
-				if d.trace != nil {
-					d.tracef(c.x, c.y, "dropped: symmetry without the neighbours %.2f, not in a cluster", c.sym)
-				}
-				continue
-			}
+		if c.sym < goodSymmetry && !d.symmetricAlone(&c) {
+			continue
 		}
 		if d.trace != nil {
 			d.tracef(c.x, c.y, "accepted: big %v support %.2f sym %.2f", c.big, c.support, c.sym)
@@ -610,6 +548,62 @@ func (d *Detector) detect(frame gocv.Mat) error {
 		c.fresh = true
 		d.accepted = append(d.accepted, c)
 	}
+}
+
+// symmetricAlone measures the symmetry of a candidate again without the
+// edges of the discs around it (accepted, or candidates clearly apart
+// from it) and, lying across printed lines, without the lines' edges that
+// end at its outline; it reports whether the candidate is kept: then
+// symmetric enough, or sitting in a cluster.
+func (d *Detector) symmetricAlone(c *disc) bool {
+	d.near = d.near[:0]
+	for _, o := range d.accepted {
+		if math.Hypot(o.x-c.x, o.y-c.y) < c.r+o.r+3 {
+			d.near = append(d.near, o)
+		}
+	}
+	for _, o := range d.cands {
+		if dist := math.Hypot(o.x-c.x, o.y-c.y); o.support > 0 && dist >= 1.6*d.rMan && dist < c.r+o.r+3 {
+			d.near = append(d.near, o)
+		}
+	}
+	near := d.near
+	notNear := func(i, j int) bool {
+		for _, a := range near {
+			dx, dy := float64(i)-a.x, float64(j)-a.y
+			if rr := a.r + 1.5; dx*dx+dy*dy <= rr*rr {
+				return true
+			}
+		}
+		return false
+	}
+	c.sym = d.vt.symmetry(c.x, c.y, c.r, 1.1, 1.2, notNear)
+	if c.sym < goodSymmetry && d.acrossPrint(*c) {
+		// a whole disc lying across printed lines: the lines' edges that
+		// end at its outline are the disc hiding them
+		s, out := d.vt.symmetryOccluding(c.x, c.y, c.r, 1.1, 1.2, notNear)
+		if d.trace != nil {
+			d.tracef(c.x, c.y, "symmetry %.2f without the lines that end at its outline (%.2f of the edges)", s, out)
+		}
+		if s >= goodSymmetry {
+			c.sym = s
+		}
+	}
+	if c.sym < goodSymmetry && !d.fitsCluster(*c) {
+		if d.trace != nil {
+			d.tracef(c.x, c.y, "dropped: symmetry without the neighbours %.2f, not in a cluster", c.sym)
+		}
+		return false
+	}
+	return true
+}
+
+// settle finishes the frame's discs after the merge (kept: the first
+// accepted discs carried over): fingertips dropped, discs at rest refound
+// under a hand, the striker found under the fingers, the printed circles
+// told from discs, the classes, the look of new discs remembered, the
+// streaks of moving discs, and the still-image check.
+func (d *Detector) settle(pl plane, kept int) {
 	d.dropFingertips(kept)
 	d.refind()
 	d.findPartial(pl)
@@ -622,7 +616,6 @@ func (d *Detector) detect(frame gocv.Mat) error {
 	}
 	d.findStreaks(pl)
 	d.stillImage()
-	return nil
 }
 
 // dropFingertips drops the candidates found since index from that are
@@ -676,24 +669,11 @@ func (d *Detector) plane() plane {
 	return plane{pix: pix, w: d.v.n, h: d.v.n}
 }
 
-// nearDirty reports whether a dirty tile lies within m pixels (m < the
-// tile size) of the pixel (x, y), in both directions.
-func (d *Detector) nearDirty(x, y, m int) bool {
-	n := d.tiles
-	for _, q := range [4][2]int{{x - m, y - m}, {x + m, y - m}, {x - m, y + m}, {x + m, y + m}} {
-		tx, ty := min(max(q[0], 0)/d.tilePx, n-1), min(max(q[1], 0)/d.tilePx, n-1)
-		if d.dirty[ty*n+tx] {
-			return true
-		}
-	}
-	return false
-}
-
 // onKept reports whether a peak outside the dirty tiles (in the margin
 // nearDirty allows) lies on one of the first kept accepted discs (carried
 // over from the last frame): it is that disc.
 func (d *Detector) onKept(p peak, kept int) bool {
-	if d.dirtyAt(p.x, p.y) {
+	if d.grid.at(p.x, p.y) {
 		return false
 	}
 	for _, a := range d.accepted[:kept] {
@@ -702,14 +682,6 @@ func (d *Detector) onKept(p peak, kept int) bool {
 		}
 	}
 	return false
-}
-
-func (d *Detector) dirtyAt(x, y float64) bool {
-	tx, ty := int(x+0.5)/d.tilePx, int(y+0.5)/d.tilePx
-	if tx < 0 || ty < 0 || tx >= d.tiles || ty >= d.tiles {
-		return true
-	}
-	return d.dirty[ty*d.tiles+tx]
 }
 
 // insideSurface reports whether a rectified pixel can be a disc's centre:
@@ -751,8 +723,8 @@ func (d *Detector) examine(pl plane, p peak) (disc, bool) {
 	if !d.stats.Hands {
 		return d.examineWith(pl, p, nil, minSup)
 	}
-	hid = d.bg.handAt
-	if d.bg.handAt(p.x, p.y) {
+	hid = d.hands.at
+	if d.hands.at(p.x, p.y) {
 		// Its middle is under what looked foreign so far — which may be
 		// the disc itself, moved by the hand: only a disc seen whole is
 		// taken there. A fingertip sticking out of the hand mask shows
@@ -930,7 +902,7 @@ func (d *Detector) acrossPrint(c disc) bool {
 		for k := 0; k <= 3; k++ {
 			rad := float64(k) * c.r
 			for a := 0; a < rays; a += 2 {
-				if d.bg.handAt(c.x+rayCos[a]*rad, c.y+raySin[a]*rad) {
+				if d.hands.at(c.x+rayCos[a]*rad, c.y+raySin[a]*rad) {
 					return false
 				}
 				if k == 0 {
@@ -968,7 +940,7 @@ func (d *Detector) toMan(c *disc) bool {
 	}
 	var hid func(x, y float64) bool
 	if d.stats.Hands {
-		hid = d.bg.handAt
+		hid = d.hands.at
 	}
 	if x, y, ok := d.refine(c.x, c.y, false, hid); ok {
 		c.x, c.y = x, y
@@ -1115,7 +1087,7 @@ func (d *Detector) hiddenShare(c disc) float64 {
 	}
 	n := 0
 	for k := 0; k < rays; k++ {
-		if d.bg.handAt(c.x+rayCos[k]*c.r, c.y+raySin[k]*c.r) {
+		if d.hands.at(c.x+rayCos[k]*c.r, c.y+raySin[k]*c.r) {
 			n++
 		}
 	}

@@ -148,7 +148,7 @@ func TestCorpusDiag(t *testing.T) {
 				}
 				if ok {
 					x, y := det.v.pxOf(det.v.fromSurface(fromTruth(at), det.cfg.ManHeight))
-					fmt.Fprintf(log, "        at %.1f,%.1f px: tile dirty %v, hands %v\n", x, y, det.dirtyAt(x, y), det.stats.Hands)
+					fmt.Fprintf(log, "        at %.1f,%.1f px: tile dirty %v, hands %v\n", x, y, det.grid.at(x, y), det.stats.Hands)
 					for _, m := range msgs {
 						if math.Hypot(m.x-x, m.y-y) < 1.5*det.rMan {
 							fmt.Fprintf(log, "        %.1f,%.1f %s\n", m.x, m.y, m.msg)

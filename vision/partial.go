@@ -215,7 +215,7 @@ func (d *Detector) partialFit(pl plane, x, y float64, hand [3]float64) (disc, in
 			continue
 		}
 		ext := m.r0 + m.silhouette(rayCos[k], raySin[k])
-		if d.bg.handAt(a.x+rayCos[k]*ext, a.y+raySin[k]*ext) {
+		if d.hands.at(a.x+rayCos[k]*ext, a.y+raySin[k]*ext) {
 			under++
 		}
 		if a.isFace[k] {
@@ -369,7 +369,7 @@ func (d *Detector) handColour(x, y float64) ([3]float64, bool) {
 	for j := j0; j <= j1; j += 2 {
 		for i := i0; i <= i1; i += 2 {
 			k := j*b.nb + i
-			if !b.hand[k] {
+			if !d.hands.mask[k] {
 				continue
 			}
 			dx, dy := (float64(i)+0.5)*bs-0.5-x, (float64(j)+0.5)*bs-0.5-y
@@ -418,7 +418,7 @@ func (d *Detector) rememberStriker(c disc) {
 	pl := d.plane()
 	var cs [3][]float64
 	for k := 0; k < rays; k++ {
-		if d.stats.Hands && d.bg.handAt(c.x+rayCos[k]*0.72*c.r, c.y+raySin[k]*0.72*c.r) {
+		if d.stats.Hands && d.hands.at(c.x+rayCos[k]*0.72*c.r, c.y+raySin[k]*0.72*c.r) {
 			continue
 		}
 		f := d.faceAt(pl, c.x, c.y, c.r, k)
@@ -439,7 +439,7 @@ func (d *Detector) rememberStriker(c disc) {
 	m := d.model(c.x, c.y, true)
 	offs := cs[0][:0]
 	for k := 0; k < rays; k++ {
-		if d.stats.Hands && d.bg.handAt(c.x+rayCos[k]*c.r, c.y+raySin[k]*c.r) {
+		if d.stats.Hands && d.hands.at(c.x+rayCos[k]*c.r, c.y+raySin[k]*c.r) {
 			continue
 		}
 		if ok, o := d.arcEdge(c.x, c.y, m, k, 0, strRimWindow); ok {

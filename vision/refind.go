@@ -96,12 +96,12 @@ func (d *Detector) remember(c *disc) {
 // nearHand reports whether the hand mask reaches the disc or the ring
 // just around it.
 func (d *Detector) nearHand(c disc) bool {
-	if d.bg.handAt(c.x, c.y) {
+	if d.hands.at(c.x, c.y) {
 		return true
 	}
 	for _, f := range [2]float64{0.6, 1.3} {
 		for k := 0; k < rays; k += 2 {
-			if d.bg.handAt(c.x+rayCos[k]*f*c.r, c.y+raySin[k]*f*c.r) {
+			if d.hands.at(c.x+rayCos[k]*f*c.r, c.y+raySin[k]*f*c.r) {
 				return true
 			}
 		}
@@ -137,7 +137,7 @@ func (d *Detector) refind() {
 			if l == 1 && d.frames-p.lostAt > refindLost {
 				continue
 			}
-			if !d.dirtyAt(p.x, p.y) {
+			if !d.grid.at(p.x, p.y) {
 				if l == 1 {
 					next = append(next, p) // nothing changed there
 				}

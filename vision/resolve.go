@@ -303,7 +303,7 @@ func (d *Detector) ringTest(pl plane, x, y, r float64) float64 {
 func (d *Detector) ringScores(pl plane, x, y, r float64) (ring, plain float64) {
 	var hid func(x, y float64) bool
 	if d.stats.Hands {
-		hid = d.bg.handAt
+		hid = d.hands.at
 	}
 	return ringScores(pl, x, y, r, hid)
 }
@@ -330,7 +330,7 @@ func (d *Detector) samplesOnDiscs(x, y, r float64, self int, hands bool) []bool 
 	}
 	mask := d.mask[:n]
 	patchPoints(x, y, r, func(i int, px, py float64) {
-		mask[i] = hands && d.bg.handAt(px, py)
+		mask[i] = hands && d.hands.at(px, py)
 		for k, a := range d.accepted {
 			if k == self {
 				continue
@@ -642,46 +642,6 @@ func (d *Detector) LearnOpening() (*Opening, error) {
 
 // SetClasses replaces the class model (nil: back to the priors).
 func (d *Detector) SetClasses(m *ClassModel) { d.cls = m }
-
-// handMask is the Occlusion of one frame: the hand mask in blocks of the
-// rectified board.
-type handMask struct {
-	nb   int
-	bs   float64 // block size, mm
-	ext  float64 // the mask's origin: board mm of block (0, 0)'s corner
-	mask []bool
-}
-
-func (d *Detector) occlusion() Occlusion {
-	b := d.bg
-	m := &handMask{nb: b.nb, bs: b.mmPer, mask: append([]bool(nil), b.hand...)}
-	// block (i, j) covers rectified pixels [i·bs, (i+1)·bs); pixel x is at
-	// (x − c)/ppm mm
-	m.ext = (-0.5 - d.v.c) / d.v.ppm
-	return m
-}
-
-// Hidden implements Occlusion: the share of the disc (c, r) covered by a
-// hand, sampled at its centre and on two rings.
-func (m *handMask) Hidden(c board.Vec, r float64) float64 {
-	n, hit := 0, 0
-	test := func(p board.Vec) {
-		n++
-		i := int(math.Floor((p.X - m.ext) / m.bs))
-		j := int(math.Floor((p.Y - m.ext) / m.bs))
-		if i >= 0 && j >= 0 && i < m.nb && j < m.nb && m.mask[j*m.nb+i] {
-			hit++
-		}
-	}
-	test(c)
-	for _, f := range []float64{0.5, 0.9} {
-		for k := 0; k < 12; k++ {
-			a := 2 * math.Pi * (float64(k) + f) / 12
-			test(c.Add(board.Vec{X: math.Cos(a), Y: math.Sin(a)}.Scale(f * r)))
-		}
-	}
-	return float64(hit) / float64(n)
-}
 
 // sortDetections orders detections for stable output: by kind, then
 // position.

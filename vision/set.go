@@ -168,7 +168,14 @@ func LearnSet(frame gocv.Mat, cal *calibrate.Calibration, cfg Config) (*board.Se
 	}
 	defer det.Close()
 	set.Source = "frame"
-	if m := det.Classes(); m != nil && m.Learned() {
+	m := det.Classes()
+	if m == nil || !m.Learned() {
+		// Not the opening: the colours of the men this one frame split
+		// clearly into two groups (a detector running on a video needs
+		// three such frames before it trusts them).
+		m = det.online.oneFrame()
+	}
+	if m != nil && m.Learned() {
 		for k, c := range m.Kinds {
 			set.Colours[k] = board.ColourStats(c)
 		}
@@ -177,6 +184,21 @@ func LearnSet(frame gocv.Mat, cal *calibrate.Calibration, cfg Config) (*board.Se
 	// (No striker on the board: its size stays unknown, the geometry's
 	// applies.)
 	return set, nil
+}
+
+// minOneFrame is how many men of each colour one frame must show, split
+// clearly apart, for [LearnSet] to learn the colours from it (as many as
+// a detector on a video needs over its first three frames).
+const minOneFrame = 4
+
+// oneFrame returns the statistics of a single frame whose men split
+// clearly into two colours (at least minOneFrame of each), source
+// "frame"; nil otherwise.
+func (o *onlineModel) oneFrame() *ClassModel {
+	if o.frames != 1 || o.n[board.White] < minOneFrame || o.n[board.Black] < minOneFrame {
+		return nil
+	}
+	return o.stats("frame")
 }
 
 func round1(v float64) float64 { return math.Round(v*10) / 10 }

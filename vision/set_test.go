@@ -11,8 +11,8 @@ import (
 // TestLearnSet: sets that are not the ICF's — a home set with small men,
 // a pink queen and a white plastic striker twice a man's size on a pale
 // board, a set with large men and a blue striker — are learned from one
-// frame at rest (sizes and colours: men within 2.5 mm, the striker within
-// 11%), and with the set learned every disc is found with its class: the
+// frame at rest (sizes, men within 2.5 mm and the striker within 11%, and
+// the colours of both kinds of men from that one frame), and with the set learned every disc is found with its class: the
 // big striker as the striker, no man taken for it. (Without the set, the
 // home set's striker is taken for a white man.)
 func TestLearnSet(t *testing.T) {
@@ -55,6 +55,11 @@ func TestLearnSet(t *testing.T) {
 			}
 			if d := math.Abs(set.StrikerMM - c.set.StrikerMM); d > 0.11*c.set.StrikerMM {
 				t.Errorf("striker learned %.1f mm, true %.1f", set.StrikerMM, c.set.StrikerMM)
+			}
+			// The colours from this one frame (no opening): both colours
+			// of men, from as many men as the frame shows.
+			if n := set.Colours[board.White].N + set.Colours[board.Black].N; set.Colours[board.White].N < minOneFrame || set.Colours[board.Black].N < minOneFrame || n > 14 || set.Source != "frame" {
+				t.Errorf("colours learned from %d white and %d black men (source %q), want both from this frame", set.Colours[board.White].N, set.Colours[board.Black].N, set.Source)
 			}
 			for _, learned := range []bool{false, true} {
 				cal := truthCalibration(t, r, 0)

@@ -103,10 +103,10 @@ func (d *Detector) stillImage() {
 		return
 	}
 	st.whole = false
-	nt, tp := d.tiles, d.tilePx
+	nt, tp := d.grid.n, d.grid.px
 	tpb := tp / d.bg.bs
 	nb := d.bg.nb
-	for k, dirty := range d.dirty {
+	for k, dirty := range d.grid.dirty {
 		if !dirty {
 			continue
 		}
@@ -166,7 +166,7 @@ func (d *Detector) findStreaks(pl plane) {
 			st.handT[k] = math.Inf(-1)
 		}
 	}
-	for k, h := range d.bg.hand {
+	for k, h := range d.hands.mask {
 		if h {
 			st.handT[k] = d.now
 		}
@@ -175,7 +175,7 @@ func (d *Detector) findStreaks(pl plane) {
 	d.bg.illumination()
 	st.found = st.found[:0]
 	moving := func(k int) bool {
-		return d.bg.changed[k] && d.bg.zone[k] == 1 && !d.bg.hand[k]
+		return d.bg.changed[k] && d.bg.zone[k] == 1 && !d.hands.mask[k]
 	}
 	// Much of the board changed at once: a new picture (frames dropped
 	// over a whole stroke, the lamp, a knock), not a few discs in motion.
@@ -289,7 +289,7 @@ func (d *Detector) streakMask(pl plane, x0, y0, x1, y1 int) {
 			k := y*n + x
 			st.mask[k] = 0
 			st.label[k] = 0
-			if d.bg.handAt(float64(x), float64(y)) {
+			if d.hands.at(float64(x), float64(y)) {
 				continue
 			}
 			o := 3 * k

@@ -22,6 +22,7 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 		return x, y, 0, false
 	}
 	pts := vt.pts[:0]
+	rr2 := rr * rr
 	for j := y0; j <= y1; j++ {
 		dy := float64(j) - y
 		row := j * n
@@ -33,7 +34,7 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 			}
 			dx := float64(i) - x
 			d2 := dx*dx + dy*dy
-			if d2 > rr*rr || d2 < 2 {
+			if d2 > rr2 || d2 < 2 {
 				continue
 			}
 			if hiddenAt != nil && hiddenAt(float64(i), float64(j)) {
@@ -46,6 +47,7 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 	vt.pts = pts
 	cx, cy := x, y
 	rin := r - 0.6
+	rin2 := rin * rin
 	lim2 := (r * reach) * (r * reach)
 	var wsum float64
 	for it := 0; it < 4; it++ {
@@ -73,7 +75,7 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 			// distance from the centre to the line through the pixel;
 			// edges of the outline on the camera's side belong to the foot
 			tx, ty := 0.0, 0.0
-			if ol > 0 && d2 > rin*rin && dx*ox+dy*oy > 0 {
+			if ol > 0 && d2 > rin2 && dx*ox+dy*oy > 0 {
 				tx, ty = ox, oy
 			}
 			d := (tx-dx)*nx + (ty-dy)*ny

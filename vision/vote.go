@@ -65,22 +65,38 @@ func (vt *voter) close() {
 
 // vote computes the gradients of img within margin pixels around roi and
 // votes with them into roi (votes landing outside roi are dropped), then
-// smooths the vote maps within roi.
+// smooths the vote maps within roi: gradients → edgeVotes → smoothVotes.
 func (vt *voter) vote(img gocv.Mat, roi image.Rectangle, margin int) error {
-	n := vt.n
-	src := roi.Inset(-margin).Intersect(image.Rect(0, 0, n, n))
-	{
-		// OpenCV reads the pixels around a region of a larger image, so
-		// the derivatives at the region's edge are the true ones
-		in := img.Region(src)
-		gx := vt.gx.Region(src)
-		gy := vt.gy.Region(src)
-		gocv.Sobel(in, &gx, gocv.MatTypeCV16S, 1, 0, 3, 1, 0, gocv.BorderReplicate)
-		gocv.Sobel(in, &gy, gocv.MatTypeCV16S, 0, 1, 3, 1, 0, gocv.BorderReplicate)
-		gy.Close()
-		gx.Close()
-		in.Close()
+	src := roi.Inset(-margin).Intersect(image.Rect(0, 0, vt.n, vt.n))
+	vt.gradients(img, src)
+	if err := vt.edgeVotes(roi, src); err != nil {
+		return err
 	}
+	vt.smoothVotes(roi)
+	return nil
+}
+
+// gradients computes the Sobel derivatives of img within src (OpenCV
+// reads the pixels around a region of a larger image, so the derivatives
+// at the region's edge are the true ones).
+func (vt *voter) gradients(img gocv.Mat, src image.Rectangle) {
+	in := img.Region(src)
+	gx := vt.gx.Region(src)
+	gy := vt.gy.Region(src)
+	gocv.Sobel(in, &gx, gocv.MatTypeCV16S, 1, 0, 3, 1, 0, gocv.BorderReplicate)
+	gocv.Sobel(in, &gy, gocv.MatTypeCV16S, 0, 1, 3, 1, 0, gocv.BorderReplicate)
+	gy.Close()
+	gx.Close()
+	in.Close()
+}
+
+// edgeVotes keeps, for every pixel of src, the strongest channel's
+// gradient and its magnitude (zero below the threshold: vt.edge, vt.ex,
+// vt.ey), and lets the edge pixels within a striker's radius of roi vote
+// into roi's vote maps (cleared first), weighted by their magnitude
+// (saturating at vt.sat).
+func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
+	n := vt.n
 	gx, err := vt.gx.DataPtrInt16()
 	if err != nil {
 		return err
@@ -95,28 +111,31 @@ func (vt *voter) vote(img gocv.Mat, roi image.Rectangle, margin int) error {
 			return err
 		}
 		for y := roi.Min.Y; y < roi.Max.Y; y++ {
-			row := acc[i][y*n+roi.Min.X : y*n+roi.Max.X]
-			for k := range row {
-				row[k] = 0
-			}
+			clear(acc[i][y*n+roi.Min.X : y*n+roi.Max.X])
 		}
 	}
 	reach := int(math.Ceil(vt.radii[1])) + 1
-	voteFrom := roi.Inset(-reach)
+	voteFrom := roi.Inset(-reach).Intersect(src)
 	thr2 := int32(vt.thr * vt.thr)
 	inv := float32(1 / vt.sat)
 	r0, r1 := float32(vt.radii[0]), float32(vt.radii[1])
 	x0, y0, x1, y1 := roi.Min.X, roi.Min.Y, roi.Max.X, roi.Max.Y
 	a0, a1 := acc[0], acc[1]
-	edge, ex, ey := vt.edge, vt.ex, vt.ey
+	w := src.Dx()
 	for y := src.Min.Y; y < src.Max.Y; y++ {
-		votes := y >= voteFrom.Min.Y && y < voteFrom.Max.Y
-		row := y * n
-		for x := src.Min.X; x < src.Max.X; x++ {
-			k := row + x
-			o := 3 * k
-			g := gx[o : o+3 : o+3]
-			h := gy[o : o+3 : o+3]
+		// this row of src in the gradient and edge planes
+		k0 := y*n + src.Min.X
+		gxr, gyr := gx[3*k0:3*(k0+w)], gy[3*k0:3*(k0+w)]
+		er, exr, eyr := vt.edge[k0:k0+w], vt.ex[k0:k0+w], vt.ey[k0:k0+w]
+		// the pixels that vote: within voteFrom
+		v0, v1 := 0, 0
+		if y >= voteFrom.Min.Y && y < voteFrom.Max.Y {
+			v0, v1 = voteFrom.Min.X-src.Min.X, voteFrom.Max.X-src.Min.X
+		}
+		cy := float32(y) + 0.5
+		for i := range er {
+			g := gxr[3*i : 3*i+3 : 3*i+3]
+			h := gyr[3*i : 3*i+3 : 3*i+3]
 			// the channel with the strongest gradient
 			b0, c0 := int32(g[0]), int32(h[0])
 			b1, c1 := int32(g[1]), int32(h[1])
@@ -130,36 +149,41 @@ func (vt *voter) vote(img gocv.Mat, roi image.Rectangle, margin int) error {
 				bx, by, mm = b2, c2, m2
 			}
 			if mm < thr2 {
-				edge[k], ex[k], ey[k] = 0, 0, 0
+				er[i], exr[i], eyr[i] = 0, 0, 0
 				continue
 			}
 			m := float32(math.Sqrt(float64(mm)))
 			fx, fy := float32(bx), float32(by)
-			edge[k], ex[k], ey[k] = m, fx, fy
-			if !votes || x < voteFrom.Min.X || x >= voteFrom.Max.X {
+			er[i], exr[i], eyr[i] = m, fx, fy
+			if i < v0 || i >= v1 {
 				continue
 			}
-			w := m * inv
-			if w > 1 {
-				w = 1
+			wt := m * inv
+			if wt > 1 {
+				wt = 1
 			}
 			ux, uy := fx/m, fy/m
-			cx, cy := float32(x)+0.5, float32(y)+0.5
+			cx := float32(i+src.Min.X) + 0.5
 			// both radii, both directions
 			if px, py := int(cx+r0*ux), int(cy+r0*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
-				a0[py*n+px] += w
+				a0[py*n+px] += wt
 			}
 			if px, py := int(cx-r0*ux), int(cy-r0*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
-				a0[py*n+px] += w
+				a0[py*n+px] += wt
 			}
 			if px, py := int(cx+r1*ux), int(cy+r1*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
-				a1[py*n+px] += w
+				a1[py*n+px] += wt
 			}
 			if px, py := int(cx-r1*ux), int(cy-r1*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
-				a1[py*n+px] += w
+				a1[py*n+px] += wt
 			}
 		}
 	}
+	return nil
+}
+
+// smoothVotes smooths the vote maps within roi (a 5×5 Gaussian).
+func (vt *voter) smoothVotes(roi image.Rectangle) {
 	for i := range vt.acc {
 		a := vt.acc[i].Region(roi)
 		s := vt.smooth[i].Region(roi)
@@ -167,7 +191,6 @@ func (vt *voter) vote(img gocv.Mat, roi image.Rectangle, margin int) error {
 		s.Close()
 		a.Close()
 	}
-	return nil
 }
 
 // peak is a local maximum of a vote map.

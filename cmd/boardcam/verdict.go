@@ -174,6 +174,27 @@ func newClipRun(dir, v, name string, truth *corpus.Truth, lenses *corpus.LensInd
 	if e, ok := lenses.Clips[name]; ok {
 		args = append(args, "--lens-file", filepath.Join(dir, corpus.LensDir, e.File))
 	}
+	if truth.Clip.BoardFile != "" {
+		// The clip's board and set, as a club configures them.
+		abs, err := filepath.Abs(filepath.Join(dir, truth.Clip.BoardFile))
+		if err != nil {
+			return c, err
+		}
+		f, err := os.CreateTemp("", "boardcam-"+name+"-*.yaml")
+		if err != nil {
+			return c, err
+		}
+		_, err = fmt.Fprintf(f, "board: %q\n", abs)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(f.Name())
+			return c, err
+		}
+		c.cleanup = func() { os.Remove(f.Name()) }
+		args = append(args, "--config", f.Name())
+	}
 	switch {
 	case rs.Mode == corpus.ModeResume || rs.Mode == corpus.ModeMidBoard:
 		f, err := os.CreateTemp("", "boardcam-"+name+"-*.log")
@@ -185,7 +206,8 @@ func newClipRun(dir, v, name string, truth *corpus.Truth, lenses *corpus.LensInd
 			return c, err
 		}
 		f.Close()
-		c.cleanup = func() { os.Remove(f.Name()) }
+		prev := c.cleanup
+		c.cleanup = func() { prev(); os.Remove(f.Name()) }
 		args = append(args, "--resume", f.Name())
 	case len(rs.Players) == 4:
 		args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--breaker", rs.Break.String(),

@@ -183,6 +183,7 @@ func (a *Analyzer) Process(img sight.Image, index int, t float64) (*pipeline.Res
 	r.Index, r.T, r.Calibrated, r.Note = index, t, false, ""
 	r.Detections, r.Events = r.Detections[:0], r.Events[:0]
 	r.Timing = pipeline.Timing{}
+	r.Hands = nil
 	if frame.Empty() {
 		return nil, fmt.Errorf("pipeline: frame %d is empty", index)
 	}
@@ -213,6 +214,7 @@ func (a *Analyzer) Process(img sight.Image, index int, t float64) (*pipeline.Res
 			return nil, fmt.Errorf("pipeline: frame %d: %w", index, err)
 		}
 		vf = f
+		r.Hands = f.Occlusion
 		vf.Index, vf.T, vf.Calibrated = index, t, true
 		// Our own copy (the detector's slice is its own), in the board
 		// frame as oriented.
