@@ -15,6 +15,7 @@ import (
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/eval"
+	"github.com/boardcam/boardcam/internal/cvio"
 )
 
 const corpusDir = "../testdata/videos"
@@ -57,7 +58,7 @@ func loadCorpusClip(t testing.TB, path string) corpusClip {
 // frames decodes the clip's frames listed in want (sorted), undistorted
 // with the lens, and calls f with each.
 func (c corpusClip) frames(t testing.TB, want []int, f func(i int, img gocv.Mat)) {
-	vc, err := gocv.VideoCaptureFile(filepath.Join(corpusDir, c.truth.Clip.Video))
+	vc, err := cvio.OpenVideo(filepath.Join(corpusDir, c.truth.Clip.Video))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func TestDetectCorpus(t *testing.T) {
 				if debug != "" && rep != nil {
 					out := gocv.NewMat()
 					if calibrate.DrawDebug(img, cal, c.g, rep, &out) == nil && !out.Empty() {
-						gocv.IMWrite(filepath.Join(debug, c.name+".png"), out)
+						cvio.WriteImage(filepath.Join(debug, c.name+".png"), out)
 					}
 					out.Close()
 				}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/boardcam/boardcam/camera"
+	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/internal/realboards"
 	"gocv.io/x/gocv"
 )
@@ -92,10 +93,10 @@ func cornerErrors(found, want [4]Point) [4]float64 {
 
 func readImage(t testing.TB, path string) gocv.Mat {
 	t.Helper()
-	m := gocv.IMRead(path, gocv.IMReadColor)
-	if m.Empty() {
+	m, err := cvio.ReadImage(path, false)
+	if err != nil {
 		m.Close()
-		t.Fatalf("cannot read %s", path)
+		t.Fatalf("cannot read %s: %v", path, err)
 	}
 	return m
 }
@@ -231,7 +232,7 @@ func writeDebug(t testing.TB, name string, img gocv.Mat, cal *Calibration, rep *
 	if err := DrawDebug(img, cal, nil, rep, &out); err != nil {
 		t.Fatal(err)
 	}
-	gocv.IMWrite(filepath.Join(dir, strings.TrimSuffix(name, filepath.Ext(name))+".debug.png"), out)
+	cvio.WriteImage(filepath.Join(dir, strings.TrimSuffix(name, filepath.Ext(name))+".debug.png"), out)
 }
 
 // safeName turns a transformed copy's name into a file name.

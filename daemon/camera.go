@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"gocv.io/x/gocv"
 	"gopkg.in/yaml.v3"
 )
 
@@ -70,91 +69,6 @@ func (e Exposure) Time() time.Duration {
 		return DefaultExposure
 	}
 	return e.D
-}
-
-// capProps is what the daemon sets and reads on an OpenCV VideoCapture
-// (*gocv.VideoCapture implements it): tests record the calls.
-type capProps interface {
-	Set(prop gocv.VideoCaptureProperties, param float64)
-	Get(prop gocv.VideoCaptureProperties) float64
-}
-
-// V4L2 values of OpenCV's CAP_PROP_AUTO_EXPOSURE, passed to the driver's
-// exposure_auto control (V4L2_CID_EXPOSURE_AUTO) as they are.
-const (
-	v4l2ExposureManual           = 1 // V4L2_EXPOSURE_MANUAL
-	v4l2ExposureAperturePriority = 3 // V4L2_EXPOSURE_APERTURE_PRIORITY (the webcams' automatic mode)
-)
-
-// configureV4L2 asks a V4L2 camera (through OpenCV's V4L2 backend) for the
-// frame size, rate, pixel format and exposure of o, reads back what it
-// took, and says so in words: what was applied, and what was not.
-//
-// OpenCV passes CAP_PROP_AUTO_EXPOSURE to the driver's exposure_auto
-// control (1 manual, 3 aperture priority) and CAP_PROP_EXPOSURE to
-// exposure_absolute, in units of 100 µs.
-func configureV4L2(vc capProps, o CaptureOptions) (applied, missed []string) {
-	if o.Format != "" {
-		f := strings.ToUpper(o.Format)
-		for len(f) < 4 {
-			f += " "
-		}
-		code := float64(uint32(f[0]) | uint32(f[1])<<8 | uint32(f[2])<<16 | uint32(f[3])<<24)
-		vc.Set(gocv.VideoCaptureFOURCC, code)
-		if got := vc.Get(gocv.VideoCaptureFOURCC); got == code {
-			applied = append(applied, "pixel format "+strings.TrimSpace(f))
-		} else {
-			missed = append(missed, fmt.Sprintf("pixel format %s (the camera keeps %s)", strings.TrimSpace(f), fourcc(got)))
-		}
-	}
-	if o.Width > 0 {
-		vc.Set(gocv.VideoCaptureFrameWidth, float64(o.Width))
-	}
-	if o.Height > 0 {
-		vc.Set(gocv.VideoCaptureFrameHeight, float64(o.Height))
-	}
-	if o.Width > 0 || o.Height > 0 {
-		w, h := int(vc.Get(gocv.VideoCaptureFrameWidth)), int(vc.Get(gocv.VideoCaptureFrameHeight))
-		if (o.Width > 0 && w != o.Width) || (o.Height > 0 && h != o.Height) {
-			missed = append(missed, fmt.Sprintf("size %d×%d (the camera gives %d×%d)", o.Width, o.Height, w, h))
-		} else {
-			applied = append(applied, fmt.Sprintf("size %d×%d", w, h))
-		}
-	}
-	if o.FPS > 0 {
-		vc.Set(gocv.VideoCaptureFPS, o.FPS)
-		if got := vc.Get(gocv.VideoCaptureFPS); math.Abs(got-o.FPS) > 0.5 {
-			missed = append(missed, fmt.Sprintf("%g fps (the camera gives %g: at high rates many USB cameras need format: mjpg)", o.FPS, got))
-		} else {
-			applied = append(applied, fmt.Sprintf("%g fps", got))
-		}
-	}
-	if t := o.Exposure; t > 0 {
-		units := math.Round(float64(t) / float64(100*time.Microsecond))
-		vc.Set(gocv.VideoCaptureAutoExposure, v4l2ExposureManual)
-		vc.Set(gocv.VideoCaptureExposure, units)
-		mode, got := vc.Get(gocv.VideoCaptureAutoExposure), vc.Get(gocv.VideoCaptureExposure)
-		switch {
-		case mode != v4l2ExposureManual:
-			missed = append(missed, fmt.Sprintf("exposure %s: the camera keeps its automatic exposure (mode %g); fast strokes may blur", t, mode))
-		case got <= 0 || math.Abs(got-units) > math.Max(1, units/10):
-			missed = append(missed, fmt.Sprintf("exposure %s: the camera took %s", t, time.Duration(got)*100*time.Microsecond))
-		default:
-			applied = append(applied, fmt.Sprintf("exposure %s (manual)", time.Duration(got)*100*time.Microsecond))
-		}
-	} else if o.ExposureAuto {
-		vc.Set(gocv.VideoCaptureAutoExposure, v4l2ExposureAperturePriority)
-		applied = append(applied, "automatic exposure")
-	}
-	return applied, missed
-}
-
-func fourcc(v float64) string {
-	c := uint32(v)
-	if c == 0 {
-		return "its own"
-	}
-	return strings.TrimSpace(string([]byte{byte(c), byte(c >> 8), byte(c >> 16), byte(c >> 24)}))
 }
 
 // libcameraPipelines are the GStreamer pipelines that read a Raspberry Pi

@@ -7,66 +7,153 @@ import (
 	"testing"
 	"time"
 
+	"bytes"
+
 	"github.com/boardcam/boardcam/clock"
 	"gocv.io/x/gocv"
 )
 
-// fakeCam is a camera's controls behind OpenCV's VideoCapture: it takes
-// what it allows, keeps its own value otherwise, and records the calls.
+// fakeCam is a V4L2 camera's controls: it takes what it allows, keeps its
+// own value otherwise, and records the calls.
 type fakeCam struct {
-	vals    map[gocv.VideoCaptureProperties]float64
-	refuses map[gocv.VideoCaptureProperties]bool
+	vals    map[uint32]int32
+	refuses map[uint32]bool
 	calls   []string
 }
 
 func newFakeCam() *fakeCam {
-	return &fakeCam{vals: map[gocv.VideoCaptureProperties]float64{
-		gocv.VideoCaptureFrameWidth: 640, gocv.VideoCaptureFrameHeight: 480, gocv.VideoCaptureFPS: 30,
-		gocv.VideoCaptureAutoExposure: v4l2ExposureAperturePriority, gocv.VideoCaptureExposure: 156,
-	}, refuses: map[gocv.VideoCaptureProperties]bool{}}
+	return &fakeCam{vals: map[uint32]int32{v4l2CIDExposureAuto: v4l2ExposureAperturePriority, v4l2CIDExposureAbsolute: 156}, refuses: map[uint32]bool{}}
 }
 
-func (c *fakeCam) Set(p gocv.VideoCaptureProperties, v float64) {
-	c.calls = append(c.calls, fmt.Sprintf("set %d=%g", p, v))
-	if !c.refuses[p] {
-		c.vals[p] = v
+func (c *fakeCam) Set(id uint32, v int32) error {
+	c.calls = append(c.calls, fmt.Sprintf("set %#x=%d", id, v))
+	if c.refuses[id] {
+		return errors.New("invalid argument")
 	}
+	c.vals[id] = v
+	return nil
 }
 
-func (c *fakeCam) Get(p gocv.VideoCaptureProperties) float64 { return c.vals[p] }
+func (c *fakeCam) Get(id uint32) (int32, error) { return c.vals[id], nil }
+func (c *fakeCam) Close() error                 { return nil }
 
-// A V4L2 camera is asked for size, rate and a short manual exposure
-// through OpenCV's properties (exposure in 100 µs units, exposure_auto 1
-// = manual), and what it refused is said.
-func TestConfigureV4L2(t *testing.T) {
+// A V4L2 camera is asked for a short manual exposure through its controls
+// (exposure_auto 1 = manual, exposure_absolute in 100 µs units), and what
+// it refused is said.
+func TestConfigureExposure(t *testing.T) {
 	cam := newFakeCam()
-	applied, missed := configureV4L2(cam, CaptureOptions{Width: 1280, Height: 720, FPS: 60, Format: "mjpg", Exposure: 4 * time.Millisecond})
-	want := []string{
-		fmt.Sprintf("set %d=%g", gocv.VideoCaptureFOURCC, float64('M'|'J'<<8|'P'<<16|'G'<<24)),
-		fmt.Sprintf("set %d=1280", gocv.VideoCaptureFrameWidth), fmt.Sprintf("set %d=720", gocv.VideoCaptureFrameHeight),
-		fmt.Sprintf("set %d=60", gocv.VideoCaptureFPS),
-		fmt.Sprintf("set %d=1", gocv.VideoCaptureAutoExposure), fmt.Sprintf("set %d=40", gocv.VideoCaptureExposure),
+	applied, missed := configureExposure(cam, CaptureOptions{Exposure: 4 * time.Millisecond})
+	if want := "set 0x9a0901=1; set 0x9a0902=40"; strings.Join(cam.calls, "; ") != want {
+		t.Errorf("calls %v, want %s", cam.calls, want)
 	}
-	if strings.Join(cam.calls, "; ") != strings.Join(want, "; ") {
-		t.Errorf("calls\n %v\nwant\n %v", cam.calls, want)
-	}
-	if strings.Join(applied, ", ") != "pixel format MJPG, size 1280×720, 60 fps, exposure 4ms (manual)" || len(missed) != 0 {
+	if strings.Join(applied, ", ") != "exposure 4ms (manual)" || len(missed) != 0 {
 		t.Errorf("applied %q, missed %q", applied, missed)
 	}
-	// A camera that keeps its automatic exposure and its 30 fps.
+	// A camera that keeps its automatic exposure.
 	cam = newFakeCam()
-	cam.refuses[gocv.VideoCaptureAutoExposure] = true
-	cam.refuses[gocv.VideoCaptureFPS] = true
-	_, missed = configureV4L2(cam, CaptureOptions{FPS: 60, Exposure: 2 * time.Millisecond})
-	if len(missed) != 2 || !strings.Contains(missed[0], "60 fps (the camera gives 30") || !strings.Contains(missed[1], "keeps its automatic exposure") {
+	cam.refuses[v4l2CIDExposureAuto] = true
+	_, missed = configureExposure(cam, CaptureOptions{Exposure: 2 * time.Millisecond})
+	if len(missed) != 1 || !strings.Contains(missed[0], "keeps its automatic exposure") {
+		t.Errorf("missed %q", missed)
+	}
+	// A camera that rounds the exposure far off.
+	cam = newFakeCam()
+	cam.refuses[v4l2CIDExposureAbsolute] = true
+	_, missed = configureExposure(cam, CaptureOptions{Exposure: 2 * time.Millisecond})
+	if len(missed) != 1 || !strings.Contains(missed[0], "the camera took 15.6ms") {
 		t.Errorf("missed %q", missed)
 	}
 	// Automatic exposure asked for.
 	cam = newFakeCam()
-	configureV4L2(cam, CaptureOptions{ExposureAuto: true})
-	if len(cam.calls) != 1 || cam.calls[0] != fmt.Sprintf("set %d=3", gocv.VideoCaptureAutoExposure) {
+	configureExposure(cam, CaptureOptions{ExposureAuto: true})
+	if len(cam.calls) != 1 || cam.calls[0] != "set 0x9a0901=3" {
 		t.Errorf("auto exposure: %v", cam.calls)
 	}
+}
+
+// A V4L2 camera's pipelines, best first: what was asked, then without
+// the pixel format, without the rate, without anything.
+func TestV4L2Pipelines(t *testing.T) {
+	got, omits := v4l2Pipelines("/dev/video0", CaptureOptions{Width: 1280, Height: 720, FPS: 60, Format: "mjpg"})
+	want := []string{
+		"v4l2src device=/dev/video0 ! image/jpeg,width=1280,height=720,framerate=60/1 ! jpegdec ! videoconvert ! appsink",
+		"v4l2src device=/dev/video0 ! video/x-raw,width=1280,height=720,framerate=60/1 ! videoconvert ! appsink",
+		"v4l2src device=/dev/video0 ! image/jpeg,width=1280,height=720 ! jpegdec ! videoconvert ! appsink",
+		"v4l2src device=/dev/video0 ! video/x-raw,width=1280,height=720 ! videoconvert ! appsink",
+		"v4l2src device=/dev/video0 ! videoconvert ! appsink",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("pipelines\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if fmt.Sprint(omits) != "[[] [format] [fps] [format fps] [format fps size]]" {
+		t.Errorf("omits %v", omits)
+	}
+	if got, _ := v4l2Pipelines("/dev/video2", CaptureOptions{}); len(got) != 1 || got[0] != "v4l2src device=/dev/video2 ! videoconvert ! appsink" {
+		t.Errorf("nothing asked: %q", got)
+	}
+}
+
+// A V4L2 camera that refuses the first pipelines: the source says what it
+// did not get, sets the exposure through the controls, and reads frames
+// of the negotiated size.
+func TestV4L2Source(t *testing.T) {
+	src, err := NewCaptureSource(SourceSpec{Kind: KindV4L2, Target: "/dev/video0"}, CaptureOptions{Width: 1280, Height: 720, FPS: 60, Format: "mjpg", Exposure: 4 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := src.(*gstSource)
+	var tried []string
+	s.start = func(p string) (*gstFrames, error) {
+		tried = append(tried, p)
+		if strings.Contains(p, "framerate") {
+			return nil, errors.New("streaming stopped, reason not-negotiated")
+		}
+		return fakeFrames(1280, 720, 0, 2), nil
+	}
+	cam := newFakeCam()
+	s.controls = func(dev string) (v4l2Controls, error) { return cam, nil }
+	if err := s.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	info := s.Info()
+	if len(tried) != 3 || info.Pipeline != tried[2] {
+		t.Errorf("tried %q, opened %q", tried, info.Pipeline)
+	}
+	if a := strings.Join(info.Applied, ", "); a != "pixel format MJPG, size 1280×720, exposure 4ms (manual)" {
+		t.Errorf("applied %q", a)
+	}
+	if len(info.Refused) != 1 || !strings.Contains(info.Refused[0], "60 fps") {
+		t.Errorf("refused %q", info.Refused)
+	}
+	m := gocv.NewMat()
+	defer m.Close()
+	for i := 0; i < 2; i++ {
+		if _, err := s.Read(&m); err != nil || m.Cols() != 1280 || m.Rows() != 720 {
+			t.Fatalf("frame %d: %v %dx%d", i, err, m.Cols(), m.Rows())
+		}
+	}
+	if _, err := s.Read(&m); !errors.Is(err, ErrDisconnected) {
+		t.Errorf("after the last frame: %v", err)
+	}
+}
+
+// fakeFrames is a pipeline that gives n frames (of byte value i) and, from
+// pts0 on, their time stamps 1/30 s apart (pts0 < 0: none).
+func fakeFrames(w, h int, pts0 time.Duration, n int) *gstFrames {
+	b := make([]byte, w*h*3*n)
+	for i := 0; i < n; i++ {
+		for j := range b[i*w*h*3 : (i+1)*w*h*3] {
+			b[i*w*h*3+j] = byte(i)
+		}
+	}
+	pts := make(chan time.Duration, n)
+	if pts0 >= 0 {
+		for i := 0; i < n; i++ {
+			pts <- pts0 + time.Duration(i)*time.Second/30
+		}
+	}
+	return &gstFrames{w: w, h: h, fps: 30, r: bytes.NewReader(b), pts: pts, close: func() error { return nil }, tail: func() string { return "" }}
 }
 
 // The libcamera source's pipelines, best first: exposure with its mode
@@ -92,21 +179,20 @@ func TestLibcameraPipelines(t *testing.T) {
 }
 
 // A libcamera that refuses the exposure properties: the source opens the
-// next pipeline and says the exposure was not applied. (A video file
-// stands for the camera that opens.)
+// next pipeline and says the exposure was not applied.
 func TestLibcameraFallsBack(t *testing.T) {
 	src, err := NewCaptureSource(SourceSpec{Kind: KindLibcamera}, CaptureOptions{FPS: 30, Exposure: 4 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := src.(*captureSource)
+	c := src.(*gstSource)
 	var tried []string
-	c.open = func(target string, _ gocv.VideoCaptureAPI) (*gocv.VideoCapture, error) {
+	c.start = func(target string) (*gstFrames, error) {
 		tried = append(tried, target)
 		if strings.Contains(target, "exposure") {
 			return nil, errors.New("no property exposure-time-mode in element libcamerasrc")
 		}
-		return gocv.VideoCaptureFile("../" + DemoClip)
+		return fakeFrames(64, 48, time.Second, 3), nil
 	}
 	if err := c.Open(); err != nil {
 		t.Fatal(err)
@@ -115,6 +201,15 @@ func TestLibcameraFallsBack(t *testing.T) {
 	info := c.Info()
 	if len(tried) != 3 || info.Pipeline != tried[2] || len(info.Refused) != 1 || !strings.Contains(info.Refused[0], "no exposure-time property") {
 		t.Errorf("tried %q; info %+v", tried, info)
+	}
+	// The camera's time stamps come with the frames.
+	m := gocv.NewMat()
+	defer m.Close()
+	for i := 0; i < 3; i++ {
+		pts, err := c.Read(&m)
+		if want := time.Second + time.Duration(i)*time.Second/30; err != nil || pts != want {
+			t.Errorf("frame %d: pts %v (%v), want %v", i, pts, err, want)
+		}
 	}
 	// Reopened (a reconnection): said once, not twice.
 	if err := c.Open(); err != nil {

@@ -57,8 +57,11 @@ type evidenceKeeper struct {
 	dir               string // where they are
 	restored          string // the prefix whose earlier files were restored
 	cal               web.Calibration
-	pcs               []web.Pieces // recent piece positions, oldest first
-	handFrames        []handFrame  // recent frames with hands seen, oldest first
+	pcs               []web.Pieces   // recent piece positions, oldest first
+	handFrames        []handOutlines // recent frames with hands seen, oldest first
+	handWork          chan handFrame // to the outlines' goroutine
+	handDone          chan struct{}
+	handOnce          sync.Once
 	players           map[board.Side]string
 	items             map[string]*evItem // by media id
 	files             map[string]*evItem // by file name
@@ -128,6 +131,7 @@ func (d *Daemon) openEvidence() error {
 		e.log.Warn("evidence: "+err.Error(), "dir", dir)
 	}
 	e.initMetrics(d.metrics)
+	e.startHands()
 	e.log.Info("evidence: replay buffer and clips", "seconds", e.buf.Config.Seconds, "dir", dir)
 	d.ev = e
 	return nil
@@ -154,6 +158,12 @@ func (e *evidenceKeeper) Close() {
 	}
 	e.w.Close()
 	e.buf.Close()
+	if e.handWork != nil {
+		e.handOnce.Do(func() {
+			close(e.handWork)
+			<-e.handDone
+		})
+	}
 }
 
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
@@ -248,31 +258,71 @@ func outlines(h sight.HandRegions) func() [][][2]float64 {
 	}
 }
 
-// handFrame is a frame's hands as vision found them: the outlines are
-// computed only when a still of that frame is asked for.
+// handFrame is a frame's hands as vision found them; outlines computes
+// their outlines.
 type handFrame struct {
-	frame   int64
-	regions func() [][][2]float64
+	frame    int64
+	outlines func() [][][2]float64
 }
 
-// keepHands is how many frames with hands are remembered (about 10 s).
-const keepHands = 300
+// handOutlines are a frame's hands' outlines, computed.
+type handOutlines struct {
+	frame    int64
+	outlines [][][2]float64
+}
 
-// hands remembers the hands seen in an analysed frame (regions returns
-// their outlines in the camera frame's pixels; nil: none seen).
-func (e *evidenceKeeper) hands(frame int64, regions func() [][][2]float64) {
-	if e == nil || regions == nil {
+// keepHands is how many frames' hand outlines are remembered (about 10 s
+// at 30 fps); handQueue how many frames may wait for their outlines to
+// be computed (beyond it a frame's hands are not remembered: its still
+// shades a patch around the hand's point instead).
+const (
+	keepHands = 300
+	handQueue = 32
+)
+
+// startHands starts the goroutine that computes the hands' outlines off
+// the pipeline, so that only the outlines (small polygons) are kept, not
+// vision's masks.
+func (e *evidenceKeeper) startHands() {
+	e.handWork = make(chan handFrame, handQueue)
+	e.handDone = make(chan struct{})
+	go func() {
+		defer close(e.handDone)
+		for hf := range e.handWork {
+			o := hf.outlines()
+			e.mu.Lock()
+			if n := len(e.handFrames); n > 0 && e.handFrames[n-1].frame >= hf.frame {
+				e.handFrames = nil // a new stream
+			}
+			e.handFrames = append(e.handFrames, handOutlines{hf.frame, o})
+			if len(e.handFrames) > keepHands {
+				e.handFrames = append(e.handFrames[:0:0], e.handFrames[len(e.handFrames)-keepHands/2:]...)
+			}
+			e.mu.Unlock()
+		}
+	}()
+}
+
+// hands hands the hands seen in an analysed frame to the outlines'
+// goroutine (outlines computes them in the camera frame's pixels; nil:
+// none seen). It never waits.
+func (e *evidenceKeeper) hands(frame int64, outlines func() [][][2]float64) {
+	if e == nil || outlines == nil || e.handWork == nil {
 		return
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if n := len(e.handFrames); n > 0 && e.handFrames[n-1].frame >= frame {
-		e.handFrames = nil // a new stream
+	defer func() { _ = recover() }() // closed: the daemon is stopping
+	select {
+	case e.handWork <- handFrame{frame, outlines}:
+	default:
 	}
-	e.handFrames = append(e.handFrames, handFrame{frame, regions})
-	if len(e.handFrames) > keepHands {
-		e.handFrames = append(e.handFrames[:0:0], e.handFrames[len(e.handFrames)-keepHands/2:]...)
+}
+
+// syncHands waits until the frames handed over have their outlines (tests).
+func (e *evidenceKeeper) syncHands() {
+	for len(e.handWork) > 0 {
+		time.Sleep(time.Millisecond)
 	}
+	time.Sleep(10 * time.Millisecond) // the one being computed
 }
 
 // handsAt are the outlines of the hands in frame (none when the frame was
@@ -280,7 +330,7 @@ func (e *evidenceKeeper) hands(frame int64, regions func() [][][2]float64) {
 func (e *evidenceKeeper) handsAt(frame int64) [][][2]float64 {
 	for i := len(e.handFrames) - 1; i >= 0; i-- {
 		if h := e.handFrames[i]; h.frame == frame {
-			return h.regions()
+			return h.outlines
 		} else if h.frame < frame {
 			break
 		}

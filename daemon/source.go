@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -125,15 +124,15 @@ type CaptureOptions struct {
 	Focus Focus
 }
 
-// NewCaptureSource returns a Source read with OpenCV's VideoCapture: a file
-// (FFmpeg), a V4L2 device, a GStreamer pipeline (which must end in
-// appsink) or an RTSP/HTTP stream (FFmpeg).
+// NewCaptureSource returns the Source of a video file or an rtsp/http
+// stream (FFmpeg's libraries in boardcam: libavSource), or of a camera or
+// GStreamer pipeline (a gst-launch-1.0 process: gstSource). A pipeline
+// given by the user must end in appsink (what OpenCV's GStreamer backend
+// took; the source puts its own sink there).
 func NewCaptureSource(spec SourceSpec, o CaptureOptions) (Source, error) {
-	c := &captureSource{spec: spec, opt: o}
-	c.info = SourceInfo{Name: spec.Target, Kind: spec.Kind, Live: spec.Kind != KindFile}
+	info := SourceInfo{Name: spec.Target, Kind: spec.Kind, Live: spec.Kind != KindFile}
 	switch spec.Kind {
 	case KindFile:
-		c.api = gocv.VideoCaptureFFmpeg
 		abs, err := filepath.Abs(spec.Target)
 		if err != nil {
 			return nil, err
@@ -145,32 +144,34 @@ func NewCaptureSource(spec SourceSpec, o CaptureOptions) (Source, error) {
 		if st.IsDir() {
 			return nil, fmt.Errorf("video %s is a directory", spec.Target)
 		}
-		c.info.Identity = fmt.Sprintf("file:%s#%d", abs, st.Size())
-	case KindV4L2:
-		c.api = gocv.VideoCaptureV4L2
-	case KindGStreamer:
-		c.api = gocv.VideoCaptureGstreamer
-		if !strings.Contains(spec.Target, "appsink") {
-			return nil, fmt.Errorf("GStreamer pipeline %q must end in appsink (e.g. \"libcamerasrc ! video/x-raw,width=1280,height=720 ! videoconvert ! appsink\")", spec.Target)
-		}
-		c.pipelines = []string{spec.Target}
-		if o.Exposure > 0 && strings.Contains(spec.Target, "libcamerasrc") && !strings.Contains(spec.Target, "exposure") {
-			c.notes = append(c.notes, fmt.Sprintf("exposure %s: the pipeline is used as given and sets none on libcamerasrc (add exposure-time=%d, or use source libcamera)", o.Exposure, o.Exposure.Microseconds()))
-		}
-	case KindLibcamera:
-		c.api = gocv.VideoCaptureGstreamer
-		c.pipelines, c.omits = libcameraPipelineList(spec.Target, o)
-		c.info.Name = "libcamera"
-		if spec.Target != "" {
-			c.info.Name += ":" + spec.Target
-		}
+		info.Identity = fmt.Sprintf("file:%s#%d", abs, st.Size())
+		return &libavSource{spec: spec, info: info}, nil
 	case KindRTSP:
-		c.api = gocv.VideoCaptureFFmpeg
-		c.info.Name = redactURL(spec.Target)
-	default:
-		return nil, fmt.Errorf("source kind %q is not read with OpenCV", spec.Kind)
+		info.Name = redactURL(spec.Target)
+		return &libavSource{spec: spec, info: info}, nil
+	case KindV4L2:
+		s := &gstSource{spec: spec, opt: o, info: info}
+		s.pipelines, s.omits = v4l2Pipelines(spec.Target, o)
+		return s, nil
+	case KindGStreamer:
+		if _, err := launchPipeline(spec.Target); err != nil {
+			return nil, err
+		}
+		s := &gstSource{spec: spec, opt: o, info: info, pipelines: []string{spec.Target}}
+		if o.Exposure > 0 && strings.Contains(spec.Target, "libcamerasrc") && !strings.Contains(spec.Target, "exposure") {
+			s.notes = append(s.notes, fmt.Sprintf("exposure %s: the pipeline is used as given and sets none on libcamerasrc (add exposure-time=%d, or use source libcamera)", o.Exposure, o.Exposure.Microseconds()))
+		}
+		return s, nil
+	case KindLibcamera:
+		s := &gstSource{spec: spec, opt: o, info: info}
+		s.pipelines, s.omits = libcameraPipelineList(spec.Target, o)
+		s.info.Name = "libcamera"
+		if spec.Target != "" {
+			s.info.Name += ":" + spec.Target
+		}
+		return s, nil
 	}
-	return c, nil
+	return nil, fmt.Errorf("source kind %q is not a video source", spec.Kind)
 }
 
 // redactURL hides a password in a URL for logs.
@@ -183,196 +184,4 @@ func redactURL(u string) string {
 		}
 	}
 	return u
-}
-
-type captureSource struct {
-	spec SourceSpec
-	opt  CaptureOptions
-	api  gocv.VideoCaptureAPI
-	info SourceInfo
-	vc   *gocv.VideoCapture
-	read int // frames read since Open
-	// pipelines are the GStreamer pipelines to try, best first.
-	pipelines []string
-	// omits says what each pipeline leaves out of what was asked.
-	omits [][]string
-	// open opens a capture (default: OpenCV's); tests replace it.
-	open func(target string, api gocv.VideoCaptureAPI) (*gocv.VideoCapture, error)
-	// notes are said at every Open (settings the source cannot apply).
-	notes []string
-}
-
-func (c *captureSource) Info() SourceInfo { return c.info }
-
-var ffmpegOptionsOnce sync.Once
-
-func (c *captureSource) Open() error {
-	if c.vc != nil {
-		c.vc.Close()
-		c.vc = nil
-	}
-	c.read = 0
-	if c.spec.Kind == KindRTSP {
-		// Bound how long FFmpeg waits for a silent stream (microseconds),
-		// and prefer TCP, unless the user set the options already.
-		ffmpegOptionsOnce.Do(func() {
-			if os.Getenv("OPENCV_FFMPEG_CAPTURE_OPTIONS") == "" {
-				os.Setenv("OPENCV_FFMPEG_CAPTURE_OPTIONS", "rtsp_transport;tcp|stimeout;5000000|timeout;5000000")
-			}
-		})
-	}
-	c.info.Applied, c.info.Refused = nil, append([]string(nil), c.notes...)
-	targets := c.pipelines
-	if len(targets) == 0 {
-		targets = []string{c.spec.Target}
-	}
-	open := c.open
-	if open == nil {
-		open = gocv.VideoCaptureFileWithAPI
-	}
-	var vc *gocv.VideoCapture
-	for i, t := range targets {
-		v, err := open(t, c.api)
-		if err == nil && v != nil && v.IsOpened() {
-			vc = v
-			if len(c.pipelines) > 0 {
-				c.info.Pipeline = t
-			}
-			if c.spec.Kind == KindLibcamera && i < len(c.omits) {
-				for _, o := range c.omits[i] {
-					switch o {
-					case "exposure":
-						c.info.Refused = append(c.info.Refused, fmt.Sprintf("exposure %s: this libcamera has no exposure-time property on libcamerasrc (libcamera 0.3 or later has); the camera keeps its automatic exposure and fast strokes may blur", c.opt.Exposure))
-					case "focus":
-						c.info.Refused = append(c.info.Refused, fmt.Sprintf("focus %s: this libcamera or camera refuses af-mode/lens-position on libcamerasrc (a camera without a focus motor, or libcamera before 0.3); focus the lens by hand", c.opt.Focus))
-					}
-				}
-			}
-			break
-		}
-		if v != nil {
-			v.Close()
-		}
-	}
-	if vc == nil {
-		return c.openError()
-	}
-	if c.spec.Kind == KindV4L2 {
-		a, r := configureV4L2(vc, c.opt)
-		c.info.Applied, c.info.Refused = a, append(c.info.Refused, r...)
-	}
-	c.vc = vc
-	c.info.FPS = vc.Get(gocv.VideoCaptureFPS)
-	c.info.Width = int(vc.Get(gocv.VideoCaptureFrameWidth))
-	c.info.Height = int(vc.Get(gocv.VideoCaptureFrameHeight))
-	if c.spec.Kind == KindFile {
-		c.info.Frames = int(vc.Get(gocv.VideoCaptureFrameCount))
-	}
-	return nil
-}
-
-// openError explains why OpenCV could not open the source.
-func (c *captureSource) openError() error {
-	switch c.spec.Kind {
-	case KindFile:
-		return fmt.Errorf("video %s: %w: OpenCV (FFmpeg) cannot open it as a video", c.spec.Target, ErrCorrupt)
-	case KindV4L2:
-		if _, err := os.Stat(c.spec.Target); err != nil {
-			return fmt.Errorf("camera %s: %w: %v (is it plugged in? ls /dev/video*)", c.spec.Target, ErrDisconnected, err)
-		}
-		if f, err := os.Open(c.spec.Target); err != nil {
-			hint := ""
-			if errors.Is(err, os.ErrPermission) {
-				hint = " (add the user to the video group: sudo adduser $USER video)"
-			}
-			return fmt.Errorf("camera %s: %w: %v%s", c.spec.Target, ErrDisconnected, err, hint)
-		} else {
-			f.Close()
-		}
-		return fmt.Errorf("camera %s: %w: OpenCV's V4L2 backend cannot open it (busy, or not a capture device? v4l2-ctl --list-devices)", c.spec.Target, ErrDisconnected)
-	case KindGStreamer, KindLibcamera:
-		if !GStreamerAvailable() {
-			return fmt.Errorf("GStreamer pipeline: %w: OpenCV cannot run even the test pipeline \"videotestsrc num-buffers=1 ! videoconvert ! appsink\": this OpenCV was built without GStreamer, or the GStreamer base plugins are missing (apt install gstreamer1.0-plugins-base gstreamer1.0-plugins-good)", ErrUnsupported)
-		}
-		if c.spec.Kind == KindLibcamera {
-			return fmt.Errorf("libcamera: %w: no camera module answers through libcamerasrc (is it connected and enabled? libcamera-hello --list-cameras; apt install gstreamer1.0-libcamera)", ErrDisconnected)
-		}
-		return fmt.Errorf("GStreamer pipeline %q: %w: it does not start (check it with gst-launch-1.0, replacing appsink by fakesink; for a Pi camera module: apt install gstreamer1.0-libcamera)", c.spec.Target, ErrDisconnected)
-	case KindRTSP:
-		return fmt.Errorf("stream %s: %w: cannot connect (address, credentials, network?)", c.info.Name, ErrDisconnected)
-	}
-	return fmt.Errorf("%s: %w", c.spec.Target, ErrDisconnected)
-}
-
-var (
-	gstOnce sync.Once
-	gstOK   bool
-)
-
-// GStreamerAvailable reports whether OpenCV can run a GStreamer pipeline
-// here (it tries a one-frame test pipeline once).
-func GStreamerAvailable() bool {
-	gstOnce.Do(func() {
-		vc, err := gocv.VideoCaptureFileWithAPI("videotestsrc num-buffers=1 ! video/x-raw,width=64,height=48 ! videoconvert ! appsink", gocv.VideoCaptureGstreamer)
-		if err != nil || vc == nil {
-			return
-		}
-		defer vc.Close()
-		if !vc.IsOpened() {
-			return
-		}
-		m := gocv.NewMat()
-		defer m.Close()
-		gstOK = vc.Read(&m) && !m.Empty()
-	})
-	return gstOK
-}
-
-func (c *captureSource) Read(dst *gocv.Mat) (time.Duration, error) {
-	if c.vc == nil {
-		return 0, fmt.Errorf("%s: %w: not open", c.info.Name, ErrDisconnected)
-	}
-	if !c.vc.Read(dst) || dst.Empty() {
-		if c.spec.Kind == KindFile {
-			n := c.info.Frames
-			if c.read == 0 {
-				return 0, fmt.Errorf("video %s: %w: no frame could be decoded", c.spec.Target, ErrCorrupt)
-			}
-			if n > 0 && c.read < n-1 {
-				return 0, fmt.Errorf("video %s: %w: decoding stopped at frame %d of %d", c.spec.Target, ErrCorrupt, c.read, n)
-			}
-			return 0, fmt.Errorf("video %s: %w after %d frames", c.spec.Target, ErrEOF, c.read)
-		}
-		return 0, fmt.Errorf("%s: %w: no frame (unplugged, or the stream ended)", c.info.Name, ErrDisconnected)
-	}
-	if dst.Type() != gocv.MatTypeCV8UC3 {
-		return 0, fmt.Errorf("%s: %w: frames are of type %v, want 8-bit BGR", c.info.Name, ErrCorrupt, dst.Type())
-	}
-	c.read++
-	var pts time.Duration
-	if c.spec.Kind == KindFile {
-		if fps := c.info.FPS; fps > 0 {
-			pts = time.Duration(float64(c.read-1) / fps * float64(time.Second))
-		} else {
-			pts = time.Duration(c.vc.Get(gocv.VideoCapturePosMsec) * float64(time.Millisecond))
-		}
-	} else if ms := c.vc.Get(gocv.VideoCapturePosMsec); ms > 0 {
-		// A camera's own time stamp of the frame (V4L2 buffer time,
-		// GStreamer PTS), when the backend gives one: the capture sees
-		// from it the frames the camera did not deliver.
-		pts = time.Duration(ms * float64(time.Millisecond))
-	}
-	if c.info.Width == 0 {
-		c.info.Width, c.info.Height = dst.Cols(), dst.Rows()
-	}
-	return pts, nil
-}
-
-func (c *captureSource) Close() error {
-	if c.vc != nil {
-		err := c.vc.Close()
-		c.vc = nil
-		return err
-	}
-	return nil
 }

@@ -16,6 +16,7 @@
 //     described with a check of their own;
 //   - corpus takes its foul tags (expect.covers) from [Camera.Truth];
 //   - eval scores each foul within its window ([Score]);
+//   - the daemon heads the umpire's evidence card with [Desc.Heading];
 //   - tracker and referee word their doubts with this package's
 //     functions (doubt.go), so that one doubt reads the same wherever it is
 //     raised.
@@ -27,9 +28,12 @@
 // camera must see a physical event the tracker does not report yet, a
 // detector of that event in a file of the tracker's; their tests; and a
 // corpus clip whose spec covers the description's truth tag, so that
-// `boardcam eval` scores it. Nothing else lists fouls: the profiles, the
-// referee's doubts, the corpus and eval read the description.
-// adjacent_arrow_coin.go is the example.
+// `boardcam eval` scores it. The docs tests also want the foul in
+// docs/profiles.md and docs/referee.md. No other code lists fouls for a
+// new one: the profiles, the referee's doubts and checks, the corpus,
+// eval and the evidence cards read the description (the referee's older
+// checks still run from judge's own list). adjacent_arrow_coin.go is the
+// example.
 //
 // The package is pure Go and depends only on board and events (the
 // vocabulary of what the camera sees), so that rules, which imports it,

@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/scene"
 	"gocv.io/x/gocv"
 )
@@ -521,13 +522,15 @@ func (rd *Renderer) RenderSampled(sc *scene.Scene, at func(t float64) *scene.Sce
 		return err
 	}
 	if q := rd.set.Sensor.JPEGQuality; q > 0 {
-		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, *dst, []int{gocv.IMWriteJpegQuality, q})
+		// The bytes and pixels of OpenCV's imgcodecs (package jpeg's
+		// tests), so the committed clips stay the same.
+		buf, err := cvio.EncodeJPEG(*dst, q)
 		if err != nil {
 			return fmt.Errorf("render: jpeg: %w", err)
 		}
-		dec, err := gocv.IMDecode(buf.GetBytes(), gocv.IMReadColor)
-		buf.Close()
+		dec, err := cvio.DecodeJPEG(buf, false)
 		if err != nil {
+			dec.Close()
 			return fmt.Errorf("render: jpeg: %w", err)
 		}
 		dec.CopyTo(dst)

@@ -5,10 +5,9 @@ import (
 	"image"
 	"image/color"
 	"math"
-	"path/filepath"
-	"strings"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/scene"
 	"gocv.io/x/gocv"
 )
@@ -92,17 +91,8 @@ func (rd *Renderer) DrawTruth(dst *gocv.Mat, sc *scene.Scene) {
 
 // WriteImage writes a frame as PNG (or JPEG at quality 95 for .jpg).
 func WriteImage(path string, img gocv.Mat) error {
-	var params []int
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".png":
-		params = []int{gocv.IMWritePngCompression, 6}
-	case ".jpg", ".jpeg":
-		params = []int{gocv.IMWriteJpegQuality, 95}
-	default:
-		return fmt.Errorf("render: %s: want a .png or .jpg file name", path)
-	}
-	if !gocv.IMWriteWithParams(path, img, params) {
-		return fmt.Errorf("render: could not write %s", path)
+	if err := cvio.WriteImage(path, img); err != nil {
+		return fmt.Errorf("render: %w", err)
 	}
 	return nil
 }

@@ -46,6 +46,10 @@ depends_of() {
   for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
     case "$lib" in
       libopencv_*.so.406) m=${lib#libopencv_}; deps+=("libopencv-${m%.so.406}406 (>= 4.6.0)") ;;
+      libavcodec.so.59) deps+=("libavcodec59 (>= 7:5.1)") ;;
+      libswscale.so.6) deps+=("libswscale6 (>= 7:5.1)") ;;
+      libavutil.so.57) deps+=("libavutil57 (>= 7:5.1)") ;;
+      libjpeg.so.62) deps+=("libjpeg62-turbo (>= 1:2.0)") ;;
       libstdc++.so.6) deps+=("libstdc++6 (>= 12)") ;;
       libgcc_s.so.1) deps+=("libgcc-s1") ;;
       libc.so.6 | libm.so.6 | libpthread.so.0 | libdl.so.2 | libresolv.so.2) ;;

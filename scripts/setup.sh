@@ -24,8 +24,10 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # libav*-dev: frames/libav decodes with FFmpeg's libraries directly (libopencv-dev
-# brings them too, through libopencv-highgui-dev; named here because we use them).
-pkgs=(build-essential pkg-config libopencv-dev libavformat-dev libavcodec-dev libswscale-dev ffmpeg ca-certificates curl git)
+# brings them too, through libopencv-highgui-dev; named here because we use them);
+# libjpeg62-turbo-dev: internal/jpeg; gstreamer1.0-tools/-plugins-base: cameras
+# are read through gst-launch-1.0 (daemon/source_gst.go; its test uses videotestsrc).
+pkgs=(build-essential pkg-config libopencv-dev libavformat-dev libavcodec-dev libswscale-dev libjpeg62-turbo-dev gstreamer1.0-tools gstreamer1.0-plugins-base ffmpeg ca-certificates curl git)
 if [ "$want_test" = 1 ]; then
   # systemd: systemd-analyze checks the service unit (deploy/unit_test.go).
   pkgs+=(chromium systemd mosquitto)

@@ -68,12 +68,16 @@ uid=$(id -u boardcam) || fail "no boardcam user"
 [ "$(stat -c '%U:%G %a' /var/lib/boardcam)" = "boardcam:boardcam 750" ] || fail "/var/lib/boardcam: $(stat -c '%U:%G %a' /var/lib/boardcam)"
 dpkg-query -W -f='${Conffiles}\n' boardcam | grep -q /etc/boardcam/boardcam.yaml || fail "the configuration is not a conffile"
 [ -L /etc/systemd/system/multi-user.target.wants/boardcam.service ] || fail "the service is not enabled"
-# Its Depends are the packages of the libraries the binary needs.
-need=$(for so in $(readelf -d /usr/bin/boardcam | sed -n "s/.*(NEEDED).*\[\(libopencv.*\)\]/\1/p"); do
+# Its Depends are the packages of the libraries the binary needs (besides
+# the C and C++ runtimes), and OpenCV's videoio and imgcodecs are none of
+# them.
+core='^(libc6|libstdc\+\+6|libgcc-s1)$'
+need=$(for so in $(readelf -d /usr/bin/boardcam | sed -n "s/.*(NEEDED).*\[\(.*\)\]/\1/p" | grep -Ev '^lib(c|m|gcc_s|stdc\+\+)\.so'); do
   ldd /usr/bin/boardcam | awk -v so="$so" '$1 == so {print $3}' | sed 's|^/lib/|/usr/lib/|' | xargs dpkg -S | cut -d: -f1
-done | sort -u)
-decl=$(dpkg-query -W -f='${Depends}\n' boardcam | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep libopencv | sort -u)
+done | sort -u | grep -Ev "$core")
+decl=$(dpkg-query -W -f='${Depends}\n' boardcam | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -Ev "$core|^adduser$" | sort -u)
 [ "$need" = "$decl" ] || fail "Depends lists $(echo $decl), the binary needs $(echo $need)"
+if echo "$need" | grep -Eq 'libopencv-(videoio|imgcodecs)'; then fail "boardcam links OpenCV's videoio or imgcodecs: $(echo $need)"; fi
 
 # The unit's command line, user, directory, environment and umask.
 field() { sed -n "s/^$1=//p" "$unit" | tail -1; }

@@ -14,6 +14,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/scene"
 )
 
@@ -190,7 +191,7 @@ func runCorpusClip(t *testing.T, file string, tr *corpus.Truth, visit func(i int
 		t.Logf("%s: %v", tr.Clip.Name, err)
 		return 0, 0
 	}
-	vc, err := gocv.VideoCaptureFile(video)
+	vc, err := cvio.OpenVideo(video)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/scene"
 )
@@ -242,8 +243,8 @@ func dumpCrop(t *testing.T, path string, det *Detector, frame gocv.Mat, tr *corp
 		gocv.PutText(&big, fmt.Sprintf("%c %.2f/%.2f", "WBQS"[d.Kind], d.Score, d.ClassScore), image.Pt(p.X+8, p.Y-8), gocv.FontHersheySimplex, 0.45, col, 1)
 	}
 	gocv.PutText(&big, fmt.Sprintf("%s frame %d: %s", tr.Clip.Name, i, id), image.Pt(5, 18), gocv.FontHersheySimplex, 0.55, color.RGBA{255, 255, 0, 255}, 1)
-	if !gocv.IMWrite(path, big) {
-		t.Errorf("cannot write %s", path)
+	if err := cvio.WriteImage(path, big); err != nil {
+		t.Errorf("cannot write %s: %v", path, err)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/internal/cvio"
 )
 
 // repoRoot is the directory holding go.mod.
@@ -139,10 +140,10 @@ func TestRealBoards(t *testing.T) {
 	var photos, auto, given tally
 	var refused []string
 	for _, a := range loadAnnotations(t) {
-		img := gocv.IMRead(filepath.Join(dir, a.File), gocv.IMReadColor)
-		if img.Empty() {
+		img, err := cvio.ReadImage(filepath.Join(dir, a.File), false)
+		if err != nil {
 			img.Close()
-			t.Errorf("%s: cannot read the photo", a.File)
+			t.Errorf("%s: cannot read the photo: %v", a.File, err)
 			continue
 		}
 		ms := []realboards.Mounting{{Name: "photo"}}

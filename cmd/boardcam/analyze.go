@@ -69,7 +69,7 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 	quiet := fs.Bool("quiet", false, "no progress lines on standard error")
 	fs.Bool("progress", true, "progress lines (the default)")
 	hide(fs, "progress")
-	decoder := fs.String("decoder", decoderOpenCV, "video decoder: opencv (in boardcam) or ffmpeg (an ffmpeg process; the same frames, see docs/memory.md)")
+	decoder := fs.String("decoder", decoderLibav, "video decoder: libav (FFmpeg's libraries in boardcam) or ffmpeg (an ffmpeg process; the same frames, see docs/memory.md)")
 	truthPath := fs.String("truth", "", "a clip's ground truth `file` (corpus *.truth.json): compare the events and fouls with it and show the tracker's view around every miss (a diagnostic; the video defaults to the truth's)")
 	viewFlag := fs.String("view", "", "with --truth: also show the tracker's view of frames `A-B`")
 	if err := parseFlags(fs, args); err != nil {

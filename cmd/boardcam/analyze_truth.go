@@ -18,6 +18,7 @@ import (
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/eval"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/pipeline"
 	"github.com/boardcam/boardcam/pipeline/evalpipe"
 	"github.com/boardcam/boardcam/rules"
@@ -569,14 +570,11 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 		return fmt.Errorf("analyze: %w", err)
 	}
 	cal := clip.TrueCalibration
-	vc, err := gocv.VideoCaptureFile(video)
+	vc, err := cvio.OpenVideo(video)
 	if err != nil {
 		return fmt.Errorf("analyze: %s: cannot open the video: %w", video, err)
 	}
 	defer vc.Close()
-	if !vc.IsOpened() {
-		return fmt.Errorf("analyze: %s: cannot open the video", video)
-	}
 	a, err := analysis.New(cfg)
 	if err != nil {
 		return err
@@ -591,6 +589,9 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 			return err
 		}
 		if !vc.Read(&img) || img.Empty() {
+			if err := vc.Err(); err != nil {
+				return fmt.Errorf("analyze: %s: %w", video, err)
+			}
 			break
 		}
 		if k := cameraIndex(t, i); cams != nil && k >= 0 && cams[k] != cal {

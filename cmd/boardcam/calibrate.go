@@ -16,6 +16,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/vision"
 )
 
@@ -223,8 +224,8 @@ func writeCalDebug(path string, img gocv.Mat, cal *calibrate.Calibration, g *boa
 	if err := calibrate.DrawDebug(img, cal, g, rep, &dbg); err != nil {
 		return err
 	}
-	if !gocv.IMWrite(path, dbg) {
-		return fmt.Errorf("cannot write %s (unknown image type or unwritable folder)", path)
+	if err := cvio.WriteImage(path, dbg); err != nil {
+		return fmt.Errorf("cannot write the debug image: %w", err)
 	}
 	return nil
 }
@@ -284,14 +285,14 @@ func readFrame(path string, n int, frameGiven bool) (gocv.Mat, error) {
 		if frameGiven && n != 0 {
 			return gocv.Mat{}, usageError("--frame: %s is an image, not a video", path)
 		}
-		img := gocv.IMRead(path, gocv.IMReadColor)
-		if img.Empty() {
+		img, err := cvio.ReadImage(path, false)
+		if err != nil {
 			img.Close()
-			return gocv.Mat{}, fmt.Errorf("%s: cannot decode the image", path)
+			return gocv.Mat{}, fmt.Errorf("cannot decode the image: %w", err)
 		}
 		return img, nil
 	}
-	vc, err := gocv.VideoCaptureFile(path)
+	vc, err := cvio.OpenVideo(path)
 	if err != nil {
 		return gocv.Mat{}, fmt.Errorf("%s: not an image, and cannot be opened as a video: %w", path, err)
 	}
@@ -300,6 +301,9 @@ func readFrame(path string, n int, frameGiven bool) (gocv.Mat, error) {
 	for i := 0; i <= n; i++ {
 		if !vc.Read(&img) || img.Empty() {
 			img.Close()
+			if err := vc.Err(); err != nil {
+				return gocv.Mat{}, fmt.Errorf("%s: frame %d: %w", path, i, err)
+			}
 			if i == 0 {
 				return gocv.Mat{}, fmt.Errorf("%s: no frames could be read", path)
 			}
@@ -421,10 +425,10 @@ func calibrateLens(paths []string, pat calibrate.Chessboard, full bool, out stri
 		}
 	}()
 	for _, p := range paths {
-		img := gocv.IMRead(p, gocv.IMReadGrayScale)
-		if img.Empty() {
+		img, err := cvio.ReadImage(p, true)
+		if err != nil {
 			img.Close()
-			return fmt.Errorf("%s: cannot read the image", p)
+			return fmt.Errorf("cannot read the image: %w", err)
 		}
 		views = append(views, img)
 	}

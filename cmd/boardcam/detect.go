@@ -17,6 +17,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/vision"
 )
 
@@ -237,12 +238,12 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 	}
 	if *out != "" {
 		dst := gocv.NewMat()
-		err := fmt.Errorf("--out: the %s detector does not draw what it found", *detector)
+		err := fmt.Errorf("the %s detector does not draw what it found", *detector)
 		if d, ok := det.(*vision.Detector); ok {
 			err = d.Draw(frame, result, &dst)
 		}
-		if err == nil && !gocv.IMWrite(*out, dst) {
-			err = fmt.Errorf("cannot write %s (unwritable folder?)", *out)
+		if err == nil {
+			err = cvio.WriteImage(*out, dst)
 		}
 		dst.Close()
 		if err != nil {
@@ -294,7 +295,7 @@ func findBoard(frame gocv.Mat, input string, lens *calibrate.Lens, opt calibrate
 // frameSource reads the frames of an image (one frame) or a video.
 type frameSource struct {
 	img  gocv.Mat
-	vc   *gocv.VideoCapture
+	vc   *cvio.Video
 	fps  float64
 	done bool
 }
@@ -307,18 +308,18 @@ func openFrames(path string, wantVideo bool) (*frameSource, error) {
 		if wantVideo {
 			return nil, usageError("--frame: %s is an image, not a video", path)
 		}
-		img := gocv.IMRead(path, gocv.IMReadColor)
-		if img.Empty() {
+		img, err := cvio.ReadImage(path, false)
+		if err != nil {
 			img.Close()
-			return nil, fmt.Errorf("%s: cannot decode the image", path)
+			return nil, fmt.Errorf("cannot decode the image: %w", err)
 		}
 		return &frameSource{img: img}, nil
 	}
-	vc, err := gocv.VideoCaptureFile(path)
+	vc, err := cvio.OpenVideo(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: not an image, and cannot be opened as a video: %w", path, err)
 	}
-	fps := vc.Get(gocv.VideoCaptureFPS)
+	fps := vc.Info().FPS
 	if !(fps > 0) || fps > 1000 {
 		fps = 30
 	}

@@ -9,16 +9,21 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/frames"
+	"github.com/boardcam/boardcam/internal/cvio"
 )
 
-// A video file is decoded in boardcam by OpenCV's VideoCapture (the
-// default), or by an ffmpeg process (--decoder ffmpeg, package frames):
-// the frames are the same bytes either way (frames.TestMatchesOpenCV).
-// docs/memory.md compares what each costs.
+// A video file is decoded in boardcam by FFmpeg's libraries (the default,
+// package frames/libav through cvio), or by an ffmpeg process (--decoder
+// ffmpeg, package frames): the frames are the bytes OpenCV's VideoCapture
+// gave either way (frames.TestMatchesOpenCV, libav.TestMatchesOpenCV).
+// boardcam does not link OpenCV's videoio (docs/memory.md says why).
 
 const (
-	decoderOpenCV = "opencv"
+	decoderLibav  = "libav"
 	decoderFFmpeg = "ffmpeg"
+	// decoderOpenCV is the old name of the default: OpenCV decoded with
+	// the same libraries and gave the same frames.
+	decoderOpenCV = "opencv"
 )
 
 // videoFile reads a video's frames into a Mat.
@@ -40,19 +45,12 @@ func openVideo(path, decoder string) (videoFile, error) {
 		return nil, err
 	}
 	switch decoder {
-	case decoderOpenCV, "":
-		vc, err := gocv.VideoCaptureFile(path)
+	case decoderLibav, decoderOpenCV, "":
+		v, err := cvio.OpenVideo(path)
 		if err != nil {
-			return nil, fmt.Errorf("%s: cannot open the video: %w", path, err)
+			return nil, fmt.Errorf("%s: cannot open the video (not a video file, or a format FFmpeg cannot decode): %w", path, err)
 		}
-		if !vc.IsOpened() {
-			vc.Close()
-			return nil, fmt.Errorf("%s: cannot open the video (not a video file, or a format OpenCV cannot decode)", path)
-		}
-		return &cvVideo{vc: vc, info: frames.Info{
-			Width: int(vc.Get(gocv.VideoCaptureFrameWidth)), Height: int(vc.Get(gocv.VideoCaptureFrameHeight)),
-			FPS: vc.Get(gocv.VideoCaptureFPS), Frames: int(vc.Get(gocv.VideoCaptureFrameCount)),
-		}}, nil
+		return libavVideo{v}, nil
 	case decoderFFmpeg:
 		v, err := frames.Open(path)
 		if err != nil {
@@ -60,19 +58,13 @@ func openVideo(path, decoder string) (videoFile, error) {
 		}
 		return &ffVideo{v: v}, nil
 	}
-	return nil, fmt.Errorf("unknown decoder %q (want opencv or ffmpeg)", decoder)
+	return nil, fmt.Errorf("unknown decoder %q (want libav or ffmpeg)", decoder)
 }
 
-type cvVideo struct {
-	vc   *gocv.VideoCapture
-	info frames.Info
-}
+type libavVideo struct{ *cvio.Video }
 
-func (c *cvVideo) Info() frames.Info     { return c.info }
-func (c *cvVideo) Read(m *gocv.Mat) bool { return c.vc.Read(m) && !m.Empty() }
-func (c *cvVideo) Err() error            { return nil }
-func (c *cvVideo) Close()                { c.vc.Close() }
-func (c *cvVideo) DecoderRSS() int64     { return 0 }
+func (l libavVideo) Close()            { l.Video.Close() }
+func (l libavVideo) DecoderRSS() int64 { return 0 }
 
 type ffVideo struct {
 	v   *frames.Video

@@ -1,79 +1,176 @@
-// Package libav decodes video files inside the process with FFmpeg's
-// libavformat, libavcodec and libswscale (cgo), without OpenCV's videoio
-// (which brings GStreamer, libgphoto2, libdc1394 and, through imgcodecs,
-// GDAL and GDCM). It converts to BGR exactly as OpenCV's FFmpeg backend
-// does (swscale, SWS_BICUBIC, the source's size), so the frames are the
-// same bytes (TestMatchesOpenCV). It implements frames.Source.
+// Package libav decodes video inside the process with FFmpeg's libavcodec
+// and libswscale (cgo), without OpenCV's videoio (which brings GStreamer,
+// libgphoto2, libdc1394 and, through imgcodecs, GDAL and GDCM). It
+// converts to BGR exactly as OpenCV's FFmpeg backend does (swscale,
+// SWS_BICUBIC, the source's size), so the frames are the same bytes
+// (TestMatchesOpenCV). It implements frames.Source.
 //
-// Its cost in resident memory is in docs/memory.md (99 MB analysing the
-// demo with the analysis, against 148 MB through OpenCV's videoio).
+// MP4 and QuickTime files are demuxed by package frames/mp4 and decoded by
+// libavcodec alone. Other containers and network streams (rtsp, http) go
+// through libavformat, which is loaded (dlopen) only then: its network
+// and container libraries weigh about 11 MB resident, more than boardcam's
+// memory target can spare (docs/memory.md).
 package libav
 
 /*
-#cgo pkg-config: libavformat libavcodec libswscale libavutil
+#cgo pkg-config: libavcodec libswscale libavutil
+// (libavformat: dlopen, see load_avformat)
+#cgo LDFLAGS: -ldl
 #include <stdlib.h>
+#include <string.h>
+#include <dlfcn.h>
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
 
+// libavformat, loaded on first use.
+static struct {
+	void *h;
+	int (*open_input)(AVFormatContext **, const char *, const AVInputFormat *, AVDictionary **);
+	int (*find_stream_info)(AVFormatContext *, AVDictionary **);
+	int (*find_best_stream)(AVFormatContext *, enum AVMediaType, int, int, const AVCodec **, int);
+	int (*read_frame)(AVFormatContext *, AVPacket *);
+	void (*close_input)(AVFormatContext **);
+	AVRational (*guess_frame_rate)(AVFormatContext *, AVStream *, AVFrame *);
+} fmt;
+
+#define LAVF_SONAME "libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR)
+
+static const char *load_avformat(void) {
+	if (fmt.h) return NULL;
+	void *h = dlopen(LAVF_SONAME, RTLD_NOW | RTLD_LOCAL);
+	if (!h) return dlerror();
+	fmt.open_input = dlsym(h, "avformat_open_input");
+	fmt.find_stream_info = dlsym(h, "avformat_find_stream_info");
+	fmt.find_best_stream = dlsym(h, "av_find_best_stream");
+	fmt.read_frame = dlsym(h, "av_read_frame");
+	fmt.close_input = dlsym(h, "avformat_close_input");
+	fmt.guess_frame_rate = dlsym(h, "av_guess_frame_rate");
+	if (!fmt.open_input || !fmt.find_stream_info || !fmt.find_best_stream || !fmt.read_frame || !fmt.close_input || !fmt.guess_frame_rate) {
+		dlclose(h);
+		return "a function is missing from " LAVF_SONAME;
+	}
+	fmt.h = h;
+	return NULL;
+}
+
 typedef struct {
-	AVFormatContext *fc;
+	AVFormatContext *fc; // NULL when the packets come from Go (MP4)
 	AVCodecContext *cc;
 	AVPacket *pkt;
 	AVFrame *frame;
 	struct SwsContext *sws;
-	int stream, flushing, done;
+	int stream, flushing;
+	int64_t pts; // the last frame's best-effort time stamp
+	AVRational tb;
 } reader;
 
-static int reader_open(reader *r, const char *path, int threads) {
-	memset(r, 0, sizeof *r);
-	int e = avformat_open_input(&r->fc, path, NULL, NULL);
-	if (e < 0) return e;
-	if ((e = avformat_find_stream_info(r->fc, NULL)) < 0) return e;
-	const AVCodec *codec = NULL;
-	r->stream = av_find_best_stream(r->fc, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
-	if (r->stream < 0) return r->stream;
-	r->cc = avcodec_alloc_context3(codec);
-	if (!r->cc) return AVERROR(ENOMEM);
-	if ((e = avcodec_parameters_to_context(r->cc, r->fc->streams[r->stream]->codecpar)) < 0) return e;
-	r->cc->thread_count = threads;
-	if ((e = avcodec_open2(r->cc, codec, NULL)) < 0) return e;
+static int alloc_rest(reader *r) {
 	r->pkt = av_packet_alloc();
 	r->frame = av_frame_alloc();
 	if (!r->pkt || !r->frame) return AVERROR(ENOMEM);
 	return 0;
 }
 
-static void reader_info(reader *r, int *w, int *h, double *fps, long long *frames) {
+// reader_open_fmt opens path (a file or a URL) with libavformat; opts is
+// FFmpeg's options as "key=value:key=value" (NULL: none).
+static int reader_open_fmt(reader *r, const char *path, int threads, const char *opts) {
+	memset(r, 0, sizeof *r);
+	AVDictionary *d = NULL;
+	if (opts) av_dict_parse_string(&d, opts, "=", ":", 0);
+	int e = fmt.open_input(&r->fc, path, NULL, &d);
+	av_dict_free(&d);
+	if (e < 0) return e;
+	if ((e = fmt.find_stream_info(r->fc, NULL)) < 0) return e;
+	const AVCodec *codec = NULL;
+	r->stream = fmt.find_best_stream(r->fc, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+	if (r->stream < 0) return r->stream;
+	r->cc = avcodec_alloc_context3(codec);
+	if (!r->cc) return AVERROR(ENOMEM);
+	if ((e = avcodec_parameters_to_context(r->cc, r->fc->streams[r->stream]->codecpar)) < 0) return e;
+	r->cc->thread_count = threads;
+	if ((e = avcodec_open2(r->cc, codec, NULL)) < 0) return e;
+	r->tb = r->fc->streams[r->stream]->time_base;
+	return alloc_rest(r);
+}
+
+static void reader_info_fmt(reader *r, int *w, int *h, double *fps, long long *frames) {
 	AVStream *st = r->fc->streams[r->stream];
 	*w = r->cc->width; *h = r->cc->height;
-	AVRational fr = av_guess_frame_rate(r->fc, st, NULL);
+	AVRational fr = fmt.guess_frame_rate(r->fc, st, NULL);
 	*fps = fr.den ? av_q2d(fr) : 0;
 	*frames = st->nb_frames;
 	if (*frames <= 0 && r->fc->duration > 0 && *fps > 0)
 		*frames = (long long)(r->fc->duration / (double)AV_TIME_BASE * *fps + 0.5);
 }
 
-// reader_next decodes the next frame into dst (w*h*3 bytes, BGR): 0, or
-// 1 at the end, or a negative AVERROR.
-static int reader_next(reader *r, uint8_t *dst, int w, int h) {
+// reader_open_codec opens a decoder for packets the caller sends (codec
+// 0 H.264, 1 HEVC; extra is the avcC/hvcC record).
+static int reader_open_codec(reader *r, int codec, const uint8_t *extra, int n, int w, int h, int threads, int tb_num, int tb_den) {
+	memset(r, 0, sizeof *r);
+	const AVCodec *c = avcodec_find_decoder(codec == 1 ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264);
+	if (!c) return AVERROR_DECODER_NOT_FOUND;
+	r->cc = avcodec_alloc_context3(c);
+	if (!r->cc) return AVERROR(ENOMEM);
+	r->cc->extradata = av_mallocz(n + AV_INPUT_BUFFER_PADDING_SIZE);
+	if (!r->cc->extradata) return AVERROR(ENOMEM);
+	memcpy(r->cc->extradata, extra, n);
+	r->cc->extradata_size = n;
+	r->cc->width = w;
+	r->cc->height = h;
+	r->cc->thread_count = threads;
+	r->tb = (AVRational){tb_num, tb_den};
+	r->cc->pkt_timebase = r->tb;
+	int e = avcodec_open2(r->cc, c, NULL);
+	if (e < 0) return e;
+	return alloc_rest(r);
+}
+
+// reader_receive converts the next decoded frame into dst (w*h*3 bytes,
+// BGR): 0, or AVERROR(EAGAIN) when the decoder wants a packet, AVERROR_EOF
+// at the end, another negative AVERROR on an error.
+static int reader_receive(reader *r, uint8_t *dst, int w, int h) {
+	int e = avcodec_receive_frame(r->cc, r->frame);
+	if (e < 0) return e;
+	if (r->frame->width != w || r->frame->height != h) { av_frame_unref(r->frame); return AVERROR_INVALIDDATA; }
+	r->sws = sws_getCachedContext(r->sws, w, h, r->frame->format, w, h, AV_PIX_FMT_BGR24, SWS_BICUBIC, NULL, NULL, NULL);
+	if (!r->sws) { av_frame_unref(r->frame); return AVERROR(EINVAL); }
+	uint8_t *d[4] = {dst, NULL, NULL, NULL};
+	int ls[4] = {w * 3, 0, 0, 0};
+	sws_scale(r->sws, (const uint8_t *const *)r->frame->data, r->frame->linesize, 0, h, d, ls);
+	r->pts = r->frame->best_effort_timestamp;
+	av_frame_unref(r->frame);
+	return 0;
+}
+
+// reader_send gives the decoder a packet (NULL data: the end).
+static int reader_send(reader *r, const uint8_t *data, int n, int64_t pts, int64_t dts, int key) {
+	if (!data) {
+		r->flushing = 1;
+		return avcodec_send_packet(r->cc, NULL);
+	}
+	int e = av_new_packet(r->pkt, n);
+	if (e < 0) return e;
+	memcpy(r->pkt->data, data, n);
+	r->pkt->pts = pts;
+	r->pkt->dts = dts;
+	if (key) r->pkt->flags |= AV_PKT_FLAG_KEY;
+	e = avcodec_send_packet(r->cc, r->pkt);
+	av_packet_unref(r->pkt);
+	return e;
+}
+
+// reader_next_fmt decodes the next frame of a libavformat input: 0, or 1
+// at the end, or a negative AVERROR.
+static int reader_next_fmt(reader *r, uint8_t *dst, int w, int h) {
 	for (;;) {
-		int e = avcodec_receive_frame(r->cc, r->frame);
-		if (e == 0) {
-			if (r->frame->width != w || r->frame->height != h) return AVERROR_INVALIDDATA;
-			r->sws = sws_getCachedContext(r->sws, w, h, r->frame->format, w, h, AV_PIX_FMT_BGR24, SWS_BICUBIC, NULL, NULL, NULL);
-			if (!r->sws) return AVERROR(EINVAL);
-			uint8_t *d[4] = {dst, NULL, NULL, NULL};
-			int ls[4] = {w * 3, 0, 0, 0};
-			sws_scale(r->sws, (const uint8_t *const *)r->frame->data, r->frame->linesize, 0, h, d, ls);
-			av_frame_unref(r->frame);
-			return 0;
-		}
+		int e = reader_receive(r, dst, w, h);
+		if (e == 0) return 0;
 		if (e == AVERROR_EOF) return 1;
 		if (e != AVERROR(EAGAIN)) return e;
 		if (r->flushing) return 1;
 		for (;;) {
-			e = av_read_frame(r->fc, r->pkt);
+			e = fmt.read_frame(r->fc, r->pkt);
 			if (e < 0) {
 				r->flushing = 1;
 				avcodec_send_packet(r->cc, NULL);
@@ -93,54 +190,134 @@ static void reader_close(reader *r) {
 	if (r->frame) av_frame_free(&r->frame);
 	if (r->pkt) av_packet_free(&r->pkt);
 	if (r->cc) avcodec_free_context(&r->cc);
-	if (r->fc) avformat_close_input(&r->fc);
+	if (r->fc) fmt.close_input(&r->fc);
 }
 
 static void err_string(int e, char *buf, size_t n) { av_strerror(e, buf, n); }
+
+// reader_pts_ms is the last frame's time in ms (-1: none).
+static double reader_pts_ms(reader *r) {
+	if (r->pts == AV_NOPTS_VALUE || r->tb.den == 0) return -1;
+	return r->pts * av_q2d(r->tb) * 1000;
+}
+
+static int averror_eagain(void) { return AVERROR(EAGAIN); }
+static int averror_eof(void) { return AVERROR_EOF; }
 */
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sort"
+	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/boardcam/boardcam/frames"
+	"github.com/boardcam/boardcam/frames/mp4"
 )
 
-// Video is a video file being decoded.
+// Video is a video being decoded.
 type Video struct {
-	r    *C.reader
-	info frames.Info
-	path string
-	read int
+	r        *C.reader
+	m        *mp4.File // the MP4 demuxer; nil: libavformat's
+	info     frames.Info
+	path     string
+	read     int
+	flushing bool
 }
 
-// Threads is the decoder's thread count (0: one per core, as OpenCV; 1
-// holds fewer frames: about 9 MB less at 720p).
-var Threads = 0
+// Threads is the decoder's thread count. 1 (the default) holds the fewest
+// frames: at 720p about 9 MB less than one thread per core, which is what
+// lets boardcam analyse the demo in 100 MB (docs/memory.md); 0 is one per
+// core, as OpenCV (faster on several cores; the same frames).
+var Threads = 1
 
 // Open opens a video file.
 func Open(path string) (*Video, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("libav: %w", err)
 	}
-	v := &Video{r: (*C.reader)(C.calloc(1, C.size_t(unsafe.Sizeof(C.reader{})))), path: path}
+	m, err := mp4.Open(path)
+	if err == nil {
+		return openMP4(m, path)
+	}
+	if !errors.Is(err, mp4.ErrUnsupported) {
+		return nil, fmt.Errorf("libav: %s: %w", path, err)
+	}
+	return openFormat(path, path, nil)
+}
+
+// OpenStream opens a network stream (rtsp://, http://, …) with FFmpeg's
+// options for its protocol (e.g. rtsp_transport=tcp, timeout in µs);
+// name is what errors call it (the URL without its password).
+func OpenStream(url, name string, options map[string]string) (*Video, error) {
+	return openFormat(url, name, options)
+}
+
+func newReader() *C.reader {
+	return (*C.reader)(C.calloc(1, C.size_t(unsafe.Sizeof(C.reader{}))))
+}
+
+func openMP4(m *mp4.File, path string) (*Video, error) {
+	t := &m.Track
+	codec := 0
+	if t.Codec == "hvc1" || t.Codec == "hev1" {
+		codec = 1
+	}
+	v := &Video{r: newReader(), m: m, path: path}
+	if e := C.reader_open_codec(v.r, C.int(codec), (*C.uint8_t)(unsafe.Pointer(&t.Config[0])), C.int(len(t.Config)),
+		C.int(t.Width), C.int(t.Height), C.int(Threads), 1, C.int(t.Timescale)); e < 0 {
+		v.Close()
+		return nil, fmt.Errorf("libav: %s: cannot decode its %s video: %s", path, t.Codec, avErr(e))
+	}
+	v.info = frames.Info{Width: t.Width, Height: t.Height, Frames: len(t.Samples)}
+	if t.FrameRateDen > 0 {
+		v.info.FPS = float64(t.FrameRateNum) / float64(t.FrameRateDen)
+	}
+	if v.info.Width <= 0 || v.info.Height <= 0 {
+		v.Close()
+		return nil, fmt.Errorf("libav: %s: no frame size", path)
+	}
+	return v, nil
+}
+
+func openFormat(path, name string, options map[string]string) (*Video, error) {
+	if msg := C.load_avformat(); msg != nil {
+		return nil, fmt.Errorf("libav: %s: cannot load libavformat to read it: %s", name, C.GoString(msg))
+	}
+	v := &Video{r: newReader(), path: name}
 	cpath := C.CString(path)
 	defer C.free(unsafe.Pointer(cpath))
-	if e := C.reader_open(v.r, cpath, C.int(Threads)); e < 0 {
+	var copts *C.char
+	if len(options) > 0 {
+		keys := make([]string, 0, len(options))
+		for k := range options {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		var parts []string
+		for _, k := range keys {
+			parts = append(parts, k+"="+options[k])
+		}
+		copts = C.CString(strings.Join(parts, ":"))
+		defer C.free(unsafe.Pointer(copts))
+	}
+	if e := C.reader_open_fmt(v.r, cpath, C.int(Threads), copts); e < 0 {
 		v.Close()
-		return nil, fmt.Errorf("libav: %s: not a video it can decode: %s", path, avErr(e))
+		return nil, fmt.Errorf("libav: %s: cannot open it as a video: %s", name, avErr(e))
 	}
 	var w, h C.int
 	var fps C.double
 	var n C.longlong
-	C.reader_info(v.r, &w, &h, &fps, &n)
+	C.reader_info_fmt(v.r, &w, &h, &fps, &n)
 	v.info = frames.Info{Width: int(w), Height: int(h), FPS: float64(fps), Frames: int(n)}
 	if v.info.Width <= 0 || v.info.Height <= 0 {
 		v.Close()
-		return nil, fmt.Errorf("libav: %s: no frame size", path)
+		return nil, fmt.Errorf("libav: %s: no frame size", name)
 	}
 	return v, nil
 }
@@ -156,16 +333,69 @@ func (v *Video) Next(dst []byte) error {
 	if len(dst) != v.info.FrameSize() {
 		return fmt.Errorf("libav: buffer of %d bytes for a %dx%d frame", len(dst), v.info.Width, v.info.Height)
 	}
-	switch e := C.reader_next(v.r, (*C.uint8_t)(unsafe.Pointer(&dst[0])), C.int(v.info.Width), C.int(v.info.Height)); {
-	case e == 0:
-		v.read++
-		return nil
-	case e == 1:
-		return io.EOF
-	default:
-		return fmt.Errorf("libav: %s: frame %d: %s", v.path, v.read, avErr(e))
+	d := (*C.uint8_t)(unsafe.Pointer(&dst[0]))
+	w, h := C.int(v.info.Width), C.int(v.info.Height)
+	if v.m == nil {
+		switch e := C.reader_next_fmt(v.r, d, w, h); {
+		case e == 0:
+			v.read++
+			return nil
+		case e == 1:
+			return io.EOF
+		default:
+			return fmt.Errorf("libav: %s: frame %d: %s", v.path, v.read, avErr(e))
+		}
+	}
+	for {
+		switch e := C.reader_receive(v.r, d, w, h); {
+		case e == 0:
+			v.read++
+			return nil
+		case e == C.averror_eof():
+			return io.EOF
+		case e != C.averror_eagain():
+			return fmt.Errorf("libav: %s: frame %d: %s", v.path, v.read, avErr(e))
+		}
+		if v.flushing {
+			return io.EOF
+		}
+		s, b, err := v.m.Next()
+		if errors.Is(err, io.EOF) {
+			v.flushing = true
+			C.reader_send(v.r, nil, 0, 0, 0, 0)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("libav: %s: frame %d: %w", v.path, v.read, err)
+		}
+		if len(b) == 0 {
+			continue
+		}
+		key := 0
+		if s.Key {
+			key = 1
+		}
+		if e := C.reader_send(v.r, (*C.uint8_t)(unsafe.Pointer(&b[0])), C.int(len(b)), C.int64_t(s.PTS), C.int64_t(s.DTS), C.int(key)); e < 0 && e != C.averror_eagain() {
+			return fmt.Errorf("libav: %s: frame %d: %s", v.path, v.read, avErr(e))
+		}
 	}
 }
+
+// PTS is the time stamp of the frame Next decoded last (its position in
+// the stream), and whether it has one.
+func (v *Video) PTS() (time.Duration, bool) {
+	if v.r == nil || v.read == 0 {
+		return 0, false
+	}
+	ms := float64(C.reader_pts_ms(v.r))
+	if ms < 0 {
+		return 0, false
+	}
+	return time.Duration(ms * float64(time.Millisecond)), true
+}
+
+// Frames is the number of frames decoded so far.
+func (v *Video) Frames() int { return v.read }
 
 // Close frees the decoder.
 func (v *Video) Close() error {
@@ -173,6 +403,10 @@ func (v *Video) Close() error {
 		C.reader_close(v.r)
 		C.free(unsafe.Pointer(v.r))
 		v.r = nil
+	}
+	if v.m != nil {
+		v.m.Close()
+		v.m = nil
 	}
 	return nil
 }

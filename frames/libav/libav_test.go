@@ -11,6 +11,8 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/frames/libav"
+	"strings"
+	"time"
 )
 
 // The same bytes as OpenCV's VideoCapture: the first 30 frames of five
@@ -85,5 +87,36 @@ func TestErrors(t *testing.T) {
 	v.Close()
 	if err := v.Next(make([]byte, v.Info().FrameSize())); err == nil {
 		t.Error("Next after Close")
+	}
+}
+
+// PTS is each frame's position; OpenStream takes FFmpeg's options (a
+// file is a stream too).
+func TestStreamAndPTS(t *testing.T) {
+	v, err := libav.OpenStream("../../testdata/videos/demo.mp4", "demo", map[string]string{"probesize": "5000000", "fflags": "+genpts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if _, ok := v.PTS(); ok {
+		t.Error("a time stamp before the first frame")
+	}
+	buf := make([]byte, v.Info().FrameSize())
+	fps := v.Info().FPS
+	for i := 0; i < 4; i++ {
+		if err := v.Next(buf); err != nil {
+			t.Fatal(err)
+		}
+		pts, ok := v.PTS()
+		want := time.Duration(float64(i) / fps * float64(time.Second))
+		if d := pts - want; !ok || d < -time.Millisecond || d > time.Millisecond {
+			t.Errorf("frame %d: pts %v (%v), want %v", i, pts, ok, want)
+		}
+	}
+	if v.Frames() != 4 {
+		t.Errorf("Frames() = %d", v.Frames())
+	}
+	if _, err := libav.OpenStream("rtsp://127.0.0.1:1/none", "rtsp://127.0.0.1:1/none", map[string]string{"rtsp_transport": "tcp", "timeout": "500000"}); err == nil || !strings.Contains(err.Error(), "rtsp://127.0.0.1:1/none") {
+		t.Errorf("an unreachable stream: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/boardcam/boardcam/internal/cvio"
 	"gocv.io/x/gocv"
 )
 
@@ -225,14 +226,14 @@ func (m Mounting) Apply(img gocv.Mat, a Annotation) (gocv.Mat, Annotation, error
 		lut.Close()
 	}
 	if m.JPEG > 0 {
-		buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, out, []int{gocv.IMWriteJpegQuality, m.JPEG})
+		buf, err := cvio.EncodeJPEG(out, m.JPEG)
 		if err != nil {
 			out.Close()
 			return gocv.NewMat(), a, fmt.Errorf("realboards: %s: jpeg: %w", a.File, err)
 		}
-		dec, err := gocv.IMDecode(buf.GetBytes(), gocv.IMReadColor)
-		buf.Close()
+		dec, err := cvio.DecodeJPEG(buf, false)
 		if err != nil {
+			dec.Close()
 			out.Close()
 			return gocv.NewMat(), a, fmt.Errorf("realboards: %s: jpeg: %w", a.File, err)
 		}

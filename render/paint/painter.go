@@ -8,6 +8,7 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/sight"
 )
@@ -74,8 +75,9 @@ func (Painter) Encode(img sight.Image, maxWidth, quality int, draw func(w, h int
 
 // Repaint implements overlay.Painter.
 func (Painter) Repaint(jpeg []byte, quality int, draw func(w, h int) overlay.Drawing) ([]byte, error) {
-	m, err := gocv.IMDecode(jpeg, gocv.IMReadColor)
+	m, err := cvio.DecodeJPEG(jpeg, false)
 	if err != nil {
+		m.Close()
 		return nil, err
 	}
 	defer m.Close()
@@ -102,12 +104,8 @@ func (Painter) Fill(dst sight.Image, w, h int, bg color.RGBA, d overlay.Drawing)
 	Paint(m, d)
 }
 
-// encode compresses an 8-bit BGR picture as JPEG.
+// encode compresses an 8-bit BGR picture as JPEG (libjpeg-turbo, the
+// bytes OpenCV's imgcodecs gave: internal/cvio, without linking imgcodecs).
 func encode(m gocv.Mat, quality int) ([]byte, error) {
-	buf, err := gocv.IMEncodeWithParams(gocv.JPEGFileExt, m, []int{gocv.IMWriteJpegQuality, quality})
-	if err != nil {
-		return nil, err
-	}
-	defer buf.Close()
-	return append([]byte(nil), buf.GetBytes()...), nil
+	return cvio.EncodeJPEG(m, quality)
 }

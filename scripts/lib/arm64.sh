@@ -27,8 +27,9 @@ arm64_setup() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends --no-remove "${missing[@]}" >/dev/null
   fi
 
-  # The runtime packages the arm64 .deb depends on, and the C libraries.
-  local pkgs="libc6 libstdc++6 libgcc-s1" m
+  # The runtime packages the arm64 .deb depends on, the C libraries, and
+  # the headers of FFmpeg and libjpeg (-dev: frames/libav, internal/jpeg).
+  local pkgs="libc6 libstdc++6 libgcc-s1 $LEAN_LIBS_RUNTIME $LEAN_LIBS_DEV" m
   for m in $LEAN_MODULES; do pkgs="$pkgs libopencv-$m""406"; done
   local sources=/etc/apt/sources.list.d/debian.sources
   [ -f "$sources" ] || sources=/etc/apt/sources.list

@@ -15,7 +15,19 @@
 
 # The OpenCV modules boardcam links, in link order: the Debian runtime
 # packages are libopencv-<module>406 (scripts/package.sh declares them).
-LEAN_MODULES="calib3d features2d videoio imgcodecs imgproc core"
+# Not videoio and imgcodecs: video is decoded by FFmpeg's libavcodec
+# (frames/libav), images by libjpeg-turbo and Go (internal/cvio), cameras
+# read through gst-launch (daemon/source_gst.go); their dependency trees
+# (GDAL, GDCM, GStreamer, libgphoto2 …) are neither linked nor installed.
+LEAN_MODULES="calib3d features2d imgproc core"
+
+# The other C libraries (cgo pkg-config names of frames/libav and
+# internal/jpeg; libavformat is loaded with dlopen, only for other
+# containers than MP4 and for streams) and their Debian packages: runtime
+# (the .deb's Depends come from the binary) and, for the arm64 sysroot,
+# the -dev packages with the headers and .pc files.
+LEAN_LIBS_RUNTIME="libavcodec59 libswscale6 libavutil57 libavformat59 libjpeg62-turbo"
+LEAN_LIBS_DEV="libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libjpeg62-turbo-dev"
 
 lean_env() {
   local arch=$1 sysroot=${2:-}
@@ -44,6 +56,23 @@ lean_env() {
       ln -sfn "$sysroot/usr/lib/aarch64-linux-gnu/libopencv_$m.so.406" "$linkdir/libopencv_$m.so"
     done
     ld="-L$linkdir -Wl,-rpath-link,$sysroot/usr/lib/aarch64-linux-gnu -Wl,--allow-shlib-undefined $ld"
+    # FFmpeg's and libjpeg's headers are the sysroot's (their -dev packages
+    # are architecture-specific), read through their .pc files; the -L they
+    # give is dropped (that directory's libc.so is a linker script with
+    # absolute paths) and the libraries linked through the same directory
+    # of links as OpenCV's.
+    export PKG_CONFIG_SYSROOT_DIR="$sysroot"
+    export PKG_CONFIG_LIBDIR="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig"
+    printf '#!/bin/sh\nout=$(pkg-config "$@") || exit\necho "$out" | sed "s/-L[^ ]*//g"\n' > "$linkdir/pkg-config"
+    chmod +x "$linkdir/pkg-config"
+    export PKG_CONFIG="$linkdir/pkg-config"
+    local so
+    for so in libavcodec.so.59 libswscale.so.6 libavutil.so.57 libjpeg.so.62; do
+      ln -sfn "$sysroot/usr/lib/aarch64-linux-gnu/$so" "$linkdir/${so%.so.*}.so"
+    done
+    # libjpeg's jconfig.h is in the multiarch directory, which the native
+    # compiler searches by itself; searched last, after the toolchain's own.
+    CGO_CFLAGS="$CGO_CFLAGS -idirafter $sysroot/usr/include/aarch64-linux-gnu"
   fi
   export CGO_LDFLAGS="$ld$libs"
 }

@@ -5,20 +5,22 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/sight"
 )
 
-// Video is a video file decoded with OpenCV, frame after frame into one
-// Mat: the decoder `boardcam eval` gives the harness (eval.Options.Video).
+// Video is a video file decoded by FFmpeg's libraries (internal/cvio,
+// without OpenCV's videoio), frame after frame into one Mat: the decoder
+// `boardcam eval` gives the harness (eval.Options.Video).
 type Video struct {
-	vc   *gocv.VideoCapture
+	vc   *cvio.Video
 	img  gocv.Mat
 	path string
 }
 
 // OpenVideo opens a video file for decoding.
 func OpenVideo(path string) (*Video, error) {
-	vc, err := gocv.VideoCaptureFile(path)
+	vc, err := cvio.OpenVideo(path)
 	if err != nil {
 		return nil, fmt.Errorf("analysis: %s: %w", path, err)
 	}
@@ -34,9 +36,13 @@ func (v *Video) Read() (sight.Image, bool) {
 	return &v.img, true
 }
 
-// Err is always nil: OpenCV's decoder does not tell an error from the end
-// (the harness compares the frame count with the truth's).
-func (v *Video) Err() error { return nil }
+// Err is the decoding error that ended the video (nil at its end).
+func (v *Video) Err() error {
+	if v.vc == nil {
+		return nil
+	}
+	return v.vc.Err()
+}
 
 // Close releases the decoder and its Mat.
 func (v *Video) Close() error {

@@ -1,0 +1,40 @@
+package main
+
+/*
+#include <malloc.h>
+
+// The C heap (OpenCV's images, FFmpeg's frames) returns what it frees:
+// allocations from 128 KiB up (every image row block) are their own
+// mappings, unmapped when freed (glibc otherwise raises this threshold
+// after the first such free, and freed images then stay in the heap), and
+// two arenas instead of eight per core.
+static void tune_malloc(int threshold, int arenas) {
+	if (threshold > 0) mallopt(M_MMAP_THRESHOLD, threshold);
+	if (arenas > 0) mallopt(M_ARENA_MAX, arenas);
+}
+*/
+import "C"
+
+import (
+	"os"
+	"runtime/debug"
+)
+
+// tuneMemory keeps boardcam's resident memory within the targets of
+// docs/memory.md (analyze ≤ 100 MB at 720p): the C heap as above, and the
+// Go heap collected at 50% growth instead of 100% (its live part is about
+// 7 MB; the collector's extra work is small). GOGC and glibc's
+// MALLOC_MMAP_THRESHOLD_/MALLOC_ARENA_MAX, when set, win.
+func tuneMemory() {
+	threshold, arenas := 128<<10, 2
+	if os.Getenv("MALLOC_MMAP_THRESHOLD_") != "" {
+		threshold = 0
+	}
+	if os.Getenv("MALLOC_ARENA_MAX") != "" {
+		arenas = 0
+	}
+	C.tune_malloc(C.int(threshold), C.int(arenas))
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(50)
+	}
+}

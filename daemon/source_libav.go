@@ -1,0 +1,123 @@
+package daemon
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/frames/libav"
+)
+
+// libavSource reads a video file or a network stream (rtsp, http) with
+// FFmpeg's libraries inside boardcam (package frames/libav): the frames
+// OpenCV's VideoCapture gave (the same libavcodec and the same swscale
+// conversion), without linking OpenCV's videoio.
+type libavSource struct {
+	spec SourceSpec
+	info SourceInfo
+	v    *libav.Video
+	read int
+}
+
+// streamOptions are FFmpeg's options for a network stream: TCP for RTSP
+// (no lost UDP packets), and how long to wait for a silent stream (µs),
+// unless OPENCV_FFMPEG_CAPTURE_OPTIONS ("key;value|key;value", as
+// OpenCV's FFmpeg backend read it) gives others.
+func streamOptions(url string) map[string]string {
+	if env := os.Getenv("OPENCV_FFMPEG_CAPTURE_OPTIONS"); env != "" {
+		o := map[string]string{}
+		for _, kv := range strings.Split(env, "|") {
+			if k, v, ok := strings.Cut(kv, ";"); ok && k != "" {
+				o[k] = v
+			}
+		}
+		return o
+	}
+	if strings.HasPrefix(url, "rtsp") {
+		return map[string]string{"rtsp_transport": "tcp", "timeout": "5000000"}
+	}
+	return map[string]string{"rw_timeout": "5000000"}
+}
+
+func (s *libavSource) Info() SourceInfo { return s.info }
+
+func (s *libavSource) Open() error {
+	s.Close()
+	s.read = 0
+	var v *libav.Video
+	var err error
+	if s.spec.Kind == KindFile {
+		v, err = libav.Open(s.spec.Target)
+		if err != nil {
+			return fmt.Errorf("video %s: %w: FFmpeg cannot open it as a video (%v)", s.spec.Target, ErrCorrupt, err)
+		}
+	} else {
+		v, err = libav.OpenStream(s.spec.Target, s.info.Name, streamOptions(s.spec.Target))
+		if err != nil {
+			return fmt.Errorf("stream %s: %w: cannot connect (address, credentials, network?): %v", s.info.Name, ErrDisconnected, err)
+		}
+	}
+	s.v = v
+	in := v.Info()
+	s.info.FPS, s.info.Width, s.info.Height = in.FPS, in.Width, in.Height
+	if s.spec.Kind == KindFile {
+		s.info.Frames = in.Frames
+	}
+	return nil
+}
+
+func (s *libavSource) Read(dst *gocv.Mat) (time.Duration, error) {
+	if s.v == nil {
+		return 0, fmt.Errorf("%s: %w: not open", s.info.Name, ErrDisconnected)
+	}
+	in := s.v.Info()
+	if dst.Empty() || dst.Rows() != in.Height || dst.Cols() != in.Width || dst.Type() != gocv.MatTypeCV8UC3 || !dst.IsContinuous() {
+		if dst.Ptr() != nil {
+			dst.Close()
+		}
+		*dst = gocv.NewMatWithSize(in.Height, in.Width, gocv.MatTypeCV8UC3)
+	}
+	buf, err := dst.DataPtrUint8()
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", s.info.Name, err)
+	}
+	if err := s.v.Next(buf); err != nil {
+		if s.spec.Kind != KindFile {
+			return 0, fmt.Errorf("%s: %w: no frame (the stream ended or broke: %v)", s.info.Name, ErrDisconnected, err)
+		}
+		n := s.info.Frames
+		switch {
+		case s.read == 0:
+			return 0, fmt.Errorf("video %s: %w: no frame could be decoded (%v)", s.spec.Target, ErrCorrupt, err)
+		case !errors.Is(err, io.EOF):
+			return 0, fmt.Errorf("video %s: %w: decoding stopped at frame %d of %d: %v", s.spec.Target, ErrCorrupt, s.read, n, err)
+		case n > 0 && s.read < n-1:
+			return 0, fmt.Errorf("video %s: %w: decoding stopped at frame %d of %d", s.spec.Target, ErrCorrupt, s.read, n)
+		}
+		return 0, fmt.Errorf("video %s: %w after %d frames", s.spec.Target, ErrEOF, s.read)
+	}
+	s.read++
+	if s.spec.Kind == KindFile {
+		if fps := s.info.FPS; fps > 0 {
+			return time.Duration(float64(s.read-1) / fps * float64(time.Second)), nil
+		}
+	}
+	// A stream's own time stamp of the frame: the capture sees from it the
+	// frames the camera did not deliver.
+	pts, _ := s.v.PTS()
+	return pts, nil
+}
+
+func (s *libavSource) Close() error {
+	if s.v != nil {
+		err := s.v.Close()
+		s.v = nil
+		return err
+	}
+	return nil
+}
