@@ -194,6 +194,25 @@ var tagChecks = map[string]func(s *Simulation) string{
 	},
 	"fps_60":  func(s *Simulation) string { return unless(s.Trace.FPS == 60, "fps is not 60") },
 	"fps_120": func(s *Simulation) string { return unless(s.Trace.FPS == 120, "fps is not 120") },
+	"long_exposure": func(s *Simulation) string {
+		return unless(s.Spec.Render.Camera.Exposure >= 0.95*1000/float64(s.Trace.FPS), "render.camera.exposure is shorter than a frame")
+	},
+	"small_board": func(s *Simulation) string {
+		r := s.Spec.Render
+		if r.Camera.FOV != 0 || r.Camera.Fill <= 0 {
+			return "the board's size in the picture is not set by render.camera.fill"
+		}
+		g := s.Trace.Geometry
+		mmPerPx := (g.Surface + 2*g.FrameWidth) / (float64(r.Height) * r.Camera.Fill)
+		return unless(mmPerPx >= 1.5 && mmPerPx <= 2, fmt.Sprintf("the board is at %.2f mm per pixel, not 1.5 to 2", mmPerPx))
+	},
+	"glare": func(s *Simulation) string {
+		return unless(s.Spec.Render.Lighting.Glare >= 0.7, "render.lighting.glare is under 0.7")
+	},
+	"striker_colour": func(s *Simulation) string {
+		c := s.Spec.Render.Pieces.Striker
+		return unless(c != "" && c != "white" && c != "ivory", "the striker is white or ivory")
+	},
 }
 
 func unless(ok bool, msg string) string {

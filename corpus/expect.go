@@ -127,6 +127,10 @@ var Tags = map[string]string{
 	"res_1080p":             "1920×1080",
 	"fps_60":                "60 frames per second",
 	"fps_120":               "120 frames per second",
+	"long_exposure":         "an exposure of a whole frame's time (moving discs are faint streaks)",
+	"small_board":           "the board small in the picture (1.5 to 2 mm per pixel)",
+	"glare":                 "strong glare on the lacquer",
+	"striker_colour":        "a striker of a colour other than white or ivory",
 	"demo":                  "the demo clip: several strokes, pockets, a foul, a queen cover",
 }
 

@@ -1213,8 +1213,20 @@ func (tk *Tracker) resolveVanished(i int) {
 	tk.addContactOf(j, i, tc, tk.pathAt(j, tc, tr.lastSeenT), p, true)
 	speed = math.Max(speed, 3000)
 	at := func(dt float64) float64 { return math.Max(tv+dt, tr.lastSeenT) }
+	h := tk.g.Half()
 	if n != (board.Vec{}) {
-		path := tk.mot.slide(tk.g, p, n.Scale(speed), tr.r, 1)
+		// Only as far as the frame: a disc that came back off a cushion
+		// (slowed by it) and went in later would have been seen on the
+		// way; one that reached the cushion unseen, that fast, left the
+		// board over it.
+		lam := math.Inf(1)
+		if n.X != 0 {
+			lam = math.Min(lam, (math.Copysign(h, n.X)-p.X)/n.X)
+		}
+		if n.Y != 0 {
+			lam = math.Min(lam, (math.Copysign(h, n.Y)-p.Y)/n.Y)
+		}
+		path := tk.mot.slide(tk.g, p, n.Scale(speed), tr.r, math.Min(1, 1.5*lam/speed))
 		if path.pocketed && !tk.pocketHidden(path.pocket) {
 			tk.pocketed(i, path.pocket, at(path.tp), true)
 			return
@@ -1233,7 +1245,6 @@ func (tk *Tracker) resolveVanished(i int) {
 	// Over the frame where its way leaves the surface (the nearest edge
 	// when the way is not known), soon after it vanished: a disc crossing
 	// the board unseen for more than two frames is unlikely.
-	h := tk.g.Half()
 	if n == (board.Vec{}) {
 		q := p
 		lam := h - math.Abs(p.X)

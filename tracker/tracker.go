@@ -675,10 +675,13 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 			striker := i == idxS || d.Kind == board.Striker
 			if i == idxS && sameKind && dist > 3*tk.cfg.MoveMM && d.ClassScore < 0.6 &&
 				!(tr.state == Moving && tr.misses == 0 && d.MM.Dist(tr.lastObs.p) < 3*tk.cfg.MoveMM+0.5*math.Max(tr.vel.Len(), 500)*(tk.t-tr.lastObs.t)) &&
-				!(tr.state == Moving && d.Kind == board.Striker && streakFrom(d, tr.lastObs.p, tr.vel)) {
+				!(tr.state == Moving && streakFrom(d, tr.lastObs.p, tr.vel)) {
 				// Taken up far from where it was: only on a confident class
 				// (or close to its last sighting, moving: a striker in a
-				// hand's fingers is often seen as no class at all).
+				// hand's fingers is often seen as no class at all; or a
+				// streak on its way on, whatever size and colour the
+				// detector gave it: a streak's size tells little, and a
+				// red or pink striker streaks as the queen).
 				continue
 			}
 			// A detection right where a disc in a steady slide must be is
@@ -700,6 +703,11 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 			sk := tk.tracks[idxS].state
 			onPath = onPath || !sameKind && (tr.state.atRest() || tr.state == Occluded && !tr.occMoving) && dist < 2*sd+1.5 &&
 				!(i != idxS && sureStriker(d) && (sk == Moving || sk == Occluded))
+			// A streak on the way on of the striker in flight is the
+			// striker, whatever class the detector gave it (a streak's
+			// size and colour tell little; a red or pink striker
+			// streaks as the queen).
+			onPath = onPath || i == idxS && tr.state == Moving && streakFrom(d, tr.lastObs.p, tr.vel)
 			// (A detection whose class the detector cannot tell at all
 			// may be any disc.)
 			clueless := d.ClassScore < 0.3

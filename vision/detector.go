@@ -589,6 +589,20 @@ func (d *Detector) symmetricAlone(c *disc) bool {
 			c.sym = s
 		}
 	}
+	if c.sym < goodSymmetry && c.big && c.man.ok && c.man.sym >= goodSymmetry && !(d.stats.Hands && d.nearHand(*c)) && !d.onMarking(*c) {
+		// measured striker-sized, but its edges point at a man's
+		// centre: a man a little larger than the geometry's (a set not
+		// learned yet), not nothing. (Not by a hand: a striker under
+		// withdrawing fingers is not seen whole; nor on a printed
+		// circle, whose rings widen its outline: a print would become a
+		// man there.)
+		if m := *c; d.toMan(&m) {
+			if d.trace != nil {
+				d.tracef(c.x, c.y, "symmetry %.2f as a striker, %.2f as a man: a man", c.sym, c.man.sym)
+			}
+			*c = m
+		}
+	}
 	if c.sym < goodSymmetry && !d.fitsCluster(*c) {
 		if d.trace != nil {
 			d.tracef(c.x, c.y, "dropped: symmetry without the neighbours %.2f, not in a cluster", c.sym)

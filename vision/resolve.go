@@ -98,6 +98,22 @@ func (d *Detector) resolveMarkings(pl plane, from int) {
 	d.accepted = out
 }
 
+// onMarking reports whether candidate c lies on a printed circle the size
+// of a man (as resolveMarkings finds them).
+func (d *Detector) onMarking(c disc) bool {
+	top := d.v.mmOf(c.x, c.y)
+	for _, m := range d.mk {
+		tol := markingTol * m.r
+		if !m.centre {
+			tol = baseCircleTol * m.r
+		}
+		if top.Dist(m.c) <= tol && math.Abs(m.r-d.g.Radius(board.White)) < 3 {
+			return true
+		}
+	}
+	return false
+}
+
 // isPrinted decides whether a candidate on a printed circle is only the
 // circle.
 func (d *Detector) isPrinted(pl plane, c disc) bool {
@@ -134,6 +150,15 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 		d.learnMarking(m, c)
 		return true
 	}
+	if m.patch != nil && c.top.Dist(m.at) > printedAt*m.r {
+		// A print never moves: the empty circle was seen at m.at, and
+		// a candidate farther from there than a fit errs is a disc
+		// lying partly on the circle. (The ring test below, made where
+		// the candidate is, scored a white man 6 mm off a cored circle
+		// as the print, and learning its look there moved the circle
+		// onto the man.)
+		return false
+	}
 	// judged where the candidate is: a man beside a base circle must not
 	// be mistaken for the circle
 	d.patch = samplePatch(pl, c.x, c.y, r, d.bg.boardY, d.patch)
@@ -149,8 +174,17 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 		}
 	}
 	if m.patch != nil && c.top.Dist(m.at) <= 0.25*m.r {
+		// A print never moves: compare the place where the empty
+		// circle was seen, not the candidate's fitted centre. The fit
+		// on a print wanders by a few millimetres (the rings and lines
+		// around it pull the outline), and a patch taken that far off
+		// differs from the empty look as a disc does (a print kept as
+		// a man at 3 mm). A disc on the circle covers most of the
+		// patch wherever within this tolerance it lies.
+		ax, ay := d.v.pxOf(m.at)
+		d.patch = samplePatch(pl, ax, ay, r, d.bg.boardY, d.patch)
 		// compare what other discs do not cover
-		mask := d.coveredSamples(c.x, c.y, r, c.idx)
+		mask := d.coveredSamples(ax, ay, r, c.idx)
 		if patchDiff(d.patch, m.patch, mask) > samePatch {
 			// The hand mask takes in the arm's shadow and more: what is
 			// seen of the circle may still be the empty circle, in the
@@ -159,7 +193,7 @@ func (d *Detector) isPrinted(pl plane, c disc) bool {
 			if !d.stats.Hands {
 				return false
 			}
-			if n := shadedSectors(d.patch, m.patch, d.discSamples(c.x, c.y, r, c.idx)); n >= minShadedSectors {
+			if n := shadedSectors(d.patch, m.patch, d.discSamples(ax, ay, r, c.idx)); n >= minShadedSectors {
 				if d.trace != nil {
 					d.tracef(c.x, c.y, "the empty circle in %d sectors, shaded", n)
 				}
