@@ -960,10 +960,39 @@ func (d *detector) surfaceColour() {
 // the surface-coloured region that covers the middle of the image, holes
 // (markings, pieces) filled. It returns that region's outline.
 func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image.Point, error) {
-	w, h := d.work.w, d.work.h
+	if err := d.surfaceMask(mask, thr); err != nil {
+		return nil, err
+	}
 	m, err := mask.DataPtrUint8()
 	if err != nil {
 		return nil, fmt.Errorf("calibrate: detect: %w", err)
+	}
+	if cut {
+		if d.edge == nil {
+			d.gradientMap()
+		}
+		for i, e := range d.edge {
+			if e {
+				m[i] = 0
+			}
+		}
+	}
+	if err := d.keepMiddleRegion(mask, m); err != nil {
+		return nil, err
+	}
+	return outlineFilled(mask, m)
+}
+
+// surfaceMask sets mask to the pixels of the work image within thr of the
+// surface's colour, with specks opened away and the thin dark lines of
+// the markings closed. The image is padded with non-surface first, so
+// that closing never fills a thin strip of frame between the surface and
+// the image border.
+func (d *detector) surfaceMask(mask *gocv.Mat, thr float64) error {
+	w, h := d.work.w, d.work.h
+	m, err := mask.DataPtrUint8()
+	if err != nil {
+		return fmt.Errorf("calibrate: detect: %w", err)
 	}
 	for i, v := range d.dist {
 		if float64(v) < thr {
@@ -972,9 +1001,6 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image
 			m[i] = 0
 		}
 	}
-	// Open away specks, close the thin dark lines of the markings. The
-	// image is padded with non-surface first, so that closing never fills a
-	// thin strip of frame between the surface and the image border.
 	ks := max(5, int(0.012*float64(max(w, h)))|1)
 	padded := gocv.NewMat()
 	defer padded.Close()
@@ -988,28 +1014,20 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image
 	roi := padded.Region(image.Rect(ks, ks, ks+w, ks+h))
 	roi.CopyTo(mask)
 	roi.Close()
-	if m, err = mask.DataPtrUint8(); err != nil {
-		return nil, fmt.Errorf("calibrate: detect: %w", err)
-	}
-	if cut {
-		if d.edge == nil {
-			d.gradientMap()
-		}
-		for i, e := range d.edge {
-			if e {
-				m[i] = 0
-			}
-		}
-	}
+	return nil
+}
 
-	// Keep the surface-coloured region covering most of the middle of the
-	// image (4-connected components, counted over the middle).
+// keepMiddleRegion keeps in the mask (m its data) only the
+// surface-coloured region covering most of the middle of the image
+// (4-connected components, counted over the middle).
+func (d *detector) keepMiddleRegion(mask *gocv.Mat, m []uint8) error {
+	w, h := d.work.w, d.work.h
 	labels := gocv.NewMat()
 	defer labels.Close()
 	nl := gocv.ConnectedComponentsWithParams(*mask, &labels, 4, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
 	lb, err := labels.DataPtrUint8()
 	if err != nil || len(lb) != 4*w*h {
-		return nil, fmt.Errorf("calibrate: detect: component labels: %v", err)
+		return fmt.Errorf("calibrate: detect: component labels: %v", err)
 	}
 	// The labels are int32 in the machine's byte order (gocv v0.31 has no
 	// DataPtrInt32).
@@ -1029,7 +1047,7 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image
 		}
 	}
 	if best == 0 {
-		return nil, fmt.Errorf("calibrate: detect: %w (no surface-coloured region in the middle of the image)", ErrNoBoard)
+		return fmt.Errorf("calibrate: detect: %w (no surface-coloured region in the middle of the image)", ErrNoBoard)
 	}
 	for i := range m {
 		if comp[i] == int32(best) {
@@ -1038,6 +1056,12 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image
 			m[i] = 0
 		}
 	}
+	return nil
+}
+
+// outlineFilled returns the outline of the mask's largest region and
+// fills the mask with everything inside it (holes: markings, pieces).
+func outlineFilled(mask *gocv.Mat, m []uint8) ([]image.Point, error) {
 	cs := gocv.FindContours(*mask, gocv.RetrievalExternal, gocv.ChainApproxNone)
 	defer cs.Close()
 	bi, ba := -1, 0.0
@@ -1050,7 +1074,6 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image
 		return nil, fmt.Errorf("calibrate: detect: %w", ErrNoBoard)
 	}
 	pts := cs.At(bi).ToPoints()
-	// Fill holes: the region is everything inside its outline.
 	one := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
 	defer one.Close()
 	for i := range m {
