@@ -338,3 +338,52 @@ func TestLibcameraFocus(t *testing.T) {
 		t.Errorf("bad focus: %v", err)
 	}
 }
+
+// pipeline.frame_queue_mb bounds the frame queue by the frames' size: the
+// pool holds depth+1 buffers, and buffers beyond it are closed as they
+// are taken when the frames grow (a frame finding none free is dropped
+// and counted as before).
+func TestFrameQueueBoundedInBytes(t *testing.T) {
+	for _, c := range []struct {
+		queue int
+		mb    int64
+		w, h  int
+		depth int
+	}{
+		{30, 12, 1280, 720, 4}, {30, 12, 1920, 1080, 2}, {30, 12, 640, 480, 13}, {30, 12, 3840, 2160, 2},
+		{30, 0, 1280, 720, 30}, {30, 12, 0, 0, 30}, {8, 100, 640, 480, 8}, {1, 12, 1920, 1080, 1},
+	} {
+		if d := queueDepth(c.queue, c.mb, c.w, c.h); d != c.depth {
+			t.Errorf("queueDepth(%d, %d MiB, %d×%d) = %d, want %d", c.queue, c.mb, c.w, c.h, d, c.depth)
+		}
+	}
+	c := &capture{queue: 30, queueMB: 12, src: &stampedSource{}}
+	if err := c.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.fit(1280, 720)
+	if d := c.depth.Load(); d != 4 {
+		t.Fatalf("depth %d at 720p, want 4", d)
+	}
+	var taken []*Frame
+	for i := 0; i < 10; i++ {
+		f, pooled, err := c.take(nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pooled != (i < 5) {
+			t.Fatalf("take %d: pooled %v; want 5 buffers (4 waiting, 1 analysed)", i, pooled)
+		}
+		if pooled {
+			taken = append(taken, f)
+		}
+	}
+	for _, f := range taken {
+		c.pool <- f
+	}
+	c.fit(640, 480) // smaller frames: more buffers again
+	if d, n := c.depth.Load(), len(c.pool); d != 13 || n != 14 {
+		t.Fatalf("at 640×480: depth %d, %d buffers; want 13 and 14", d, n)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gocv.io/x/gocv"
@@ -43,8 +44,16 @@ type Frame struct {
 // that, or when it fails, it is closed and reopened with exponential
 // backoff, the match state untouched.
 type capture struct {
-	cfg       SourceConfig
-	queue     int // frame_queue
+	cfg     SourceConfig
+	queue   int   // frame_queue: the most frames waiting
+	queueMB int64 // frame_queue_mb: the most bytes waiting (MiB; 0: no bound)
+	// depth is the frames that may wait for the current source's frame
+	// size (frame_queue, fewer when frame_queue_mb bounds them), set at
+	// each open; buffers the frames in the pool (depth+1 Mats), retire
+	// those to close as they come back when the depth shrank.
+	depth     atomic.Int64
+	buffers   int
+	retire    int
 	log       *slog.Logger
 	clock     clock.Clock
 	src       Source
@@ -83,9 +92,9 @@ type capture struct {
 // errStopped ends the capture without error (SIGTERM).
 var errStopped = errors.New("stopped")
 
-// Initialize allocates the frame buffers: queue+1 (queue waiting, one
-// being analysed); the channel holds them all, so a frame with a buffer is
-// never refused.
+// Initialize makes the frame pool: room for queue+1 buffers (queue
+// waiting, one being analysed), of which depth+1 are made (fit); the
+// channel holds them all, so a frame with a buffer is never refused.
 func (c *capture) Initialize() error {
 	q := c.queue
 	if q < 1 {
@@ -94,11 +103,44 @@ func (c *capture) Initialize() error {
 	c.catchUp = -1
 	c.out = make(chan *Frame, q+1)
 	c.pool = make(chan *Frame, q+1)
-	for i := 0; i < q+1; i++ {
-		c.pool <- &Frame{Mat: gocv.NewMat()}
-	}
+	info := c.src.Info()
+	c.fit(info.Width, info.Height)
 	c.spare = &Frame{Mat: gocv.NewMat()}
 	return nil
+}
+
+// queueDepth is how many frames of w×h BGR may wait for the analysis:
+// queue, fewer when queueMB (MiB) holds fewer such frames, at least 2
+// (one waiting while one is analysed would drop every burst). Unknown
+// sizes (w or h 0) get queue.
+func queueDepth(queue int, queueMB int64, w, h int) int {
+	if queueMB <= 0 || w <= 0 || h <= 0 {
+		return queue
+	}
+	n := int((queueMB << 20) / int64(w*h*3))
+	return max(min(n, queue), min(2, queue))
+}
+
+// fit sizes the pool for frames of w×h (called before the first open and
+// at each open, when the capture holds every buffer or the analysis has
+// some): buffers are added at once, and taken out as they come back when
+// there are too many.
+func (c *capture) fit(w, h int) {
+	d := queueDepth(c.queue, c.queueMB, w, h)
+	c.depth.Store(int64(d))
+	want := d + 1
+	for c.buffers < want {
+		if c.retire > 0 {
+			c.retire--
+		} else {
+			c.pool <- &Frame{Mat: gocv.NewMat()}
+		}
+		c.buffers++
+	}
+	if c.buffers > want {
+		c.retire += c.buffers - want
+		c.buffers = want
+	}
 }
 
 // Close releases every frame buffer; call after run has returned and the
@@ -178,6 +220,7 @@ func (c *capture) run(done <-chan struct{}) error {
 		for _, r := range info.Refused {
 			c.log.Warn("camera setting not applied", "source", info.Name, "setting", r)
 		}
+		c.fit(info.Width, info.Height)
 		c.setStatus(web.CameraOK, "")
 		c.frames = 0
 		c.lastTS = 0
@@ -223,19 +266,26 @@ func (c *capture) run(done <-chan struct{}) error {
 // take returns a free frame buffer, or the spare (dropped) one when none
 // is free and the capture may not wait.
 func (c *capture) take(done <-chan struct{}, wait bool) (*Frame, bool, error) {
-	select {
-	case f := <-c.pool:
-		return f, true, nil
-	default:
-	}
-	if !wait {
-		return c.spare, false, nil
-	}
-	select {
-	case f := <-c.pool:
-		return f, true, nil
-	case <-done:
-		return nil, false, errStopped
+	for {
+		var f *Frame
+		select {
+		case f = <-c.pool:
+		default:
+			if !wait {
+				return c.spare, false, nil
+			}
+			select {
+			case f = <-c.pool:
+			case <-done:
+				return nil, false, errStopped
+			}
+		}
+		if c.retire == 0 {
+			return f, true, nil
+		}
+		// The frames grew: one buffer fewer.
+		f.Mat.Close()
+		c.retire--
 	}
 }
 

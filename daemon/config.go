@@ -17,6 +17,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/camera"
+	"github.com/boardcam/boardcam/evidence"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/mqtt"
@@ -177,8 +178,9 @@ type EvidenceConfig struct {
 	// MaxWidth: wider frames are kept scaled down to it (default 1280).
 	MaxWidth int `yaml:"max_width"`
 	// BufferMB bounds the memory of all the frames kept (the replay
-	// seconds, the stroke in play and the last stroke; default 40): past
-	// it the oldest go. Stills and clips being written are on disk.
+	// seconds, the stroke in play and the last stroke; default 20, the 8 s
+	// ring of a 720p camera and a stroke a few seconds longer): past it the
+	// oldest go. Stills and clips being written are on disk.
 	BufferMB int64 `yaml:"buffer_mb"`
 	// Dir holds the stills and clips (default DIR/evidence, DIR the
 	// journal directory).
@@ -230,14 +232,21 @@ func (t TLSConfig) enabled() bool { return t.Cert != "" || t.Key != "" || t.Self
 
 // PipelineConfig sizes the queues between the components.
 type PipelineConfig struct {
-	// FrameQueue is the number of frames waiting for analysis (default
-	// 30, about a second at 30 fps: 83 MB of 720p frames). A stroke's
+	// FrameQueue is the number of frames waiting for analysis at most
+	// (default 30, about a second at 30 fps; FrameQueueMB bounds it by
+	// the frames' size: 4 frames at 720p by default). A stroke's
 	// frames queue up while the analysis is slower than the camera, and
 	// the queue drains while the board is at rest (frames checked
 	// unchanged are left out). Half full, the analysis leaves out every
 	// other frame while pieces move; full, a live frame is dropped. Either
 	// way the decisions those frames concern wait for the umpire.
 	FrameQueue int `yaml:"frame_queue"`
+	// FrameQueueMB bounds the frames waiting for analysis in memory
+	// (MiB, default 12): at most frame_queue frames, and no more than
+	// this many bytes of the source's frames, at least 2 frames (4 at
+	// 720p, 2 at 1080p, 13 at 640×480). Frames that find the queue full
+	// are dropped and counted like any other (metrics, the umpire).
+	FrameQueueMB int64 `yaml:"frame_queue_mb"`
 	// EventQueue is the number of analysed frames waiting for the referee
 	// (default 256). Frames with events are never dropped: the analysis
 	// waits instead (and capture drops frames before it).
@@ -372,7 +381,7 @@ func (c *Config) applyDefaults() {
 			e.MaxWidth = 1280
 		}
 		if e.BufferMB == 0 {
-			e.BufferMB = 40
+			e.BufferMB = evidence.DefaultMaxBytes >> 20
 		}
 		if e.MaxAge == 0 {
 			e.MaxAge = Duration(720 * time.Hour)
@@ -394,6 +403,9 @@ func (c *Config) applyDefaults() {
 	p := &c.Pipeline
 	if p.FrameQueue == 0 {
 		p.FrameQueue = 30
+	}
+	if p.FrameQueueMB == 0 {
+		p.FrameQueueMB = 12
 	}
 	if p.EventQueue == 0 {
 		p.EventQueue = 256
@@ -738,6 +750,9 @@ func (c *Config) Validate() error {
 	p := c.Pipeline
 	if p.FrameQueue < 1 || p.FrameQueue > 256 {
 		bad("pipeline.frame_queue", "%d: want 1…256", p.FrameQueue)
+	}
+	if p.FrameQueueMB < 1 || p.FrameQueueMB > 1<<16 {
+		bad("pipeline.frame_queue_mb", "%d: want 1…65536", p.FrameQueueMB)
 	}
 	if p.EventQueue < 1 || p.EventQueue > 1<<16 {
 		bad("pipeline.event_queue", "%d: want 1…65536", p.EventQueue)

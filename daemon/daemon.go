@@ -343,7 +343,7 @@ func (d *Daemon) openSource() error {
 	}
 	d.srcInfo = src.Info()
 	d.identity = d.srcInfo.Identity
-	c := &capture{cfg: cfg.Source, queue: cfg.Pipeline.FrameQueue, src: src, log: d.Logger.With("component", "capture"),
+	c := &capture{cfg: cfg.Source, queue: cfg.Pipeline.FrameQueue, queueMB: cfg.Pipeline.FrameQueueMB, src: src, log: d.Logger.With("component", "capture"),
 		clock: d.Clock, metrics: d.metrics, status: d.cameraStatus}
 	if err := c.Initialize(); err != nil {
 		return err
@@ -803,6 +803,9 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 	}()
 	for f := range d.cap.out {
 		last = f.Index
+		if n := d.cap.depth.Load(); n > 0 {
+			queue = int(n) // frame_queue, or fewer frames of this size (frame_queue_mb)
+		}
 		backlog := len(d.cap.out)
 		d.metrics.setBacklog(backlog)
 		if !lastArrival.IsZero() && f.Captured.After(lastArrival) {

@@ -41,10 +41,12 @@ type BufferConfig struct {
 	Quality int
 	// MaxBytes bounds all the compressed frames held: the ring's, those of
 	// the stroke in play and those of the last stroke that left the ring
-	// (default 40 MiB). Past it the last stroke's oldest frames go first,
+	// (default 20 MiB). Past it the last stroke's oldest frames go first,
 	// then the ring's oldest, whatever their age: the 8 s ring of a 720p
-	// camera is about 16 MiB, so the bound bites only on strokes longer
-	// than about 20 s or on larger frames.
+	// camera is about 16 MiB, so the bound bites only on strokes from
+	// placement to rest longer than about 10 s, or on larger frames. A
+	// decision's frames are spooled to disk when it is taken and do not
+	// count.
 	MaxBytes int64
 	// Slots is the number of frames that may wait for compression (default
 	// 3): a frame arriving while all are busy is not kept (counted in
@@ -65,7 +67,7 @@ const (
 	DefaultStrokeSeconds = 20
 	DefaultMaxWidth      = 1280
 	DefaultQuality       = 80
-	DefaultMaxBytes      = 40 << 20
+	DefaultMaxBytes      = 20 << 20
 	DefaultSlots         = 3
 )
 
