@@ -59,7 +59,7 @@ func BenchmarkCheck720p(b *testing.B) {
 
 // Undistorting one 720p frame into a preallocated Mat.
 func BenchmarkUndistort720p(b *testing.B) {
-	l := &Lens{ImageSize: Size{1280, 720}, CameraMatrix: [3][3]float64{{860, 0, 641}, {0, 860, 357}, {0, 0, 1}}, Distortion: []float64{-0.3, 0.1, 0, 0, 0}}
+	l := &Lens{ImageSize: Size{W: 1280, H: 720}, CameraMatrix: [3][3]float64{{860, 0, 641}, {0, 860, 357}, {0, 0, 1}}, Distortion: []float64{-0.3, 0.1, 0, 0, 0}}
 	u, err := NewUndistorter(l)
 	if err != nil {
 		b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/camera"
 )
 
 func TestFitHomographyRecoversTransform(t *testing.T) {
@@ -62,7 +63,7 @@ func TestFitHomographyRecoversTransform(t *testing.T) {
 
 func testCalibration(t *testing.T) *Calibration {
 	t.Helper()
-	c, err := New([4]Point{Pt(100, 80), Pt(1180, 70), Pt(1190, 690), Pt(95, 700)}, Size{1280, 720}, board.ICF(), DefaultOrientation(), fixedNow())
+	c, err := New([4]Point{Pt(100, 80), Pt(1180, 70), Pt(1190, 690), Pt(95, 700)}, Size{W: 1280, H: 720}, board.ICF(), DefaultOrientation(), fixedNow())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +74,7 @@ func testCalibration(t *testing.T) *Calibration {
 func TestCalibrationMapsCorners(t *testing.T) {
 	c := testCalibration(t)
 	for i, p := range c.Corners {
-		want := boardCorners(740)[i]
+		want := camera.BoardCorners(740)[i]
 		got := c.ToBoard(p)
 		if math.Hypot(got.X-want.X, got.Y-want.Y) > 1e-6 {
 			t.Errorf("corner %d maps to %v, want %v", i, got, want)
@@ -94,7 +95,7 @@ func TestCalibrationMapsCorners(t *testing.T) {
 func TestCalibrationSaveLoad(t *testing.T) {
 	c := testCalibration(t)
 	l := trueLens()
-	l.ImageSize = Size{1280, 720}
+	l.ImageSize = Size{W: 1280, H: 720}
 	c.Lens = l
 	rms := 1.25
 	c.Quality.RMSmm = &rms
@@ -185,7 +186,7 @@ func TestNewRejectsBadCorners(t *testing.T) {
 		"not finite":    {Pt(math.NaN(), 80), Pt(1180, 70), Pt(1190, 690), Pt(95, 700)},
 	}
 	for name, c := range cases {
-		if _, err := New(c, Size{1280, 720}, g, DefaultOrientation(), fixedNow()); err == nil {
+		if _, err := New(c, Size{W: 1280, H: 720}, g, DefaultOrientation(), fixedNow()); err == nil {
 			t.Errorf("%s corners accepted", name)
 		}
 	}
@@ -211,10 +212,10 @@ func TestParseCorners(t *testing.T) {
 func TestOrientation(t *testing.T) {
 	img := [4]Point{Pt(100, 80), Pt(1180, 70), Pt(1190, 690), Pt(95, 700)}
 	g := board.ICF()
-	for q, dir := range directions {
+	for q, dir := range [4]Direction{Bottom, Right, Top, Left} {
 		o := DefaultOrientation()
 		o.SouthAt = dir
-		c, err := New(img, Size{1280, 720}, g, o, fixedNow())
+		c, err := New(img, Size{W: 1280, H: 720}, g, o, fixedNow())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,7 +230,7 @@ func TestOrientation(t *testing.T) {
 			t.Errorf("%s: the %s side's middle maps to %v, not the middle of side S", dir, dir, got)
 		}
 	}
-	c, _ := New(img, Size{1280, 720}, g, DefaultOrientation(), fixedNow())
+	c, _ := New(img, Size{W: 1280, H: 720}, g, DefaultOrientation(), fixedNow())
 	before := c.ToBoard(img[2]) // SE
 	if err := c.Rotate(1); err != nil {
 		t.Fatal(err)

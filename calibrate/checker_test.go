@@ -10,6 +10,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/camera"
 )
 
 // calibrated renders v, calibrates it and returns the frame and the
@@ -303,13 +304,13 @@ func rmsText(r *float64) string {
 // the undistortion.
 func TestDetectThroughLens(t *testing.T) {
 	g := board.ICF()
-	l := &Lens{ImageSize: Size{1280, 720}, CameraMatrix: [3][3]float64{{860, 0, 641}, {0, 860, 357}, {0, 0, 1}}, Distortion: []float64{-0.3, 0.1, 0, 0, 0}}
+	l := &Lens{ImageSize: Size{W: 1280, H: 720}, CameraMatrix: [3][3]float64{{860, 0, 641}, {0, 860, 357}, {0, 0, 1}}, Distortion: []float64{-0.3, 0.1, 0, 0, 0}}
 	v := view{W: 1280, H: 720, Fill: 0.8, Noise: 3, Blur: 0.7, Seed: 1, Lens: l, Rotation: 3}
 	img, _ := renderView(t, g, v)
 	defer img.Close()
 	truth := [4]Point{}
 	h := v.camera(g)
-	for i, c := range boardCorners(g.Surface + 1/texPerMM) {
+	for i, c := range camera.BoardCorners(g.Surface + 1/texPerMM) {
 		truth[i] = h.Apply(c)
 	}
 	u, err := NewUndistorter(l)

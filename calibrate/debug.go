@@ -10,6 +10,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/camera"
 )
 
 var (
@@ -182,7 +183,7 @@ func (c *debugCanvas) corners() {
 		r := 6 * th
 		gocv.Line(c.dst, p.Add(image.Pt(-r, 0)), p.Add(image.Pt(r, 0)), colCorner, th)
 		gocv.Line(c.dst, p.Add(image.Pt(0, -r)), p.Add(image.Pt(0, r)), colCorner, th)
-		bc := boardCorners(c.cal.Board.Surface)[i]
+		bc := camera.BoardCorners(c.cal.Board.Surface)[i]
 		lp := c.mm(board.Vec{X: bc.X * 0.9, Y: bc.Y * 0.9})
 		gocv.PutText(c.dst, names[i], c.ip(lp), gocv.FontHersheySimplex, 0.5*float64(th), colCorner, th)
 	}

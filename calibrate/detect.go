@@ -13,6 +13,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/camera"
 )
 
 // Options configure [Detect].
@@ -484,7 +485,7 @@ func (d *detector) fromMarkings(s *search, otsuT float64) {
 		for j := 0; j < 4; j++ {
 			es.full[j] = LineJoining(q[j], q[(j+1)%4])
 			if es.full[j].Normal().Dot(q[j].Sub(centroid(q))) < 0 {
-				es.full[j] = Line{-es.full[j].A, -es.full[j].B, -es.full[j].C}
+				es.full[j] = Line{A: -es.full[j].A, B: -es.full[j].B, C: -es.full[j].C}
 			}
 			es.startL[j], es.endL[j] = es.full[j], es.full[j]
 			es.sides[j] = SideReport{Line: es.full[j]}
@@ -609,7 +610,7 @@ func (d *detector) measureEdges(c coarseCand, cache map[int][]refined) edgeState
 		full[j] = LineJoining(a, b)
 		// Keep the outward orientation: the work line's normal points out.
 		if full[j].Normal().Dot(lines[j].Normal()) < 0 {
-			full[j] = Line{-full[j].A, -full[j].B, -full[j].C}
+			full[j] = Line{A: -full[j].A, B: -full[j].B, C: -full[j].C}
 		}
 	}
 	corners, ok := cornersOf(*full)
@@ -618,7 +619,7 @@ func (d *detector) measureEdges(c coarseCand, cache map[int][]refined) edgeState
 		return es
 	}
 	imgArea := float64(d.full.w * d.full.h)
-	if a := quadArea(corners); a < 0.08*imgArea {
+	if a := camera.QuadArea(corners); a < 0.08*imgArea {
 		es.err = fmt.Errorf("calibrate: detect: %w (the largest surface-coloured region covers %.0f%% of the image)", ErrNoBoard, 100*a/imgArea)
 		return es
 	}
@@ -729,11 +730,11 @@ func (d *detector) finish(es edgeState) (*Calibration, error) {
 			out[k] = d.rep.Model.H.Apply(u)
 		}
 	}
-	if ok, wind := quadConvex(out); !ok || wind < 0 {
+	if ok, wind := camera.QuadConvex(out); !ok || wind < 0 {
 		return nil, fmt.Errorf("calibrate: detect: %w (corners do not form a convex quadrilateral)", ErrNoBoard)
 	}
 	d.rep.ImageCorners = out
-	cal, err := New(out, Size{d.full.w, d.full.h}, d.g, d.opt.Orientation, d.opt.Now())
+	cal, err := New(out, Size{W: d.full.w, H: d.full.h}, d.g, d.opt.Orientation, d.opt.Now())
 	if err != nil {
 		return nil, fmt.Errorf("calibrate: detect: %w", err)
 	}
@@ -893,13 +894,13 @@ func unitSide(j int) Line { return unitLine(j, 1) }
 func unitLine(j int, v float64) Line {
 	switch j {
 	case 0:
-		return Line{0, -1, -v}
+		return Line{A: 0, B: -1, C: -v}
 	case 1:
-		return Line{1, 0, -v}
+		return Line{A: 1, B: 0, C: -v}
 	case 2:
-		return Line{0, 1, -v}
+		return Line{A: 0, B: 1, C: -v}
 	}
-	return Line{-1, 0, -v}
+	return Line{A: -1, B: 0, C: -v}
 }
 
 // cornersOf intersects consecutive sides: corner k lies between side k-1
@@ -913,7 +914,7 @@ func cornersOf(l [4]Line) ([4]Point, bool) {
 		}
 		c[k] = p
 	}
-	ok, wind := quadConvex(c)
+	ok, wind := camera.QuadConvex(c)
 	return c, ok && wind > 0
 }
 
@@ -960,10 +961,39 @@ func (d *detector) surfaceColour() {
 // the surface-coloured region that covers the middle of the image, holes
 // (markings, pieces) filled. It returns that region's outline.
 func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image.Point, error) {
-	w, h := d.work.w, d.work.h
+	if err := d.surfaceMask(mask, thr); err != nil {
+		return nil, err
+	}
 	m, err := mask.DataPtrUint8()
 	if err != nil {
 		return nil, fmt.Errorf("calibrate: detect: %w", err)
+	}
+	if cut {
+		if d.edge == nil {
+			d.gradientMap()
+		}
+		for i, e := range d.edge {
+			if e {
+				m[i] = 0
+			}
+		}
+	}
+	if err := d.keepMiddleRegion(mask, m); err != nil {
+		return nil, err
+	}
+	return outlineFilled(mask, m)
+}
+
+// surfaceMask sets mask to the pixels of the work image within thr of the
+// surface's colour, with specks opened away and the thin dark lines of
+// the markings closed. The image is padded with non-surface first, so
+// that closing never fills a thin strip of frame between the surface and
+// the image border.
+func (d *detector) surfaceMask(mask *gocv.Mat, thr float64) error {
+	w, h := d.work.w, d.work.h
+	m, err := mask.DataPtrUint8()
+	if err != nil {
+		return fmt.Errorf("calibrate: detect: %w", err)
 	}
 	for i, v := range d.dist {
 		if float64(v) < thr {
@@ -972,9 +1002,6 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image
 			m[i] = 0
 		}
 	}
-	// Open away specks, close the thin dark lines of the markings. The
-	// image is padded with non-surface first, so that closing never fills a
-	// thin strip of frame between the surface and the image border.
 	ks := max(5, int(0.012*float64(max(w, h)))|1)
 	padded := gocv.NewMat()
 	defer padded.Close()
@@ -988,28 +1015,20 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image
 	roi := padded.Region(image.Rect(ks, ks, ks+w, ks+h))
 	roi.CopyTo(mask)
 	roi.Close()
-	if m, err = mask.DataPtrUint8(); err != nil {
-		return nil, fmt.Errorf("calibrate: detect: %w", err)
-	}
-	if cut {
-		if d.edge == nil {
-			d.gradientMap()
-		}
-		for i, e := range d.edge {
-			if e {
-				m[i] = 0
-			}
-		}
-	}
+	return nil
+}
 
-	// Keep the surface-coloured region covering most of the middle of the
-	// image (4-connected components, counted over the middle).
+// keepMiddleRegion keeps in the mask (m its data) only the
+// surface-coloured region covering most of the middle of the image
+// (4-connected components, counted over the middle).
+func (d *detector) keepMiddleRegion(mask *gocv.Mat, m []uint8) error {
+	w, h := d.work.w, d.work.h
 	labels := gocv.NewMat()
 	defer labels.Close()
 	nl := gocv.ConnectedComponentsWithParams(*mask, &labels, 4, gocv.MatTypeCV32S, gocv.CCL_DEFAULT)
 	lb, err := labels.DataPtrUint8()
 	if err != nil || len(lb) != 4*w*h {
-		return nil, fmt.Errorf("calibrate: detect: component labels: %v", err)
+		return fmt.Errorf("calibrate: detect: component labels: %v", err)
 	}
 	// The labels are int32 in the machine's byte order (gocv v0.31 has no
 	// DataPtrInt32).
@@ -1029,7 +1048,7 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image
 		}
 	}
 	if best == 0 {
-		return nil, fmt.Errorf("calibrate: detect: %w (no surface-coloured region in the middle of the image)", ErrNoBoard)
+		return fmt.Errorf("calibrate: detect: %w (no surface-coloured region in the middle of the image)", ErrNoBoard)
 	}
 	for i := range m {
 		if comp[i] == int32(best) {
@@ -1038,6 +1057,12 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image
 			m[i] = 0
 		}
 	}
+	return nil
+}
+
+// outlineFilled returns the outline of the mask's largest region and
+// fills the mask with everything inside it (holes: markings, pieces).
+func outlineFilled(mask *gocv.Mat, m []uint8) ([]image.Point, error) {
 	cs := gocv.FindContours(*mask, gocv.RetrievalExternal, gocv.ChainApproxNone)
 	defer cs.Close()
 	bi, ba := -1, 0.0
@@ -1050,7 +1075,6 @@ func (d *detector) surfaceRegion(mask *gocv.Mat, thr float64, cut bool) ([]image
 		return nil, fmt.Errorf("calibrate: detect: %w", ErrNoBoard)
 	}
 	pts := cs.At(bi).ToPoints()
-	// Fill holes: the region is everything inside its outline.
 	one := gocv.NewPointsVectorFromPoints([][]image.Point{pts})
 	defer one.Close()
 	for i := range m {
@@ -1256,7 +1280,7 @@ func (d *detector) coarseSide(pts, normals []Point, onBorder []bool, phi, side f
 	if f, ok := fitLine(grp, 1.5); ok && float64(f.Inliers) >= 0.35*side {
 		l := f.L
 		if l.Normal().Dot(dir) < 0 {
-			l = Line{-l.A, -l.B, -l.C}
+			l = Line{A: -l.A, B: -l.B, C: -l.C}
 		}
 		var in []Point
 		for i, p := range grp {
@@ -1273,7 +1297,7 @@ func (d *detector) coarseSide(pts, normals []Point, onBorder []bool, phi, side f
 	for _, p := range pts {
 		ext = math.Max(ext, p.Dot(dir))
 	}
-	return Line{dir.X, dir.Y, -ext}, false
+	return Line{A: dir.X, B: dir.Y, C: -ext}, false
 }
 
 // explained is the share of the outline (off the border) within 2 px of a
@@ -1420,7 +1444,7 @@ func (d *detector) refineSide(l Line, a, b Point) (sr SideReport, start, end Lin
 	}
 	l1 := f1.L
 	if l1.Normal().Dot(out) < 0 {
-		l1 = Line{-l1.A, -l1.B, -l1.C}
+		l1 = Line{A: -l1.A, B: -l1.B, C: -l1.C}
 	}
 	a, b = l1.Project(a), l1.Project(b)
 	s2 := measureEdge(d.full, a, b, l1.Normal(), 0.08, 0.92, spacing, 6, 5)
@@ -1431,7 +1455,7 @@ func (d *detector) refineSide(l Line, a, b Point) (sr SideReport, start, end Lin
 	}
 	l2 := f2.L
 	if l2.Normal().Dot(out) < 0 {
-		l2 = Line{-l2.A, -l2.B, -l2.C}
+		l2 = Line{A: -l2.A, B: -l2.B, C: -l2.C}
 	}
 	// A dark line on the surface (a belt of the rig, a marking) has the
 	// surface again beyond it; an edge has the frame or the image border.

@@ -14,7 +14,7 @@ import (
 // over a board.
 func trueLens() *Lens {
 	return &Lens{
-		ImageSize:    Size{640, 480},
+		ImageSize:    Size{W: 640, H: 480},
 		CameraMatrix: [3][3]float64{{520, 0, 322}, {0, 520, 236}, {0, 0, 1}},
 		Distortion:   []float64{-0.28, 0.09, 0, 0, 0},
 	}
@@ -67,7 +67,7 @@ func chessboardViews(t testing.TB, l *Lens, n int, near bool) []gocv.Mat {
 			tz, tx, ty = 300, 15*math.Cos(a), 10*math.Sin(a)
 		}
 		M := [3][3]float64{{R[0][0], R[0][1], tx}, {R[1][0], R[1][1], ty}, {R[2][0], R[2][1], tz}}
-		H := Homography(mul3(k, M)).normalised() // board mm → undistorted px
+		H := Homography(mul3(k, M)).Normalised() // board mm → undistorted px
 		inv, err := H.Inverse()
 		if err != nil {
 			t.Fatal(err)
@@ -224,7 +224,7 @@ func rowStraightness(t *testing.T, img gocv.Mat) float64 {
 func TestLensPointsMatchOpenCV(t *testing.T) {
 	l := trueLens()
 	l.Distortion = []float64{-0.28, 0.09, 0.001, -0.0015, 0.02}
-	k, d := l.mats()
+	k, d := lensMats(l)
 	defer k.Close()
 	defer d.Close()
 	var pts []gocv.Point2f

@@ -47,7 +47,7 @@ func FromCorners(img gocv.Mat, corners [4]Point, opt Options) (*Calibration, *Re
 		return nil, nil, err
 	}
 	defer d.close()
-	cal, err := New(corners, Size{img.Cols(), img.Rows()}, d.g, d.opt.Orientation, d.opt.Now())
+	cal, err := New(corners, Size{W: img.Cols(), H: img.Rows()}, d.g, d.opt.Orientation, d.opt.Now())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/camera"
 )
 
 var colorWhite = color.RGBA{255, 255, 255, 255}
@@ -419,7 +420,7 @@ func fitCircle(pts []Point) (Circle, float64, bool) {
 			return Circle{}, 0, false
 		}
 		mm := [][]float64{m[0][:], m[1][:], m[2][:]}
-		s, err := solve(mm, v[:])
+		s, err := camera.Solve(mm, v[:])
 		if err != nil {
 			return Circle{}, 0, false
 		}
@@ -457,7 +458,7 @@ func fitCircle(pts []Point) (Circle, float64, bool) {
 // 2 bottom, 3 left) under orientation o.
 func boardSideOf(j int, o Orientation) board.Side {
 	dir := [4]int{2, 1, 0, 3}[j] // quarter turns of top, right, bottom, left
-	return board.Side(((dir-o.SouthAt.quarterTurns())%4 + 4) % 4)
+	return board.Side(((dir-o.SouthAt.QuarterTurns())%4 + 4) % 4)
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }

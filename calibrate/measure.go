@@ -861,7 +861,7 @@ func (d *detector) scoreMarkings(cal *Calibration, v *boardView, f *marksFound, 
 		add("arrow", pk.String(), f.arrows[pk].in, f.arrows[pk].ok, 0.5, math.Abs(f.arrows[pk].dip.centre), f.arrows[pk].dip.centre)
 	}
 	add("centre_circle", "centre", f.centreIn, mm.centre, 2, f.centre.c.Len(), f.centre.c.Len())
-	q4 := cal.Orientation.SouthAt.quarterTurns()
+	q4 := cal.Orientation.SouthAt.QuarterTurns()
 	for k := 0; k < 4; k++ {
 		bp := [4]board.Pocket{board.NW, board.NE, board.SE, board.SW}[(k+q4)%4]
 		want := d.g.Pocket(bp)

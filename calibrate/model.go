@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/boardcam/boardcam/camera"
 )
 
 // fitModel fits, by Levenberg–Marquardt, a homography from the normalised
@@ -106,7 +108,7 @@ func (pr *modelProblem) start(hn Homography, rearPts [4][]Point, rearV [4]float6
 		bInit = pr.b0
 	}
 	x := make([]float64, 10)
-	h := hn.normalised()
+	h := hn.Normalised()
 	copy(x, []float64{h[0][0], h[0][1], h[0][2], h[1][0], h[1][1], h[1][2], h[2][0], h[2][1]})
 	x[8], x[9] = bInit, pr.p0
 	return x
@@ -175,7 +177,7 @@ func (pr *modelProblem) result(x, r []float64) (*ModelFit, error) {
 	if len(pr.obs) > 0 {
 		m.RMS = math.Sqrt(ss / float64(len(pr.obs)))
 	}
-	if !H.finite() || math.Abs(H.Det()) < 1e-12 {
+	if !H.Finite() || math.Abs(H.Det()) < 1e-12 {
 		return nil, errors.New("degenerate fit")
 	}
 	if x[8] < 0.5 || x[8] > 0.95 || x[9] < 0.8 || x[9] > 0.99 {
@@ -221,7 +223,7 @@ func levenbergMarquardt(resid func(x, out []float64) ([]float64, bool), x []floa
 				m[a][a] += lambda * (A[a][a] + 1e-12)
 				rhs[a] = -g[a]
 			}
-			dx, err := solve(m, rhs)
+			dx, err := camera.Solve(m, rhs)
 			if err != nil {
 				lambda *= 10
 				continue

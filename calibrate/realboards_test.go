@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/internal/realboards"
 	"gocv.io/x/gocv"
@@ -46,7 +47,7 @@ func loadAnnotations(t testing.TB) []realboards.Annotation {
 // checkCorners adds calibrate's own check of an annotation: the corners
 // form a clockwise convex quadrilateral.
 func checkCorners(a realboards.Annotation) error {
-	if ok, wind := quadConvex(annCorners(a)); !ok || wind < 0 {
+	if ok, wind := camera.QuadConvex(annCorners(a)); !ok || wind < 0 {
 		return errors.New("corners_px are not a clockwise convex quadrilateral")
 	}
 	return nil

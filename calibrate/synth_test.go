@@ -10,6 +10,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/camera"
 )
 
 // This file draws simple synthetic board images with exactly known corners,
@@ -142,7 +143,7 @@ func (v view) camera(g *board.Geometry) Homography {
 	t := [3]float64{v.Shift.X * float64(v.W) * dist / f, v.Shift.Y * float64(v.H) * dist / f, dist}
 	K := [3][3]float64{{f, 0, float64(v.W)/2 - 0.5}, {0, f, float64(v.H)/2 - 0.5}, {0, 0, 1}}
 	M := [3][3]float64{{R[0][0], R[0][1], t[0]}, {R[1][0], R[1][1], t[1]}, {R[2][0], R[2][1], t[2]}}
-	return Homography(mul3(K, M)).normalised()
+	return Homography(mul3(K, M)).Normalised()
 }
 
 func mul3(a, b [3][3]float64) [3][3]float64 {
@@ -216,7 +217,7 @@ func renderView(t testing.TB, g *board.Geometry, v view) (gocv.Mat, [4]Point) {
 	// The surface rectangle is filled up to the outer sides of its border
 	// pixels: half a texture pixel beyond ±Half.
 	var corners [4]Point
-	for i, c := range boardCorners(g.Surface + 1/texPerMM) {
+	for i, c := range camera.BoardCorners(g.Surface + 1/texPerMM) {
 		p := h.Apply(c)
 		if v.Lens != nil {
 			p = v.Lens.Distort(p)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/match"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -24,7 +25,7 @@ type scriptAnalyzer struct {
 	seen       []int64
 }
 
-func (a *scriptAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration) (Analysis, error) {
+func (a *scriptAnalyzer) Analyze(frame sight.Image, index int64, pts time.Duration) (Analysis, error) {
 	a.seen = append(a.seen, index)
 	if why := a.unanalysed[index]; why != "" {
 		return Analysis{Unanalysed: why}, nil
@@ -56,7 +57,7 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Pipeline.FrameQueue = queue
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clocktest.New(), analyzer: a, catchUp: -1}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Clock: clocktest.New(), analyzer: a, catchUp: -1}
 	d.metrics = NewMetrics(nil, d.Clock.Now())
 	d.latest = gocv.NewMat()
 	t.Cleanup(func() { d.latest.Close() })

@@ -3,9 +3,7 @@ package daemon
 import (
 	"time"
 
-	"gocv.io/x/gocv"
-
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
@@ -15,10 +13,11 @@ import (
 // turns frames into physical events and tracked pieces. The daemon calls it
 // from one goroutine, frame after frame.
 type Analyzer interface {
-	// Analyze processes one frame (8-bit BGR; the analyzer must not keep
-	// it): index is the frame's number in the stream (gaps where frames
-	// were dropped), pts its time in the stream.
-	Analyze(frame gocv.Mat, index int64, pts time.Duration) (Analysis, error)
+	// Analyze processes one frame (8-bit BGR, a *gocv.Mat from the
+	// daemon's sources; the analyzer must not keep it): index is the
+	// frame's number in the stream (gaps where frames were dropped), pts
+	// its time in the stream.
+	Analyze(frame sight.Image, index int64, pts time.Duration) (Analysis, error)
 	// Reset is called when the picture returns after the camera stalled
 	// or was reconnected: the camera may have moved, so the analyzer makes
 	// sure its calibration still holds, recalibrating (and emitting a
@@ -63,13 +62,13 @@ type StageTiming struct {
 }
 
 // calibrationStatus is the web's calibration message for cal.
-func calibrationStatus(cal *calibrate.Calibration, frame gocv.Mat, index int64, msg string) *web.Calibration {
+func calibrationStatus(cal *camera.Calibration, width, height int, index int64, msg string) *web.Calibration {
 	st := web.CalibrationOK
-	if cal.Quality.Method == calibrate.Manual {
+	if cal.Quality.Method == camera.Manual {
 		st = web.CalibrationManual
 	}
 	c := &web.Calibration{Status: st, Quality: cal.Quality.Score, CornersPx: cal.CornersPx(),
-		Width: frame.Cols(), Height: frame.Rows(), Frame: index, Message: msg}
+		Width: width, Height: height, Frame: index, Message: msg}
 	var h [9]float64
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {

@@ -22,7 +22,7 @@ func analyzeUntil(t *testing.T, a Analyzer, src Source, frame *gocv.Mat, from *i
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := a.Analyze(*frame, *from, pts)
+		res, err := a.Analyze(frame, *from, pts)
 		*from++
 		if err != nil {
 			t.Fatal(err)
@@ -58,7 +58,7 @@ func TestVisionAnalyzer(t *testing.T) {
 	defer src.Close()
 	frame := gocv.NewMat()
 	defer frame.Close()
-	a, err := NewVisionAnalyzer(board.ICF(), nil, nil, board.S, calibrate.Bottom, nil, nil)
+	a, err := NewVisionAnalyzer(testSight, board.ICF(), nil, nil, board.S, calibrate.Bottom, nil, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestVisionAnalyzer(t *testing.T) {
 	// A few more frames: the opening arrangement is tracked.
 	for i := 0; i < 5; i++ {
 		pts, _ := src.Read(&frame)
-		r, err := a.Analyze(frame, idx, pts)
+		r, err := a.Analyze(&frame, idx, pts)
 		idx++
 		if err != nil {
 			t.Fatal(err)

@@ -25,7 +25,7 @@ func TestCloseDuringRun(t *testing.T) {
 	cfg.Source.URI = demo
 	nopace := false
 	cfg.Source.Pace = &nopace
-	d := &Daemon{Config: cfg, Logger: quietLogger(), NewMatch: true}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), NewMatch: true}
 	done := runDaemon(t, d)
 	guard := time.Now().Add(60 * time.Second) // a guard against a hang, not a timing
 	for d.metrics.nOut.Load() < 3 {
@@ -55,7 +55,7 @@ func TestCloseDuringRun(t *testing.T) {
 // The vision analyzer after Close refuses frames instead of touching freed
 // OpenCV memory.
 func TestVisionAnalyzerClosed(t *testing.T) {
-	a, err := NewVisionAnalyzer(board.ICF(), nil, nil, board.S, calibrate.Bottom, nil, nil)
+	a, err := NewVisionAnalyzer(testSight, board.ICF(), nil, nil, board.S, calibrate.Bottom, nil, nil, "")
 	if err != nil {
 		t.Fatal(err)
 	}

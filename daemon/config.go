@@ -16,7 +16,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/mqtt"
@@ -245,6 +245,10 @@ type PipelineConfig struct {
 	// PublishQueue is the number of announcements waiting for the
 	// publishers (default 1024; never dropped).
 	PublishQueue int `yaml:"publish_queue"`
+	// Detector names the disc detector in vision's registry (default
+	// "": vision's own, "classic"; `boardcam detect --detector` takes the
+	// same names).
+	Detector string `yaml:"detector"`
 }
 
 // SetConfig is the configuration's set of pieces: diameters in mm, zero
@@ -672,12 +676,12 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.Lens != "" {
-		if _, err := calibrate.LoadLens(c.Lens); err != nil {
+		if _, err := camera.LoadLens(c.Lens); err != nil {
 			bad("lens", "%v", err)
 		}
 	}
 	if c.SouthAt != "" && c.SouthAt != SouthAtFirstStroke {
-		if _, err := calibrate.ParseDirection(c.SouthAt); err != nil {
+		if _, err := camera.ParseDirection(c.SouthAt); err != nil {
 			bad("south_at", "%q: want bottom, right, top, left or %s", c.SouthAt, SouthAtFirstStroke)
 		}
 	}

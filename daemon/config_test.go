@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/camera"
 )
 
 func TestConfigDefaults(t *testing.T) {
@@ -239,5 +240,23 @@ func TestConfigSyntaxErrorLines(t *testing.T) {
 				t.Errorf("error %q, want %q… %q", err, want, c.says)
 			}
 		})
+	}
+}
+
+// pipeline.detector is read; the name is checked when the analysis is
+// made (the registry is the OpenCV side's).
+func TestConfigDetector(t *testing.T) {
+	c, err := ParseConfig([]byte("pipeline:\n  detector: learned\n"), "d.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Pipeline.Detector != "learned" {
+		t.Errorf("pipeline.detector = %q", c.Pipeline.Detector)
+	}
+	if _, err := NewVisionAnalyzer(testSight, board.ICF(), nil, nil, board.S, camera.Bottom, nil, nil, "nope"); err == nil || !strings.Contains(err.Error(), `no detector "nope"`) {
+		t.Errorf("an unknown detector: %v", err)
+	}
+	if _, err := NewVisionAnalyzer(Sight{}, board.ICF(), nil, nil, board.S, camera.Bottom, nil, nil, ""); err == nil || !strings.Contains(err.Error(), "OpenCV side") {
+		t.Errorf("no Sight: %v", err)
 	}
 }

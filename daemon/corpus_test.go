@@ -94,7 +94,7 @@ func TestCorpusTruthEvents(t *testing.T) {
 				cfg.Match.Teams = []string{rs.Teams[0], rs.Teams[1]}
 			}
 			cfg.Match.Breaker = rs.Break.String()
-			d := &Daemon{Config: cfg, Logger: quietLogger()}
+			d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger()}
 			if rs.Mode == corpus.ModeResume || rs.Mode == corpus.ModeMidBoard {
 				d.Resume = filepath.Join(t.TempDir(), "so-far.log")
 				if err := os.WriteFile(d.Resume, []byte(rs.Log), 0o644); err != nil {

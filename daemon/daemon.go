@@ -16,7 +16,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/events"
@@ -43,7 +43,7 @@ type Publisher interface {
 // tracker) → referee → rules → journal → publishers (scoreboard sinks,
 // websocket), each a goroutine connected to the next by a bounded queue.
 //
-//	d := &daemon.Daemon{Config: cfg, Logger: log}
+//	d := &daemon.Daemon{Config: cfg, Logger: log, Sight: sight} // sight: the OpenCV side (cmd/boardcam)
 //	if err := d.Initialize(); err != nil { … }
 //	defer d.Close()
 //	err := d.Run(ctx) // until the video ends or ctx is cancelled
@@ -78,6 +78,9 @@ type Daemon struct {
 	Reopen func() (Source, error)
 	// Analyzer replaces the default analyzer.
 	Analyzer Analyzer
+	// Sight is the OpenCV side the default analyzer is made of (given by
+	// cmd/boardcam from package vision/analysis).
+	Sight Sight
 	// Remove, when set, drops the frames it names as the capture reads
 	// them, exactly as if the analysis had been too busy to take them: a
 	// slow computer's drops made repeatable (boardcam eval --remove).
@@ -377,34 +380,37 @@ func (d *Daemon) openAnalyzer() error {
 	if d.analyzer != nil {
 		return nil
 	}
-	var cal *calibrate.Calibration
+	var cal *camera.Calibration
 	if cfg.Calibration != "" {
-		c, err := calibrate.Load(cfg.Calibration)
+		c, err := camera.Load(cfg.Calibration)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("calibration"), err)
 		}
 		cal = c
 	}
-	var lens *calibrate.Lens
+	var lens *camera.Lens
 	if cfg.Lens != "" {
-		l, err := calibrate.LoadLens(cfg.Lens)
+		l, err := camera.LoadLens(cfg.Lens)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("lens"), err)
 		}
 		lens = l
 	}
 	st := d.keeper.StreamStart()
-	south, turn := calibrate.Bottom, (*board.Side)(nil)
+	south, turn := camera.Bottom, (*board.Side)(nil)
 	switch cfg.SouthAt {
 	case "":
 	case SouthAtFirstStroke:
 		t := st.Turn
 		turn = &t
 	default:
-		south, _ = calibrate.ParseDirection(cfg.SouthAt) // validated
+		south, _ = camera.ParseDirection(cfg.SouthAt) // validated
 	}
-	a, err := NewVisionAnalyzer(d.geom, cal, lens, st.Breaker, south, turn, cfg.Set.set())
+	a, err := NewVisionAnalyzer(d.Sight, d.geom, cal, lens, st.Breaker, south, turn, cfg.Set.set(), cfg.Pipeline.Detector)
 	if err != nil {
+		if cfg.Pipeline.Detector != "" {
+			return fmt.Errorf("vision pipeline (%s %q): %w", cfg.at("pipeline.detector"), cfg.Pipeline.Detector, err)
+		}
 		return fmt.Errorf("vision pipeline: %w", err)
 	}
 	// The umpire's manual calibration, saved by the last run, is used
@@ -847,7 +853,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		}
 		decimatedLast = false
 		start := time.Now()
-		res, err := a.Analyze(f.Mat, f.Index, f.PTS)
+		res, err := a.Analyze(&f.Mat, f.Index, f.PTS)
 		took := time.Since(start)
 		cost = ewma(cost, took.Seconds())
 		d.metrics.stage("analyze", took)

@@ -128,7 +128,7 @@ func TestStalledSourceRecovers(t *testing.T) {
 	rec := newRecorder()
 	clock := clocktest.New()
 	cfg := testConfig(t)
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clock, Source: src, Analyzer: ana, Publishers: []Publisher{rec}}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Clock: clock, Source: src, Analyzer: ana, Publishers: []Publisher{rec}}
 	done := runDaemon(t, d)
 	defer d.Close()
 	guard := time.AfterFunc(2*time.Minute, func() { panic("TestStalledSourceRecovers hung: the daemon did not get past the stall") })
@@ -204,7 +204,7 @@ func TestSlowPublisherNeverStallsCapture(t *testing.T) {
 	rec.block = make(chan struct{})
 	cfg := testConfig(t)
 	cfg.Pipeline.FrameQueue, cfg.Pipeline.EventQueue, cfg.Pipeline.PublishQueue = 2, 2, 2
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Source: src, Analyzer: ana, Publishers: []Publisher{rec}}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Source: src, Analyzer: ana, Publishers: []Publisher{rec}}
 	done := runDaemon(t, d)
 	defer d.Close()
 
@@ -323,7 +323,7 @@ func TestEventsFeed(t *testing.T) {
 	cfg.Source.URI = "events:" + path
 	nopace := false
 	cfg.Source.Pace = &nopace
-	d := &Daemon{Config: cfg, Logger: quietLogger()}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger()}
 	waitRun(t, runDaemon(t, d))
 	d.Close()
 	if g, w := fingerprintOf(d.State()), fingerprintOf(want); g != w {
@@ -336,7 +336,7 @@ func TestEventsFeed(t *testing.T) {
 	if closed, why := jf.Closed(); !closed || !strings.Contains(why, "ended") {
 		t.Errorf("journal not closed at the end of the file: %v %q", closed, why)
 	}
-	d2 := &Daemon{Config: cfg, Logger: quietLogger()}
+	d2 := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger()}
 	if err := d2.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +361,7 @@ func TestEventsFeedCorrupt(t *testing.T) {
 	cfg.Source.URI = "events:" + path
 	nopace := false
 	cfg.Source.Pace = &nopace
-	d := &Daemon{Config: cfg, Logger: quietLogger()}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger()}
 	if err := d.Initialize(); err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,8 @@ func (d *Daemon) openEvidence() error {
 			e.restore(pendingIDs(snap.Pending))
 		}
 	}
-	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth, MaxBytes: cfg.BufferMB << 20}, Painter: d.Painter}
+	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth, MaxBytes: cfg.BufferMB << 20,
+		Idle: d.srcInfo.Live || d.Config.Source.pace()}, Painter: d.Painter}
 	if err := e.buf.Initialize(); err != nil {
 		return fmt.Errorf("%s: %w", d.Config.at("evidence"), err)
 	}

@@ -9,6 +9,8 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/sight"
+	"github.com/boardcam/boardcam/vision/analysis"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -144,8 +146,8 @@ func newWorldAnalyzer(evs []events.Event, tokens chan struct{}) *worldAnalyzer {
 	return &worldAnalyzer{evs: evs, tokens: tokens}
 }
 
-func (a *worldAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration) (Analysis, error) {
-	w := readWorldFrame(frame)
+func (a *worldAnalyzer) Analyze(frame sight.Image, index int64, pts time.Duration) (Analysis, error) {
+	w := readWorldFrame(*frame.(*gocv.Mat))
 	a.mu.Lock()
 	var out Analysis
 	if a.recal {
@@ -249,3 +251,6 @@ func cameraIs(status string) func(web.Message) bool {
 		return ok && c.Status == status
 	}
 }
+
+// testSight is the OpenCV side cmd/boardcam gives the daemon.
+var testSight = Sight{NewAnalyzer: analysis.Factory, FromCorners: analysis.FromCorners}

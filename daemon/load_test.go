@@ -119,7 +119,7 @@ func TestDemoClipUnderLoad(t *testing.T) {
 	// own memory (about 16 MiB at 720p, bounded) is measured by the
 	// evidence package and stated in the README.
 	cfg.Evidence.Off = true
-	d := &Daemon{Config: cfg, Logger: quietLogger(), NewMatch: true, WebTuning: func(c *web.Config) {
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), NewMatch: true, WebTuning: func(c *web.Config) {
 		c.SendBuffer = 16          // a slow client is dropped after 16 queued messages …
 		c.SocketWriteBuffer = 4096 // … once its socket is full
 	}}

@@ -52,7 +52,7 @@ func childMain() int {
 	zero := 0.0
 	cfg.Referee.ToleranceMM, cfg.Referee.TimeToleranceS = &zero, &zero
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	d := &Daemon{Config: cfg, Logger: log, Publishers: []Publisher{statePrinter{}}}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: log, Publishers: []Publisher{statePrinter{}}}
 	if err := d.Initialize(); err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		return 1

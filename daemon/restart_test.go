@@ -34,18 +34,18 @@ func TestRestartContinuesWhateverFlags(t *testing.T) {
 		d.Close()
 		return d
 	}
-	first := start(&Daemon{Config: cfg, Resume: logPath})
+	first := start(&Daemon{Sight: testSight, Config: cfg, Resume: logPath})
 	want := first.State()
 	if first.JournalPath() == "" || want.Teams[0].Name != "Asha" {
 		t.Fatalf("the match from the log: %s %+v", first.JournalPath(), want)
 	}
 	// The same command line again (systemd restarting the service).
-	again := start(&Daemon{Config: cfg, Resume: logPath})
+	again := start(&Daemon{Sight: testSight, Config: cfg, Resume: logPath})
 	// Other flags: another profile and other players, no log.
 	other := cfg
 	other.Match.Profile = "four-break"
 	other.Match.Players = []string{"S=Zed", "N=Yan"}
-	changed := start(&Daemon{Config: other})
+	changed := start(&Daemon{Sight: testSight, Config: other})
 	for name, d := range map[string]*Daemon{"same flags": again, "other flags": changed} {
 		if d.JournalPath() != first.JournalPath() || fingerprintOf(d.State()) != fingerprintOf(want) || d.State().Teams[0].Name != "Asha" {
 			t.Errorf("restart with %s: journal %s, %+v; want %s, %+v", name, d.JournalPath(), d.State().Teams, first.JournalPath(), want.Teams)
@@ -61,7 +61,7 @@ func TestRestartContinuesWhateverFlags(t *testing.T) {
 
 	// An explicit new match: the old journal is closed, the new one is
 	// the configuration's match, and a restart continues it.
-	fresh := start(&Daemon{Config: other, NewMatch: true})
+	fresh := start(&Daemon{Sight: testSight, Config: other, NewMatch: true})
 	if fresh.JournalPath() == first.JournalPath() || fresh.State().Teams[0].Name != "Zed" || fresh.State().Profile != "four-break" {
 		t.Errorf("new match: %s %+v", fresh.JournalPath(), fresh.State().Teams)
 	}
@@ -71,7 +71,7 @@ func TestRestartContinuesWhateverFlags(t *testing.T) {
 	if closed, why := jf.Closed(); !closed || !strings.Contains(why, "new match") {
 		t.Errorf("the old journal is not closed: %v %q", closed, why)
 	}
-	if d := start(&Daemon{Config: cfg, Resume: logPath}); d.JournalPath() != fresh.JournalPath() {
+	if d := start(&Daemon{Sight: testSight, Config: cfg, Resume: logPath}); d.JournalPath() != fresh.JournalPath() {
 		t.Errorf("restart after the new match: %s, want %s", d.JournalPath(), fresh.JournalPath())
 	}
 }
@@ -94,7 +94,7 @@ func TestFailedStartCreatesNoJournal(t *testing.T) {
 	} {
 		cfg := testConfig(t)
 		set(&cfg)
-		d := &Daemon{Config: cfg, Logger: quietLogger()}
+		d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger()}
 		err := d.Initialize()
 		d.Close()
 		if err == nil {

@@ -44,7 +44,7 @@ func TestResumeFromLog(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.Source.URI = "events:" + path
 	cfg.Match.Profile = "four-break" // the log's header wins
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Resume: logPath}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Resume: logPath}
 	if err := d.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestResumeFromLog(t *testing.T) {
 	}
 
 	// A restart without --resume carries on with the journal.
-	d2 := &Daemon{Config: cfg, Logger: quietLogger()}
+	d2 := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger()}
 	if err := d2.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestResumeFromPosition(t *testing.T) {
 	}
 	cfg := testConfig(t)
 	cfg.Source.URI = "events:" + path
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Resume: logPath}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Resume: logPath}
 	if err := d.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestResumeFromPosition(t *testing.T) {
 	if p := jf.Header.Position; p == nil || p.String() != "board=2 turn=S white=4 black=2 queen=pending:S score=3-6 boards=1-0" {
 		t.Errorf("journal position %v", p)
 	}
-	d2 := &Daemon{Config: cfg, Logger: quietLogger()}
+	d2 := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger()}
 	if err := d2.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestResumeErrors(t *testing.T) {
 			}
 			cfg := testConfig(t)
 			cfg.Source.URI = "events:" + path
-			d := &Daemon{Config: cfg, Logger: quietLogger(), Resume: lp}
+			d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Resume: lp}
 			err := d.Initialize()
 			if err == nil {
 				d.Close()

@@ -140,7 +140,7 @@ func TestMissingCamera(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.Source.URI = "/dev/video97"
 	rec := newRecorder()
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clock, Publishers: []Publisher{rec}, Analyzer: newWorldAnalyzer(nil, nil)}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Clock: clock, Publishers: []Publisher{rec}, Analyzer: newWorldAnalyzer(nil, nil)}
 	if err := d.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestVideoFileEndToEnd(t *testing.T) {
 	nopace := false
 	cfg.Source.Pace = &nopace
 	rec := newRecorder()
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Publishers: []Publisher{rec}}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Publishers: []Publisher{rec}}
 	if err := d.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestVideoFileEndToEnd(t *testing.T) {
 
 	b, _ := os.ReadFile(path)
 	os.WriteFile(path, b[:len(b)/3], 0o644)
-	d = &Daemon{Config: cfg, Logger: quietLogger(), NewMatch: true}
+	d = &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), NewMatch: true}
 	if err := d.Initialize(); err != nil {
 		t.Fatal(err)
 	}

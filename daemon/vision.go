@@ -8,10 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/pipeline"
 	"github.com/boardcam/boardcam/sight"
@@ -19,13 +17,34 @@ import (
 	"github.com/boardcam/boardcam/web"
 )
 
-// VisionAnalyzer is the daemon's analysis: package pipeline's Analyzer
+// Sight is what the daemon takes from the OpenCV side: the program that
+// links it (cmd/boardcam, with package vision/analysis) fills it in, so
+// that the daemon's own wiring does not link OpenCV.
+type Sight struct {
+	// NewAnalyzer makes the analysis (calibrate → vision → tracker):
+	// vision/analysis.Factory.
+	NewAnalyzer pipeline.Factory
+	// FromCorners makes a calibration from the four corners of the
+	// playing surface (NW, NE, SE, SW) in the pixels of a frame (the
+	// umpire's manual calibration): vision/analysis.FromCorners.
+	FromCorners func(img sight.Image, corners [4]camera.Point, g *board.Geometry, o camera.Orientation) (*camera.Calibration, error)
+}
+
+func (s Sight) check() error {
+	if s.NewAnalyzer == nil || s.FromCorners == nil {
+		return errors.New("no analysis: the daemon was started without its OpenCV side (Daemon.Sight)")
+	}
+	return nil
+}
+
+// VisionAnalyzer is the daemon's analysis: a pipeline.Analyzer
 // (calibrate → vision → tracker) with its events, its twenty tracked
 // pieces, its calibration status and its per-stage timings.
 type VisionAnalyzer struct {
 	// Config is the pipeline's configuration (board, calibration file,
-	// orientation with the breaker's seat).
+	// orientation with the breaker's seat, detector).
 	Config pipeline.Config
+	sight  Sight
 
 	// Saved, when set, is where a manual calibration (the umpire's four
 	// corners) is saved, so that the daemon uses it again after a restart.
@@ -35,44 +54,48 @@ type VisionAnalyzer struct {
 	// Close from another goroutine waits for the frame in flight, and the
 	// calls after it fail instead of touching freed OpenCV memory.
 	pmu     sync.Mutex
-	p       *pipeline.Analyzer
-	cal     *calibrate.Calibration
+	p       pipeline.Analyzer
+	cal     *camera.Calibration
 	note    string
 	started bool
 
 	mu     sync.Mutex
 	manual *[4][2]float64
 	// manualSize is the frame size saved corners were clicked on.
-	manualSize calibrate.Size
-	size       calibrate.Size
+	manualSize camera.Size
+	size       camera.Size
 }
 
-// NewVisionAnalyzer prepares the pipeline for a board, a calibration file
+// NewVisionAnalyzer prepares the analysis s makes for a board, a calibration file
 // (nil: the board is found in the frames), the camera's lens (nil: none
 // known), the seat that breaks and the installation's orientation:
 // southAt, the image side nearest board side S, or, with turn set, none:
 // the orientation is then taken from the first stroke, played from turn
 // (see pipeline.Config.Turn). set, when not nil, is the configuration's
-// set of pieces, over the one the calibration learned.
-func NewVisionAnalyzer(g *board.Geometry, cal *calibrate.Calibration, lens *calibrate.Lens, breaker board.Side, southAt calibrate.Direction, turn *board.Side, set *board.Set) (*VisionAnalyzer, error) {
-	o := calibrate.DefaultOrientation()
+// set of pieces, over the one the calibration learned; detector names the
+// disc detector in vision's registry ("": the default).
+func NewVisionAnalyzer(s Sight, g *board.Geometry, cal *camera.Calibration, lens *camera.Lens, breaker board.Side, southAt camera.Direction, turn *board.Side, set *board.Set, detector string) (*VisionAnalyzer, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	o := camera.DefaultOrientation()
 	o.Breaker, o.BreakerSource = breaker, "config"
 	o.SouthAt = southAt
 	cfg := pipeline.Config{Geometry: g, Calibration: cal, Lens: lens, Orientation: o}
-	cfg.Vision.Set = set
+	cfg.Set, cfg.Detector = set, detector
 	if cal == nil && turn != nil {
 		t := *turn
 		cfg.Turn = &t
 	}
-	p, err := pipeline.New(cfg)
+	p, err := s.NewAnalyzer(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &VisionAnalyzer{Config: cfg, p: p}, nil
+	return &VisionAnalyzer{Config: cfg, sight: s, p: p}, nil
 }
 
 // Analyze implements Analyzer.
-func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration) (Analysis, error) {
+func (a *VisionAnalyzer) Analyze(frame sight.Image, index int64, pts time.Duration) (Analysis, error) {
 	var out Analysis
 	a.pmu.Lock()
 	defer a.pmu.Unlock()
@@ -80,12 +103,13 @@ func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration)
 		return out, errAnalyzerClosed
 	}
 	a.mu.Lock()
-	a.size = calibrate.Size{W: frame.Cols(), H: frame.Rows()}
+	w, h := sight.Size(frame)
+	a.size = camera.Size{W: w, H: h}
 	manual := a.manual
 	if a.manualSize.W != 0 && a.manualSize != a.size {
 		manual = nil // saved on another camera's frames
 	}
-	a.manual, a.manualSize = nil, calibrate.Size{}
+	a.manual, a.manualSize = nil, camera.Size{}
 	a.mu.Unlock()
 	if manual != nil {
 		if err := a.useCorners(frame, *manual); err != nil {
@@ -114,10 +138,10 @@ func (a *VisionAnalyzer) Analyze(frame gocv.Mat, index int64, pts time.Duration)
 	if r.Calibration != a.cal {
 		a.cal = r.Calibration
 		if a.cal != nil {
-			out.Calibration = calibrationStatus(a.cal, frame, index, r.Note)
+			out.Calibration = calibrationStatus(a.cal, w, h, index, r.Note)
 		}
 	} else if a.cal == nil && r.Note != a.note {
-		out.Calibration = &web.Calibration{Status: web.CalibrationSearching, Message: r.Note, Width: frame.Cols(), Height: frame.Rows(), Frame: index}
+		out.Calibration = &web.Calibration{Status: web.CalibrationSearching, Message: r.Note, Width: w, Height: h, Frame: index}
 	}
 	if a.cal != nil && !r.Calibrated && r.Note != "" && r.Note != a.note {
 		out.Calibration = &web.Calibration{Status: web.CalibrationLost, Message: r.Note, Frame: index}
@@ -205,7 +229,7 @@ type SavedCorners struct {
 }
 
 // SaveCorners writes the corners atomically.
-func SaveCorners(path string, c [4][2]float64, size calibrate.Size) error {
+func SaveCorners(path string, c [4][2]float64, size camera.Size) error {
 	b, err := json.MarshalIndent(SavedCorners{CornersPx: c, Width: size.W, Height: size.H}, "", "  ")
 	if err != nil {
 		return err
@@ -240,25 +264,25 @@ func (a *VisionAnalyzer) UseSaved(sc SavedCorners) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	c := sc.CornersPx
-	a.manual, a.manualSize = &c, calibrate.Size{W: sc.Width, H: sc.Height}
+	a.manual, a.manualSize = &c, camera.Size{W: sc.Width, H: sc.Height}
 }
 
-func (a *VisionAnalyzer) useCorners(frame gocv.Mat, c [4][2]float64) error {
-	var pts [4]calibrate.Point
+func (a *VisionAnalyzer) useCorners(frame sight.Image, c [4][2]float64) error {
+	var pts [4]camera.Point
 	for i := range c {
-		pts[i] = calibrate.Point{X: c[i][0], Y: c[i][1]}
+		pts[i] = camera.Point{X: c[i][0], Y: c[i][1]}
 	}
 	o := a.Config.Orientation
 	if a.cal != nil {
 		o = a.cal.Orientation
 	}
-	cal, _, err := calibrate.FromCorners(frame, pts, calibrate.Options{Geometry: a.Config.Geometry, Orientation: o})
+	cal, err := a.sight.FromCorners(frame, pts, a.Config.Geometry, o)
 	if err != nil {
 		return err
 	}
 	cfg := a.Config
 	cfg.Calibration = cal
-	p, err := pipeline.New(cfg)
+	p, err := a.sight.NewAnalyzer(cfg)
 	if err != nil {
 		return err
 	}

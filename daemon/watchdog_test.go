@@ -160,7 +160,7 @@ func TestDaemonNotifiesSystemd(t *testing.T) {
 	path, _ := boardEvents(t, tmp, "autoplay-board.yaml")
 	cfg := testConfig(t)
 	cfg.Source.URI = "events:" + path // paced: it lasts minutes, the test cancels it
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Notifier: n}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Notifier: n}
 	if err := d.Initialize(); err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func TestWebBackend(t *testing.T) {
 	cfg.Web.Listen = &listen
 	cfg.Web.UmpireHash = hash
 	rec := newRecorder()
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Publishers: []Publisher{rec}}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Publishers: []Publisher{rec}}
 	if err := d.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestHardwareMissing(t *testing.T) {
 	path, _ := boardEvents(t, tmp, "autoplay-board.yaml")
 	cfg.Source.URI = "events:" + path
 	var logs strings.Builder
-	d := &Daemon{Config: cfg, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: slog.New(slog.NewTextHandler(&logs, nil))}
 	if err := d.Initialize(); err != nil {
 		t.Fatalf("the daemon did not start without hardware: %v", err)
 	}
@@ -181,7 +181,7 @@ func TestButtonUndo(t *testing.T) {
 	chip := &gpiotest.Chip{}
 	clock := clocktest.New()
 	rec := newRecorder()
-	d := &Daemon{Config: cfg, Logger: quietLogger(), Clock: clock, Publishers: []Publisher{rec},
+	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Clock: clock, Publishers: []Publisher{rec},
 		Hardware: hardware.Options{OpenGPIO: func(string) (gpio.Chip, error) { return chip, nil }}}
 	if err := d.Initialize(); err != nil {
 		t.Fatal(err)

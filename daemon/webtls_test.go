@@ -27,7 +27,7 @@ func TestWebTLSSelfSignedKeptInStateDir(t *testing.T) {
 	}
 	start := func() (string, *bytes.Buffer) {
 		var log bytes.Buffer
-		d := &Daemon{Config: cfg, Clock: clock.Real{}, Logger: slog.New(slog.NewTextHandler(&log, nil))}
+		d := &Daemon{Sight: testSight, Config: cfg, Clock: clock.Real{}, Logger: slog.New(slog.NewTextHandler(&log, nil))}
 		tc, err := d.webTLS()
 		if err != nil || tc == nil || len(tc.Certificates) != 1 {
 			t.Fatalf("webTLS: %v %v", tc, err)
@@ -50,7 +50,7 @@ func TestWebTLSSelfSignedKeptInStateDir(t *testing.T) {
 		t.Errorf("second start made another certificate: %s vs %s; %s", fp2, fp1, log2)
 	}
 	cfg.Web.TLS = TLSConfig{Cert: filepath.Join(dir, "missing.crt"), Key: filepath.Join(dir, web.SelfSignedKey)}
-	d := &Daemon{Config: cfg, Clock: clock.Real{}, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))}
+	d := &Daemon{Sight: testSight, Config: cfg, Clock: clock.Real{}, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))}
 	if _, err := d.webTLS(); err == nil || !strings.Contains(err.Error(), "missing.crt") {
 		t.Errorf("a missing certificate file: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/corpus"
 )
 
@@ -73,20 +73,20 @@ const southAtAmbiguous = 10.0
 // quarter turn). ok is false when side S points within 10° of an image
 // diagonal (a camera turned by about 45°), where no quarter turn
 // describes it.
-func SouthAtOf(cam *corpus.CameraTruth, g *board.Geometry) (calibrate.Direction, bool) {
-	h := calibrate.Homography(cam.Homography)
+func SouthAtOf(cam *corpus.CameraTruth, g *board.Geometry) (camera.Direction, bool) {
+	h := camera.Homography(cam.Homography)
 	inv, err := h.Inverse()
 	if err != nil {
 		return "", false
 	}
-	c := inv.Apply(calibrate.Pt(0, 0))
-	s := inv.Apply(calibrate.Pt(0, g.Surface/2))
+	c := inv.Apply(camera.Pt(0, 0))
+	s := inv.Apply(camera.Pt(0, g.Surface/2))
 	a := math.Atan2(s.Y-c.Y, s.X-c.X) * 180 / math.Pi // 90: down the image
 	dirs := []struct {
-		d calibrate.Direction
+		d camera.Direction
 		a float64
-	}{{calibrate.Bottom, 90}, {calibrate.Right, 0}, {calibrate.Top, -90}, {calibrate.Left, 180}}
-	best, off := calibrate.Bottom, 360.0
+	}{{camera.Bottom, 90}, {camera.Right, 0}, {camera.Top, -90}, {camera.Left, 180}}
+	best, off := camera.Bottom, 360.0
 	for _, d := range dirs {
 		diff := math.Abs(math.Remainder(a-d.a, 360))
 		if diff < off {
@@ -107,37 +107,37 @@ var trueEpoch = time.Unix(0, 0).UTC()
 // a quarter turn, so that the corners' image order is consistent). It is
 // the diagnostic of `boardcam eval --calibration truth`, never what the
 // product is measured with.
-func TrueCalibration(cam *corpus.CameraTruth, w, hgt int, g *board.Geometry, o calibrate.Orientation) (*calibrate.Calibration, error) {
+func TrueCalibration(cam *corpus.CameraTruth, w, hgt int, g *board.Geometry, o camera.Orientation) (*camera.Calibration, error) {
 	if g == nil {
 		g = board.ICF()
 	}
-	h := calibrate.Homography(cam.Homography)
+	h := camera.Homography(cam.Homography)
 	inv, err := h.Inverse()
 	if err != nil {
 		return nil, fmt.Errorf("eval: true calibration: %w", err)
 	}
-	if o == (calibrate.Orientation{}) {
-		o = calibrate.DefaultOrientation()
+	if o == (camera.Orientation{}) {
+		o = camera.DefaultOrientation()
 	}
 	o.SouthAt, _ = SouthAtOf(cam, g)
 	half := g.Surface / 2
-	cal := &calibrate.Calibration{
-		Version:     calibrate.Version,
+	cal := &camera.Calibration{
+		Version:     camera.Version,
 		Created:     trueEpoch,
-		ImageSize:   calibrate.Size{W: w, H: hgt},
+		ImageSize:   camera.Size{W: w, H: hgt},
 		H:           h,
 		HInv:        inv,
-		Board:       calibrate.BoardInfo{Name: g.Name, Surface: g.Surface},
+		Board:       camera.BoardInfo{Name: g.Name, Surface: g.Surface},
 		Orientation: o,
-		Quality: calibrate.Quality{Method: calibrate.Manual, Score: 1,
+		Quality: camera.Quality{Method: camera.Manual, Score: 1,
 			Edges: [4]string{"manual", "manual", "manual", "manual"},
 			Notes: []string{"ground truth of the corpus (eval --calibration truth): a diagnostic"}},
 	}
-	for i, p := range [4]calibrate.Point{{X: -half, Y: -half}, {X: half, Y: -half}, {X: half, Y: half}, {X: -half, Y: half}} {
+	for i, p := range [4]camera.Point{{X: -half, Y: -half}, {X: half, Y: -half}, {X: half, Y: half}, {X: -half, Y: half}} {
 		cal.Corners[i] = inv.Apply(p)
 	}
 	if cam.DistCoeffs != ([5]float64{}) {
-		cal.Lens = &calibrate.Lens{ImageSize: cal.ImageSize, CameraMatrix: cam.CameraMatrix,
+		cal.Lens = &camera.Lens{ImageSize: cal.ImageSize, CameraMatrix: cam.CameraMatrix,
 			Distortion: append([]float64(nil), cam.DistCoeffs[:]...), Created: trueEpoch}
 	}
 	if err := cal.Validate(); err != nil {
@@ -149,8 +149,8 @@ func TrueCalibration(cam *corpus.CameraTruth, w, hgt int, g *board.Geometry, o c
 // trueCalibrations makes the true calibration of each camera entry of the
 // truth (one pointer per entry: it stays the same while the camera does
 // not move).
-func trueCalibrations(t *corpus.Truth, g *board.Geometry, o calibrate.Orientation) ([]*calibrate.Calibration, error) {
-	out := make([]*calibrate.Calibration, len(t.Cameras))
+func trueCalibrations(t *corpus.Truth, g *board.Geometry, o camera.Orientation) ([]*camera.Calibration, error) {
+	out := make([]*camera.Calibration, len(t.Cameras))
 	for k := range t.Cameras {
 		c, err := TrueCalibration(&t.Cameras[k], t.Clip.Width, t.Clip.Height, g, o)
 		if err != nil {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 )
 
 // The true calibration is the truth's camera: its corners, through the
@@ -17,7 +17,7 @@ func TestTrueCalibration(t *testing.T) {
 		g := board.ICF()
 		for k := range tr.Cameras {
 			cam := &tr.Cameras[k]
-			cal, err := TrueCalibration(cam, tr.Clip.Width, tr.Clip.Height, g, calibrate.Orientation{})
+			cal, err := TrueCalibration(cam, tr.Clip.Width, tr.Clip.Height, g, camera.Orientation{})
 			if err != nil {
 				t.Fatalf("%s camera %d: %v", name, k, err)
 			}
@@ -40,14 +40,14 @@ func TestTrueCalibration(t *testing.T) {
 // The installation's orientation is the camera's rotation rounded to a
 // quarter turn; a camera turned 45° has none.
 func TestSouthAtOf(t *testing.T) {
-	for name, want := range map[string]calibrate.Direction{
-		"break":                 calibrate.Bottom, // rotation 0
-		"single-pocket":         calibrate.Left,   // 90
-		"placement-base-circle": calibrate.Left,   // 90
-		"placement-both-lines":  calibrate.Right,  // -90
-		"queen-returned":        calibrate.Top,    // 180
-		"backward-flick":        calibrate.Bottom, // -3
-		"doubles":               "",               // 45
+	for name, want := range map[string]camera.Direction{
+		"break":                 camera.Bottom, // rotation 0
+		"single-pocket":         camera.Left,   // 90
+		"placement-base-circle": camera.Left,   // 90
+		"placement-both-lines":  camera.Right,  // -90
+		"queen-returned":        camera.Top,    // 180
+		"backward-flick":        camera.Bottom, // -3
+		"doubles":               "",            // 45
 	} {
 		tr := truthOf(t, name)
 		got, ok := SouthAtOf(&tr.Cameras[0], board.ICF())
@@ -77,7 +77,7 @@ func TestSouthAtOf(t *testing.T) {
 // with --calibration truth) and remembers what each frame carried.
 type recorder struct {
 	clip   Clip
-	frames []*calibrate.Calibration
+	frames []*camera.Calibration
 }
 
 func (r *recorder) Name() string { return "recorder" }
@@ -116,7 +116,7 @@ func TestCalibrationTruthHandsEachFrameItsCamera(t *testing.T) {
 	if r.clip.Calibration != CalibrationTruth || r.clip.TrueCalibration == nil || r.clip.TrueCalibration != r.frames[0] {
 		t.Fatalf("clip %+v", r.clip)
 	}
-	distinct := map[*calibrate.Calibration]bool{}
+	distinct := map[*camera.Calibration]bool{}
 	for i, c := range r.frames {
 		if c == nil {
 			t.Fatalf("frame %d has no calibration", i)

@@ -5,7 +5,9 @@
 // fouls — as defined in docs/eval.md.
 //
 // The pipeline is driven through the small [Pipeline] interface: Begin per
-// clip, Frame per decoded frame (internal/cvio, FFmpeg's libraries; only the pipeline's own
+// clip, Frame per decoded frame (the decoder Options.Video gives: internal/cvio,
+// FFmpeg's libraries into Mats, from
+// cmd/boardcam, as eval does not link it; only the pipeline's own
 // time counts for fps), End at the end. [None] sees nothing, so every rate
 // reads zero until the real pipeline registers itself with [Register] as
 // [DefaultPipeline]. [Oracle] reports the truth (perfect scores; with a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -13,12 +14,10 @@ import (
 	"strings"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/corpus"
-	"github.com/boardcam/boardcam/internal/cvio"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // Options tune an evaluation.
@@ -44,7 +43,25 @@ type Options struct {
 	// Lens is whether the pipeline gets each clip's lens file: LensFiles
 	// (default) or LensNone.
 	Lens LensSource
+	// Video opens a clip's video for decoding. The decoder is OpenCV's,
+	// so the program that has it (cmd/boardcam) gives it; without it Run
+	// fails (ScoreTruth needs none).
+	Video VideoOpener
 }
+
+// Video is a clip's video as the harness decodes it.
+type Video interface {
+	// Read decodes the next frame (8-bit BGR) into the image it returns,
+	// the same image every time, valid until the next Read or Close;
+	// false at the end of the video (or on an error Err reports).
+	Read() (sight.Image, bool)
+	// Err is the error that ended the reading (nil at the end).
+	Err() error
+	Close() error
+}
+
+// VideoOpener opens a video file.
+type VideoOpener func(path string) (Video, error)
 
 func (o Options) withDefaults() Options {
 	if o.EventWindow <= 0 {
@@ -345,6 +362,9 @@ func TruthFiles(args []string) ([]string, error) {
 // the summary; Run then also returns an error naming those clips.
 func Run(ctx context.Context, truths []string, p Pipeline, opt Options) (*Report, error) {
 	opt = opt.withDefaults()
+	if opt.Video == nil {
+		return nil, errors.New("eval: no video decoder (Options.Video)")
+	}
 	rep := &Report{Pipeline: p.Name(), Calibration: opt.Calibration, Orientation: opt.Orientation, Lens: opt.Lens}
 	total := newCounts()
 	var failed []string
@@ -399,28 +419,27 @@ func runClip(ctx context.Context, path string, p Pipeline, opt Options) (*counts
 	if err != nil {
 		return nil, name, "", err
 	}
-	vc, err := cvio.OpenVideo(video)
+	vc, err := opt.Video(video)
 	if err != nil {
 		return nil, name, "", fmt.Errorf("eval: %s: open: %w", video, err)
 	}
 	defer vc.Close()
-	img := gocv.NewMat()
-	defer img.Close()
 	i := 0
-	next := func() (bool, error) {
-		if !vc.Read(&img) || img.Empty() {
+	next := func() (sight.Image, bool, error) {
+		img, ok := vc.Read()
+		if !ok || img == nil || img.Empty() {
 			if err := vc.Err(); err != nil {
-				return false, fmt.Errorf("eval: %s: frame %d: %w", video, i, err)
+				return nil, false, fmt.Errorf("eval: %s: frame %d: %w", video, i, err)
 			}
-			return false, nil
+			return nil, false, nil
 		}
 		if img.Cols() != t.Clip.Width || img.Rows() != t.Clip.Height {
-			return false, fmt.Errorf("eval: %s: frame %d is %dx%d, the truth says %dx%d", video, i, img.Cols(), img.Rows(), t.Clip.Width, t.Clip.Height)
+			return nil, false, fmt.Errorf("eval: %s: frame %d is %dx%d, the truth says %dx%d", video, i, img.Cols(), img.Rows(), t.Clip.Width, t.Clip.Height)
 		}
 		i++
-		return true, nil
+		return img, true, nil
 	}
-	c, err := drive(ctx, t, clip, p, opt, &img, next)
+	c, err := drive(ctx, t, clip, p, opt, next)
 	if err != nil {
 		return nil, name, "", err
 	}
@@ -452,7 +471,7 @@ func clipOf(t *corpus.Truth, dir, video string, opt Options) (Clip, error) {
 		c.Lens, c.LensFile = l, path
 	}
 	if opt.Calibration == CalibrationTruth {
-		o := calibrate.Orientation{SouthAt: calibrate.Bottom, Breaker: t.Referee.Break, BreakerSource: "config"}
+		o := camera.Orientation{SouthAt: camera.Bottom, Breaker: t.Referee.Break, BreakerSource: "config"}
 		cals, err := trueCalibrations(t, g, o)
 		if err != nil {
 			return Clip{}, err
@@ -473,9 +492,9 @@ func clipOf(t *corpus.Truth, dir, video string, opt Options) (Clip, error) {
 	return c, nil
 }
 
-// drive runs the pipeline over the frames next() yields into img and
-// scores each output.
-func drive(ctx context.Context, t *corpus.Truth, clip Clip, p Pipeline, opt Options, img *gocv.Mat, next func() (bool, error)) (*counts, error) {
+// drive runs the pipeline over the frames next() yields and scores each
+// output.
+func drive(ctx context.Context, t *corpus.Truth, clip Clip, p Pipeline, opt Options, next func() (sight.Image, bool, error)) (*counts, error) {
 	s := newScorer(t, clip.Geometry, opt)
 	if err := p.Begin(clip); err != nil {
 		return nil, fmt.Errorf("eval: %s: %s: begin: %w", clip.Name, p.Name(), err)
@@ -485,7 +504,7 @@ func drive(ctx context.Context, t *corpus.Truth, clip Clip, p Pipeline, opt Opti
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		ok, err := next()
+		img, ok, err := next()
 		if err != nil {
 			return nil, err
 		}
@@ -495,7 +514,7 @@ func drive(ctx context.Context, t *corpus.Truth, clip Clip, p Pipeline, opt Opti
 		if n >= len(t.Frames) {
 			return nil, fmt.Errorf("eval: %s: the video has more frames than its truth (%d)", clip.Name, len(t.Frames))
 		}
-		fr := Frame{Index: n, T: float64(n) / float64(t.Clip.FPS), Image: *img}
+		fr := Frame{Index: n, T: float64(n) / float64(t.Clip.FPS), Image: img}
 		if clip.trueCals != nil {
 			if k := cameraIndex(t, n); k >= 0 {
 				fr.Calibration = clip.trueCals[k]
@@ -535,12 +554,10 @@ func ScoreTruth(t *corpus.Truth, p Pipeline, opt Options) (Metrics, error) {
 	if err != nil {
 		return Metrics{}, err
 	}
-	img := gocv.NewMat()
-	defer img.Close()
 	i := 0
-	c, err := drive(context.Background(), t, clip, p, opt, &img, func() (bool, error) {
+	c, err := drive(context.Background(), t, clip, p, opt, func() (sight.Image, bool, error) {
 		i++
-		return i <= len(t.Frames), nil
+		return nil, i <= len(t.Frames), nil
 	})
 	if err != nil {
 		return Metrics{}, err

@@ -2,15 +2,18 @@ package eval
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/scene"
+	"github.com/boardcam/boardcam/sight"
 )
 
 const videos = "../testdata/videos"
@@ -422,14 +425,55 @@ func TestRefereedFouls(t *testing.T) {
 	}
 }
 
-// Run decodes the committed videos with OpenCV: the truth pipeline scores
-// perfectly through the whole path (file checks, decoding, frame count).
-func TestRunDecodesTheCorpus(t *testing.T) {
+// fakeVideo yields n blank pictures of w×h: the harness's path (file
+// checks, frame sizes and count) without a decoder.
+type fakeVideo struct {
+	n, w, h int
+	img     fakeImage
+}
+
+type fakeImage struct{ w, h int }
+
+func (f *fakeImage) Rows() int    { return f.h }
+func (f *fakeImage) Cols() int    { return f.w }
+func (f *fakeImage) Empty() bool  { return f.w == 0 }
+func (f *fakeImage) Close() error { return nil }
+
+func (v *fakeVideo) Read() (sight.Image, bool) {
+	if v.n == 0 {
+		return nil, false
+	}
+	v.n--
+	v.img = fakeImage{v.w, v.h}
+	return &v.img, true
+}
+func (v *fakeVideo) Err() error   { return nil }
+func (v *fakeVideo) Close() error { return nil }
+
+// Run drives the whole path with a decoder that yields the truth's frame
+// count and size: the truth pipeline scores perfectly; a wrong size or
+// count is an error; no decoder is an error. (vision/analysis decodes the
+// committed videos with OpenCV through the same path.)
+func TestRunThroughAVideoDecoder(t *testing.T) {
 	files, err := TruthFiles([]string{filepath.Join(videos, "arm-foul.mp4"), filepath.Join(videos, "placement-cut-moon.truth.json")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(context.Background(), files, Refereed(&Oracle{}), Options{})
+	opener := func(dw, dn int) VideoOpener {
+		return func(path string) (Video, error) {
+			for _, f := range files {
+				tr, err := corpus.ReadTruth(f)
+				if err != nil {
+					return nil, err
+				}
+				if filepath.Join(filepath.Dir(f), tr.Clip.Video) == path {
+					return &fakeVideo{n: tr.Clip.Frames + dn, w: tr.Clip.Width + dw, h: tr.Clip.Height}, nil
+				}
+			}
+			return nil, fmt.Errorf("no truth for %s", path)
+		}
+	}
+	rep, err := Run(context.Background(), files, Refereed(&Oracle{}), Options{Video: opener(0, 0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,6 +486,24 @@ func TestRunDecodesTheCorpus(t *testing.T) {
 	}
 	if s.Fouls["cut_moon"].F1 != 1 || s.Fouls["hand_over_foul_line"].F1 != 1 {
 		t.Errorf("fouls %+v", s.Fouls)
+	}
+	for _, c := range []struct {
+		name   string
+		opt    Options
+		errHas string
+	}{
+		{"wider frames", Options{Video: opener(2, 0)}, "the truth says"},
+		{"a frame short", Options{Video: opener(0, -1)}, "decoded"},
+		{"a frame more", Options{Video: opener(0, 1)}, "more frames than its truth"},
+		{"no decoder", Options{}, "no video decoder"},
+	} {
+		rep, err := Run(context.Background(), files[:1], Refereed(&Oracle{}), c.opt)
+		if err != nil && rep != nil && len(rep.Clips) == 1 {
+			err = fmt.Errorf("%w: %s", err, rep.Clips[0].Error) // the clip's own error
+		}
+		if err == nil || !strings.Contains(err.Error(), c.errHas) {
+			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.errHas)
+		}
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/corpus"
 )
 
@@ -37,7 +37,7 @@ func ParseLensSource(s string) (LensSource, error) {
 // none for it). The index names the camera each file was fitted for; a
 // clip whose camera has changed since (its truth's intrinsics give
 // another fingerprint) is an error: the lens files must be regenerated.
-func clipLens(dir string, t *corpus.Truth) (*calibrate.Lens, string, error) {
+func clipLens(dir string, t *corpus.Truth) (*camera.Lens, string, error) {
 	ix, err := corpus.ReadLensIndex(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, "", nil
@@ -54,7 +54,7 @@ func clipLens(dir string, t *corpus.Truth) (*calibrate.Lens, string, error) {
 		return nil, "", fmt.Errorf("eval: %s: the lens file %s was made for camera %s, the clip's camera is now %s: regenerate the lens files with boardcam synth --lens", t.Clip.Name, e.File, e.Camera, fp)
 	}
 	path := filepath.Join(dir, corpus.LensDir, e.File)
-	l, err := calibrate.LoadLens(path)
+	l, err := camera.LoadLens(path)
 	if err != nil {
 		return nil, "", fmt.Errorf("eval: %s: %w", t.Clip.Name, err)
 	}

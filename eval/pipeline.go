@@ -5,12 +5,11 @@ import (
 	"sort"
 	"sync"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // Clip is what a pipeline is told about a clip before its first frame: the
@@ -31,33 +30,35 @@ type Clip struct {
 	// board side S, as a club configures it when it mounts the camera
 	// (calibrate --south-at). "" when not configured: the pipeline then
 	// infers the orientation itself.
-	SouthAt calibrate.Direction
+	SouthAt camera.Direction
 	// Lens is the camera's lens model from the clip's lens file (what a
 	// club's lens.json holds: fitted to chessboard photos, see
 	// `boardcam synth --lens`); nil when there is none. LensFile is the
 	// file.
-	Lens     *calibrate.Lens
+	Lens     *camera.Lens
 	LensFile string
 	// Calibration says where the pipeline's calibration comes from. With
 	// CalibrationTruth (a diagnostic) TrueCalibration is the first
 	// frame's true calibration and every Frame carries its own; the
 	// pipeline must use them instead of finding the board.
 	Calibration     CalibrationSource
-	TrueCalibration *calibrate.Calibration
+	TrueCalibration *camera.Calibration
 
-	truth    *corpus.Truth            // for the oracle pipelines of the harness's own tests
-	trueCals []*calibrate.Calibration // per camera entry, with CalibrationTruth
+	truth    *corpus.Truth         // for the oracle pipelines of the harness's own tests
+	trueCals []*camera.Calibration // per camera entry, with CalibrationTruth
 }
 
 // Frame is one decoded video frame.
 type Frame struct {
 	Index int
 	T     float64 // seconds: Index / fps
-	Image gocv.Mat
+	// Image is the decoded picture (an OpenCV *gocv.Mat from the decoder
+	// cmd/boardcam gives; nil when scoring the truth without a video).
+	Image sight.Image
 	// Calibration is the frame's true calibration with CalibrationTruth
 	// (the diagnostic), nil otherwise. It is the same pointer for every
 	// frame while the camera does not move.
-	Calibration *calibrate.Calibration
+	Calibration *camera.Calibration
 }
 
 // Piece is one disc the pipeline reports in a frame.

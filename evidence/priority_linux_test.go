@@ -26,7 +26,7 @@ func TestLowerThreadPriority(t *testing.T) {
 	type got struct{ thread, child, policy int }
 	ch := make(chan got)
 	go func() {
-		lowerThreadPriority(4)
+		lowerThreadPriority(4, true)
 		p, _ := syscall.Getpriority(syscall.PRIO_PROCESS, syscall.Gettid())
 		ch <- got{20 - p, own(), threadPolicy()}
 	}()

@@ -6,4 +6,4 @@ import "runtime"
 
 // lowerThreadPriority locks the calling goroutine to its OS thread; only
 // Linux lowers a thread's priority.
-func lowerThreadPriority(int) { runtime.LockOSThread() }
+func lowerThreadPriority(int, bool) { runtime.LockOSThread() }

@@ -51,8 +51,12 @@ type BufferConfig struct {
 	// Stats.NotKept).
 	Slots int
 	// Nice lowers the compressing thread's CPU priority below the
-	// pipeline's by this much (default 10; negative: not lowered).
+	// pipeline's by this much (default 10; negative: not lowered); Idle
+	// makes it SCHED_IDLE too, for a live or paced source (a file read
+	// as fast as it can be keeps the CPU busy: the compressor would get
+	// nothing).
 	Nice int
+	Idle bool
 }
 
 // Defaults of BufferConfig.
@@ -211,7 +215,7 @@ func (b *Buffer) compress() {
 	// lower priority than the pipeline's: on a busy CPU the analysis
 	// goes first and frames the compressor has no time for are not kept
 	// (counted), rather than the analysis falling behind.
-	lowerThreadPriority(b.cfg.Nice)
+	lowerThreadPriority(b.cfg.Nice, b.cfg.Idle)
 	cpu0 := threadCPU()
 	for s := range b.work {
 		t0 := time.Now()

@@ -216,7 +216,7 @@ func (w *Writer) Close() {
 // request being spooled.
 func (w *Writer) spoolLoop() {
 	defer close(w.encode)
-	lowerThreadPriority(w.cfg.Nice) // the still's drawing yields to the pipeline
+	lowerThreadPriority(w.cfg.Nice, true) // the still's drawing yields to the pipeline
 	for r := range w.queue {
 		w.encode <- w.spool(r)
 	}
@@ -226,7 +226,7 @@ func (w *Writer) spoolLoop() {
 func (w *Writer) encodeLoop() {
 	defer close(w.done)
 	// ffmpeg, started from this thread, inherits its lower priority.
-	lowerThreadPriority(w.cfg.Nice)
+	lowerThreadPriority(w.cfg.Nice, true)
 	for sp := range w.encode {
 		res := w.finish(sp)
 		if w.Done != nil {

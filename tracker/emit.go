@@ -7,89 +7,14 @@ import (
 	"github.com/boardcam/boardcam/events"
 )
 
-// pendingEvent is an event recognised but not yet released.
-type pendingEvent struct {
-	ev  events.Event
-	seq int
-	// keepFrame: the frame index was given (an event from outside).
-	keepFrame bool
-}
-
-// order ranks event types that share a time: the start of a stroke before
-// what happens in it, the end after.
-func order(t events.Type) int {
-	switch t {
-	case events.Calibrated, events.Recalibrated:
-		return 0
-	case events.StrokeStart:
-		return 1
-	case events.ArmOverFoulLine:
-		return 2
-	case events.FrontLineCrossed:
-		return 3
-	case events.Contact:
-		return 4
-	case events.Pocketed, events.Overboard:
-		return 5
-	case events.StrokeEnd:
-		return 7
-	}
-	return 6
-}
-
-func before(a, b *pendingEvent) bool {
-	if a.ev.T != b.ev.T {
-		return a.ev.T < b.ev.T
-	}
-	if oa, ob := order(a.ev.Type), order(b.ev.Type); oa != ob {
-		return oa < ob
-	}
-	return a.seq < b.seq
-}
-
-// emit records an event for release once nothing earlier can still be
-// recognised.
-func (tk *Tracker) emit(e events.Event) int {
-	tk.seq++
-	tk.pending = append(tk.pending, pendingEvent{ev: e, seq: tk.seq})
-	return tk.seq
-}
-
 // Emit queues an event from outside the tracker (the pipeline's
 // calibrated and recalibrated) so that it leaves in time order with the
 // tracker's own; its Frame and T are kept as given.
-func (tk *Tracker) Emit(e events.Event) {
-	tk.seq++
-	tk.pending = append(tk.pending, pendingEvent{ev: e, seq: tk.seq, keepFrame: true})
-}
-
-// pendingEvent returns the held event seq, or nil when it is no longer
-// held (or seq is 0).
-func (tk *Tracker) pendingEvent(seq int) *events.Event {
-	if seq == 0 {
-		return nil
-	}
-	for k := range tk.pending {
-		if tk.pending[k].seq == seq {
-			return &tk.pending[k].ev
-		}
-	}
-	return nil
-}
+func (tk *Tracker) Emit(e events.Event) { tk.emitAsIs(e) }
 
 // placingHold is the longest a placed event is held while the hand that
 // put the disc down stays at it (the referee's placing window).
 const placingHold = 3.0
-
-// dropPending withdraws the held event seq.
-func (tk *Tracker) dropPending(seq int) {
-	for k := range tk.pending {
-		if tk.pending[k].seq == seq {
-			tk.pending = append(tk.pending[:k], tk.pending[k+1:]...)
-			return
-		}
-	}
-}
 
 // unplacedTime is how long a disc just placed may go undetected with its
 // place in plain view before it is taken as never put down.
@@ -187,35 +112,9 @@ func (tk *Tracker) release(all bool) {
 	if len(tk.pending) == 0 {
 		return
 	}
-	// Insertion sort: the list is short and mostly in order.
-	p := tk.pending
-	for i := 1; i < len(p); i++ {
-		for j := i; j > 0 && before(&p[j], &p[j-1]); j-- {
-			p[j], p[j-1] = p[j-1], p[j]
-		}
-	}
 	w := math.Inf(1)
 	if !all {
 		w = tk.watermark()
 	}
-	n := 0
-	for n < len(p) && p[n].ev.T <= w {
-		e := p[n].ev
-		if !p[n].keepFrame {
-			e.Frame = tk.frameOf(e.T)
-		}
-		tk.out = append(tk.out, e)
-		n++
-	}
-	k := copy(p, p[n:])
-	tk.pending = p[:k]
-}
-
-// frameOf returns the first frame at or after time t (as the simulator
-// numbers its ground truth), extrapolating past the current frame.
-func (tk *Tracker) frameOf(t float64) int {
-	if t > tk.t+1e-6 {
-		return tk.frame + int(math.Ceil((t-tk.t)*tk.times.fps()-1e-6))
-	}
-	return tk.times.frameOf(t)
+	tk.releaseUpTo(w, tk.frameOf)
 }

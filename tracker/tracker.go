@@ -22,23 +22,40 @@ type Tracker struct {
 	tracks [nTracks]track
 
 	// frames
-	nFrames    int
-	t, dt      float64 // time of the current frame and the interval since the previous
-	frame      int
-	started    bool
-	firstT     float64 // time of the first calibrated frame
+	frameClock
 	uncal      bool    // the last frame was not calibrated
 	shiftSince float64 // first frame of a run the camera seemed to have moved in (0: none)
 	reanchor   float64 // until this time, resting discs follow a small shift silently (after recalibration)
-	times      frameRing
-	occ        sight.Occlusion
-	pastOcc    [4]pastOcc // the occlusion of the last analysed frames
-	restFr     int        // frames in the rest window
+	restFr     int     // frames in the rest window
 	confirmFr  int
 	pocketFr   int
 	overFr     int
 
 	// assignment
+	assignment
+
+	// stroke
+	stroke     *strokeState
+	strokeSeen bool     // a stroke has been seen since tracking began
+	still      stillPos // where the striker last stood still
+	calStarted bool
+	renumbered bool
+	// breaker decides the numbering of the initial position.
+	breaker board.Side
+
+	// hands and arms over the board
+	coverage
+
+	// output
+	eventQueue
+	pieces []Piece
+}
+
+// assignment is the state of matching each frame's detections to the
+// twenty identities (one concern of the Tracker, embedded in it; see
+// lifecycle.go and vacated.go): the buffers of the optimal assignment, the
+// detections left unexplained, the gaps in the frames and the fixtures.
+type assignment struct {
 	asg      assigner
 	dets     []sight.Detection
 	detUsed  []int // detection -> track index, -1
@@ -57,24 +74,17 @@ type Tracker struct {
 	gapNow *frameGap
 	fixed  []bool // detection -> lies on a fixture (see fixtures)
 	fix    []fixture
+}
 
-	// stroke
-	stroke     *strokeState
-	strokeSeen bool     // a stroke has been seen since tracking began
-	still      stillPos // where the striker last stood still
-	calStarted bool
-	renumbered bool
-	empty      emptyGrid
-	hands      handGrid
-	snaps      handSnaps // the hand mask about the striker seen moving (see handStayed)
-	// breaker decides the numbering of the initial position.
-	breaker board.Side
-
-	// output
-	pending []pendingEvent
-	out     []events.Event
-	pieces  []Piece
-	seq     int
+// coverage is what the Tracker remembers of the hands and arms over the
+// board (one concern, embedded in it): the current frame's occlusion, the
+// last few frames', where the board was seen empty and where hands were.
+type coverage struct {
+	occ     sight.Occlusion
+	pastOcc [4]pastOcc // the occlusion of the last analysed frames
+	empty   emptyGrid
+	hands   handGrid
+	snaps   handSnaps // the hand mask about the striker seen moving (see handStayed)
 }
 
 const nTracks = 2*board.MenPerColour + 2
@@ -988,68 +998,6 @@ func (tk *Tracker) shifted(already bool) bool {
 		}
 	}
 	return true
-}
-
-// frameRing remembers the index and time of recent frames to turn event
-// times into frame indices.
-type frameRing struct {
-	idx []int
-	t   []float64
-	n   int // frames pushed
-}
-
-func (r *frameRing) init(n int) {
-	r.idx = make([]int, n)
-	r.t = make([]float64, n)
-}
-
-func (r *frameRing) push(i int, t float64) {
-	k := r.n % len(r.idx)
-	r.idx[k], r.t[k] = i, t
-	r.n++
-}
-
-func (r *frameRing) at(k int) (int, float64) { // k-th oldest kept
-	start := 0
-	if r.n > len(r.idx) {
-		start = r.n - len(r.idx)
-	}
-	m := (start + k) % len(r.idx)
-	return r.idx[m], r.t[m]
-}
-
-func (r *frameRing) size() int { return min(r.n, len(r.idx)) }
-
-// fps is the rate of the frames analysed recently (30 until known): the
-// video's, or less when frames are dropped.
-func (r *frameRing) fps() float64 {
-	n := r.size()
-	if n < 2 {
-		return 30
-	}
-	k := min(n-1, 30)
-	_, t0 := r.at(n - 1 - k)
-	_, t1 := r.at(n - 1)
-	if t1 <= t0 {
-		return 30
-	}
-	return float64(k) / (t1 - t0)
-}
-
-// frameOf returns the first frame at or after time t (as the simulator
-// numbers its ground truth).
-func (r *frameRing) frameOf(t float64) int {
-	n := r.size()
-	if n == 0 {
-		return 0
-	}
-	k := sort.Search(n, func(k int) bool { _, tk := r.at(k); return tk >= t-1e-6 })
-	if k < n {
-		i, _ := r.at(k)
-		return i
-	}
-	i, _ := r.at(n - 1)
-	return i
 }
 
 // renumber gives the men found in the initial position the numbers of the

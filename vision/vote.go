@@ -212,12 +212,13 @@ func (vt *voter) peaks(roi image.Rectangle, inside func(x, y int) bool, min floa
 		}
 		thr := float32(min) / vt.norm[i]
 		for y := roi.Min.Y; y < roi.Max.Y; y++ {
-			for x := roi.Min.X; x < roi.Max.X; x++ {
-				k := y*n + x
-				v := s[k]
+			row := s[y*n+roi.Min.X : y*n+roi.Max.X]
+			for j, v := range row {
 				if v < thr {
 					continue
 				}
+				x := roi.Min.X + j
+				k := y*n + x
 				// strict maximum over the 5×5 neighbourhood (ties broken
 				// toward the first in scan order)
 				ok := true

@@ -17,10 +17,10 @@ import (
 	"github.com/boardcam/boardcam/daemon"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/pipeline"
-
+	"github.com/boardcam/boardcam/vision"
+	"github.com/boardcam/boardcam/vision/analysis"
 	// The analysis pipeline is what `boardcam eval` measures and the
 	// daemon runs: registered with package eval as "vision".
-	_ "github.com/boardcam/boardcam/pipeline/evalpipe"
 )
 
 func init() {
@@ -62,6 +62,7 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 	// Old: the seat striking first, the orientation taken from that stroke
 	// (now --south-at first-stroke with --breaker).
 	turnFlag := fs.String("turn", "", "seat of the player who strikes first: orientation from the first stroke")
+	detector := fs.String("detector", vision.DefaultDetector, "disc detector: "+strings.Join(vision.DetectorNames(), ", ")+" (the daemon's pipeline.detector)")
 	hide(fs, "turn")
 	fpsFlag := fs.Float64("fps", 0, "frame rate, frames per second (default: the video's)")
 	asJSON := fs.Bool("json", false, "print one JSON object per line per event")
@@ -97,7 +98,10 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 	if *fpsFlag < 0 || math.IsNaN(*fpsFlag) || math.IsInf(*fpsFlag, 0) {
 		return usageError("--fps %v: want a positive frame rate", *fpsFlag)
 	}
-	cfg := pipeline.Config{}
+	if _, err := vision.Detectors(*detector); err != nil {
+		return usageError("--detector: %v", err)
+	}
+	cfg := pipeline.Config{Detector: *detector}
 	var err error
 	if *boardPath != "" {
 		if cfg.Geometry, err = board.Load(*boardPath); err != nil {
@@ -155,7 +159,7 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 	}
 	total := vc.Info().Frames
 
-	a, err := pipeline.New(cfg)
+	a, err := analysis.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -178,7 +182,7 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 			}
 			break
 		}
-		res, err := a.Process(img, frames, float64(frames)/fps)
+		res, err := a.Process(&img, frames, float64(frames)/fps)
 		if err != nil {
 			return fmt.Errorf("analyze: %s: %w", video, err)
 		}

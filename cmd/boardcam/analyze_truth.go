@@ -24,6 +24,7 @@ import (
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/tracker"
 	"github.com/boardcam/boardcam/vision"
+	"github.com/boardcam/boardcam/vision/analysis"
 )
 
 // The comparison with a clip's ground truth (`boardcam analyze --truth`):
@@ -574,7 +575,7 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 		return fmt.Errorf("analyze: %s: cannot open the video: %w", video, err)
 	}
 	defer vc.Close()
-	a, err := pipeline.New(cfg)
+	a, err := analysis.New(cfg)
 	if err != nil {
 		return err
 	}
@@ -600,7 +601,7 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 			}
 			cal = cams[k]
 		}
-		res, err := a.Process(img, i, float64(i)/float64(t.Clip.FPS))
+		res, err := a.Process(&img, i, float64(i)/float64(t.Clip.FPS))
 		if err != nil {
 			return fmt.Errorf("analyze: %s: %w", video, err)
 		}

@@ -107,6 +107,7 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 	breaker := fs.String("breaker", "", "`seat` of the player who breaks: S, E, N or W (default S)")
 	alias(fs, "breaker-side", "breaker")
 	southAt := fs.String("south-at", "bottom", "image side nearest board side S: bottom, right, top or left")
+	detector := fs.String("detector", vision.DefaultDetector, "disc detector: "+strings.Join(vision.DetectorNames(), ", ")+" (the daemon's pipeline.detector)")
 	posArgs, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -172,6 +173,10 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 		}
 		vcfg.Classes = m
 	}
+	newDetector, err := vision.Detectors(*detector)
+	if err != nil {
+		return usageError("--detector: %v", err)
+	}
 	input := posArgs[0]
 	src, err := openFrames(input, set["frame"] && *frameN != 0)
 	if err != nil {
@@ -179,7 +184,7 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 	}
 	defer src.Close()
 
-	var det *vision.Detector
+	var det vision.FrameDetector
 	defer func() {
 		if det != nil {
 			det.Close()
@@ -217,7 +222,7 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 					cal = &c
 				}
 			}
-			if det, err = vision.New(cal, vcfg); err != nil {
+			if det, err = newDetector(cal, vcfg); err != nil {
 				return err
 			}
 		}
@@ -233,7 +238,10 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 	}
 	if *out != "" {
 		dst := gocv.NewMat()
-		err := det.Draw(frame, result, &dst)
+		err := fmt.Errorf("the %s detector does not draw what it found", *detector)
+		if d, ok := det.(*vision.Detector); ok {
+			err = d.Draw(frame, result, &dst)
+		}
 		if err == nil {
 			err = cvio.WriteImage(*out, dst)
 		}
@@ -348,7 +356,7 @@ func (f *frameSource) Close() {
 	}
 }
 
-func detectResult(input string, n int, frame gocv.Mat, cal *calibrate.Calibration, det *vision.Detector, f vision.Frame, elapsed time.Duration) detectOutput {
+func detectResult(input string, n int, frame gocv.Mat, cal *calibrate.Calibration, fd vision.FrameDetector, f vision.Frame, elapsed time.Duration) detectOutput {
 	r := detectOutput{
 		Image:  input,
 		Frame:  n,
@@ -382,6 +390,10 @@ func detectResult(input string, n int, frame gocv.Mat, cal *calibrate.Calibratio
 			Partial:    d.Partial,
 		})
 		r.Counts[d.Kind.String()]++
+	}
+	det, ok := fd.(*vision.Detector)
+	if !ok {
+		return r // another detector: what it found, without vision's classes, set and opening
 	}
 	if m := det.Classes(); m != nil && m.Learned() {
 		r.Classes = m.Source

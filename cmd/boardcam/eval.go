@@ -150,7 +150,7 @@ func cmdEval(ctx context.Context, args []string, s stdio) error {
 		return err
 	}
 	var mu sync.Mutex
-	opt := eval.Options{EventWindow: *window, Calibration: cs, Orientation: osrc, Lens: ls}
+	opt := eval.Options{EventWindow: *window, Calibration: cs, Orientation: osrc, Lens: ls, Video: evalVideo}
 	if cs == eval.CalibrationTruth && !*quiet {
 		fmt.Fprintf(s.Err, "eval: calibration: truth — diagnostic, not the product's figure\n")
 	}

@@ -174,7 +174,7 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, Resume: *resume, Notifier: notifier, Painter: paint.Painter{}}, *quiet, nil
+	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, Resume: *resume, Notifier: notifier, Sight: daemonSight(), Painter: paint.Painter{}}, *quiet, nil
 }
 
 func splitList(s string) []string {

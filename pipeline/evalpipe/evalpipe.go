@@ -1,22 +1,24 @@
-// Package evalpipe registers the analysis pipeline (package pipeline) with
-// the evaluation harness as eval.DefaultPipeline ("vision"), so that
-// `boardcam eval` measures it and the daemon runs it. Import it for its
-// side effect:
+// Package evalpipe adapts the analysis (package pipeline's contract) to
+// the evaluation harness, so that `boardcam eval` measures what the daemon
+// runs. It does not link OpenCV: the program that has the analysis
+// (cmd/boardcam, with vision/analysis.Factory) registers it:
 //
-//	import _ "github.com/boardcam/boardcam/pipeline/evalpipe"
+//	evalpipe.Register(analysis.Factory) // as eval.DefaultPipeline ("vision")
 package evalpipe
 
 import (
 	"fmt"
 
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/eval"
 	"github.com/boardcam/boardcam/pipeline"
 	"github.com/boardcam/boardcam/tracker"
 )
 
-func init() {
-	eval.Register(eval.DefaultPipeline, func() (eval.Pipeline, error) { return &Pipeline{}, nil })
+// Register registers the analyses newAnalyzer makes with eval as
+// eval.DefaultPipeline. Call it once, at start-up.
+func Register(newAnalyzer pipeline.Factory) {
+	eval.Register(eval.DefaultPipeline, func() (eval.Pipeline, error) { return &Pipeline{New: newAnalyzer}, nil })
 }
 
 // Pipeline adapts a pipeline.Analyzer to eval.Pipeline: one analyzer per
@@ -25,11 +27,13 @@ type Pipeline struct {
 	// Config is the base configuration of each clip's analyzer (its
 	// Geometry is replaced by the clip's).
 	Config pipeline.Config
+	// New makes each clip's analyzer.
+	New pipeline.Factory
 
-	a *pipeline.Analyzer
+	a pipeline.Analyzer
 	// cal is the true calibration in force (eval's --calibration truth
 	// diagnostic), nil otherwise.
-	cal *calibrate.Calibration
+	cal *camera.Calibration
 }
 
 // Name implements eval.Pipeline.
@@ -46,7 +50,10 @@ func (p *Pipeline) Begin(c eval.Clip) error {
 	if c.Calibration == eval.CalibrationTruth {
 		p.cal = c.TrueCalibration
 	}
-	a, err := pipeline.New(cfg)
+	if p.New == nil {
+		return fmt.Errorf("%s: evalpipe.Pipeline without an analysis (New)", c.Name)
+	}
+	a, err := p.New(cfg)
 	if err != nil {
 		return fmt.Errorf("%s: %w", c.Name, err)
 	}
@@ -86,12 +93,12 @@ func Configure(base pipeline.Config, c eval.Clip) (pipeline.Config, error) {
 	if cfg.Turn == nil && cfg.Calibration == nil && c.SouthAt == "" {
 		cfg.Turn = &turn
 	}
-	if cfg.Orientation == (calibrate.Orientation{}) {
+	if cfg.Orientation == (camera.Orientation{}) {
 		south := c.SouthAt
 		if south == "" {
-			south = calibrate.Bottom
+			south = camera.Bottom
 		}
-		cfg.Orientation = calibrate.Orientation{SouthAt: south, Breaker: c.Referee.Break, BreakerSource: "config"}
+		cfg.Orientation = camera.Orientation{SouthAt: south, Breaker: c.Referee.Break, BreakerSource: "config"}
 	}
 	return cfg, nil
 }

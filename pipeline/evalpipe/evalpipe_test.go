@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/boardcam/boardcam/board"
-	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/eval"
 	"github.com/boardcam/boardcam/pipeline"
@@ -42,12 +42,12 @@ func TestConfigureTurn(t *testing.T) {
 		if cfg.Turn == nil || *cfg.Turn != c.want {
 			t.Errorf("%s: turn %v, want %s", c.clip, cfg.Turn, c.want)
 		}
-		if cfg.Orientation.Breaker != clip.Referee.Break || cfg.Orientation.SouthAt != calibrate.Bottom {
+		if cfg.Orientation.Breaker != clip.Referee.Break || cfg.Orientation.SouthAt != camera.Bottom {
 			t.Errorf("%s: orientation %+v", c.clip, cfg.Orientation)
 		}
 		// An installed orientation is used as it is.
-		clip.SouthAt = calibrate.Left
-		if cfg, err = Configure(pipeline.Config{}, clip); err != nil || cfg.Turn != nil || cfg.Orientation.SouthAt != calibrate.Left {
+		clip.SouthAt = camera.Left
+		if cfg, err = Configure(pipeline.Config{}, clip); err != nil || cfg.Turn != nil || cfg.Orientation.SouthAt != camera.Left {
 			t.Errorf("%s installed: turn %v, orientation %+v, %v", c.clip, cfg.Turn, cfg.Orientation, err)
 		}
 	}

@@ -1,17 +1,16 @@
-package calibrate
+package camera
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/boardcam/boardcam/board"
 )
 
 // Point is a position in image pixels (or, where a function says so, in
-// normalised board units). Pixel centres sit at integer coordinates, as in
+// Normalised board units). Pixel centres sit at integer coordinates, as in
 // OpenCV: the top-left pixel covers [-0.5, 0.5] × [-0.5, 0.5]. It is the
 // board's vector type ([board.Vec]): one type, whose arithmetic is the
 // same in pixels and in millimetres.
@@ -171,10 +170,11 @@ func (h Homography) Inverse() (Homography, error) {
 	r[2][0] = (h[1][0]*h[2][1] - h[1][1]*h[2][0]) / d
 	r[2][1] = (h[0][1]*h[2][0] - h[0][0]*h[2][1]) / d
 	r[2][2] = (h[0][0]*h[1][1] - h[0][1]*h[1][0]) / d
-	return r.normalised(), nil
+	return r.Normalised(), nil
 }
 
-func (h Homography) normalised() Homography {
+// Normalised scales h so that h[2][2] is 1 (when it is not zero).
+func (h Homography) Normalised() Homography {
 	s := h[2][2]
 	if math.Abs(s) < 1e-12 {
 		return h
@@ -187,7 +187,8 @@ func (h Homography) normalised() Homography {
 	return h
 }
 
-func (h Homography) finite() bool {
+// Finite reports whether every entry of h is a finite number.
+func (h Homography) Finite() bool {
 	for i := range h {
 		for j := range h[i] {
 			if math.IsNaN(h[i][j]) || math.IsInf(h[i][j], 0) {
@@ -257,7 +258,7 @@ func FitHomography(src, dst []Point) (Homography, error) {
 	for i := range m {
 		m[i] = ata[i][:]
 	}
-	x, err := solve(m, atb[:])
+	x, err := Solve(m, atb[:])
 	if err != nil {
 		return Homography{}, fmt.Errorf("calibrate: points are degenerate (collinear or repeated): %w", err)
 	}
@@ -266,8 +267,8 @@ func FitHomography(src, dst []Point) (Homography, error) {
 	if err != nil {
 		return Homography{}, err
 	}
-	h := tdi.Mul(hn).Mul(ts).normalised()
-	if !h.finite() || math.Abs(h.Det()) < 1e-15 {
+	h := tdi.Mul(hn).Mul(ts).Normalised()
+	if !h.Finite() || math.Abs(h.Det()) < 1e-15 {
 		return Homography{}, errors.New("calibrate: points are degenerate (collinear or repeated)")
 	}
 	return h, nil
@@ -296,9 +297,9 @@ func normaliser(p []Point) (Homography, error) {
 	return Homography{{s, 0, -s * c.X}, {0, s, -s * c.Y}, {0, 0, 1}}, nil
 }
 
-// solve solves the square system m·x = b by Gaussian elimination with
+// Solve solves the square system m·x = b by Gaussian elimination with
 // partial pivoting. m and b are modified.
-func solve(m [][]float64, b []float64) ([]float64, error) {
+func Solve(m [][]float64, b []float64) ([]float64, error) {
 	n := len(b)
 	var scale float64
 	for i := range m {
@@ -343,10 +344,10 @@ func solve(m [][]float64, b []float64) ([]float64, error) {
 	return x, nil
 }
 
-// quadConvex reports whether the four points, in order, form a convex
+// QuadConvex reports whether the four points, in order, form a convex
 // quadrilateral, and its winding: +1 clockwise in image coordinates (y
 // down), -1 anticlockwise.
-func quadConvex(q [4]Point) (bool, int) {
+func QuadConvex(q [4]Point) (bool, int) {
 	sign := 0
 	for i := 0; i < 4; i++ {
 		a, b, c := q[i], q[(i+1)%4], q[(i+2)%4]
@@ -366,24 +367,11 @@ func quadConvex(q [4]Point) (bool, int) {
 	return true, sign
 }
 
-// quadArea returns the area of a simple quadrilateral.
-func quadArea(q [4]Point) float64 {
+// QuadArea returns the area of a simple quadrilateral.
+func QuadArea(q [4]Point) float64 {
 	var a float64
 	for i := 0; i < 4; i++ {
 		a += q[i].Cross(q[(i+1)%4])
 	}
 	return math.Abs(a) / 2
-}
-
-// median returns the median of v (v is reordered).
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	sort.Float64s(v)
-	n := len(v)
-	if n%2 == 1 {
-		return v[n/2]
-	}
-	return (v[n/2-1] + v[n/2]) / 2
 }

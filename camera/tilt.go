@@ -1,4 +1,4 @@
-package calibrate
+package camera
 
 import "math"
 

@@ -1,4 +1,4 @@
-package calibrate
+package camera
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ type Method string
 
 // The calibration methods.
 const (
-	// Auto: found in the image by [Detect].
+	// Auto: found in the image by calibrate.Detect.
 	Auto Method = "auto"
 	// Manual: given by a person (command line or web console).
 	Manual Method = "manual"
@@ -36,10 +36,10 @@ const (
 // Calibration ties one camera view to the board: where the playing surface
 // is in the image, the homography between image pixels and board
 // millimetres, the lens model, the orientation, and how good the fit is.
-// It is saved as a versioned JSON file (see [Save] and [Load]).
+// It is saved as a versioned JSON file (see [Calibration.Save] and [Load]).
 //
 // All pixel positions are in the undistorted image: when Lens is set, every
-// frame is undistorted (see [Undistorter]) before these figures apply.
+// frame is undistorted (see calibrate.Undistorter) before these figures apply.
 type Calibration struct {
 	// Version is the file format version ([Version]).
 	Version int `json:"version"`
@@ -187,7 +187,7 @@ func (c *Calibration) CornersPx() [][2]float64 {
 // ImageCorners returns the corners in image order: the corner that lies
 // top-left in the image first, then clockwise.
 func (c *Calibration) ImageCorners() [4]Point {
-	q := c.Orientation.SouthAt.quarterTurns()
+	q := c.Orientation.SouthAt.QuarterTurns()
 	var out [4]Point
 	for j := 0; j < 4; j++ {
 		out[j] = c.Corners[(j+q)%4]
@@ -207,8 +207,8 @@ func (c *Calibration) PixelsPerMM() float64 {
 	return per / 4 / c.Board.Surface
 }
 
-// boardCorners returns the surface corners in mm, NW, NE, SE, SW.
-func boardCorners(surface float64) [4]Point {
+// BoardCorners returns the surface corners in mm, NW, NE, SE, SW.
+func BoardCorners(surface float64) [4]Point {
 	h := surface / 2
 	return [4]Point{Pt(-h, -h), Pt(h, -h), Pt(h, h), Pt(-h, h)}
 }
@@ -217,7 +217,7 @@ func boardCorners(surface float64) [4]Point {
 // order (top-left, top-right, bottom-right, bottom-left of the image, as
 // the board lies in the picture) for a frame of the given size. The
 // orientation decides which of them is NW. Method and quality are left for
-// the caller (see [FromCorners] and [Detect]).
+// the caller (see calibrate.FromCorners and calibrate.Detect).
 func New(imageCorners [4]Point, size Size, g *board.Geometry, o Orientation, now time.Time) (*Calibration, error) {
 	if g == nil {
 		g = board.ICF()
@@ -225,7 +225,7 @@ func New(imageCorners [4]Point, size Size, g *board.Geometry, o Orientation, now
 	if size.W <= 0 || size.H <= 0 {
 		return nil, fmt.Errorf("calibrate: image size %dx%d is not positive", size.W, size.H)
 	}
-	if err := o.validate(); err != nil {
+	if err := o.Validate(); err != nil {
 		return nil, fmt.Errorf("calibrate: %w", err)
 	}
 	for i, p := range imageCorners {
@@ -233,12 +233,12 @@ func New(imageCorners [4]Point, size Size, g *board.Geometry, o Orientation, now
 			return nil, fmt.Errorf("calibrate: corner %d (%s) is not finite", i+1, imageCornerNames[i])
 		}
 	}
-	if ok, wind := quadConvex(imageCorners); !ok {
+	if ok, wind := QuadConvex(imageCorners); !ok {
 		return nil, errors.New("calibrate: the four corners do not form a convex quadrilateral (give them as top-left, top-right, bottom-right, bottom-left)")
 	} else if wind < 0 {
 		return nil, errors.New("calibrate: the corners run anticlockwise; give them clockwise: top-left, top-right, bottom-right, bottom-left")
 	}
-	if a := quadArea(imageCorners); a < 0.01*float64(size.W*size.H) {
+	if a := QuadArea(imageCorners); a < 0.01*float64(size.W*size.H) {
 		return nil, fmt.Errorf("calibrate: the corners enclose only %.0f px², under 1%% of the image", a)
 	}
 	c := &Calibration{
@@ -248,7 +248,7 @@ func New(imageCorners [4]Point, size Size, g *board.Geometry, o Orientation, now
 		Board:       BoardInfo{Name: g.Name, Surface: g.Surface},
 		Orientation: o,
 	}
-	q := o.SouthAt.quarterTurns()
+	q := o.SouthAt.QuarterTurns()
 	for i := 0; i < 4; i++ {
 		c.Corners[i] = imageCorners[((i-q)%4+4)%4]
 	}
@@ -261,7 +261,7 @@ func New(imageCorners [4]Point, size Size, g *board.Geometry, o Orientation, now
 var imageCornerNames = [4]string{"top-left", "top-right", "bottom-right", "bottom-left"}
 
 func (c *Calibration) computeH() error {
-	h, err := HomographyFrom4(c.Corners, boardCorners(c.Board.Surface))
+	h, err := HomographyFrom4(c.Corners, BoardCorners(c.Board.Surface))
 	if err != nil {
 		return fmt.Errorf("calibrate: homography: %w", err)
 	}
@@ -277,14 +277,14 @@ func (c *Calibration) computeH() error {
 // S+k in the order S, E, N, W (k = 1 renames S to E, E to N, …). The
 // corners are relabelled and the homography recomputed; the camera view is
 // unchanged. Use it to put the breaker on a configured side (see
-// [InferBreaker]).
+// calibrate.InferBreaker).
 func (c *Calibration) Rotate(k int) error {
 	k = ((k % 4) + 4) % 4
 	if k == 0 {
 		return nil
 	}
 	img := c.ImageCorners()
-	q := ((c.Orientation.SouthAt.quarterTurns()-k)%4 + 4) % 4
+	q := ((c.Orientation.SouthAt.QuarterTurns()-k)%4 + 4) % 4
 	c.Orientation.SouthAt = directions[q]
 	for i := 0; i < 4; i++ {
 		c.Corners[i] = img[((i-q)%4+4)%4]
@@ -464,7 +464,7 @@ func (c *Calibration) Validate() error {
 	if !(c.Board.Surface > 0) || math.IsInf(c.Board.Surface, 0) {
 		add("board.surface_mm", "%v is not a positive size", c.Board.Surface)
 	}
-	if err := c.Orientation.validate(); err != nil {
+	if err := c.Orientation.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("orientation: %w", err))
 	}
 	cornersOK := true
@@ -480,17 +480,17 @@ func (c *Calibration) Validate() error {
 		}
 	}
 	if cornersOK {
-		if ok, wind := quadConvex(c.Corners); !ok {
+		if ok, wind := QuadConvex(c.Corners); !ok {
 			add("corners_px", "the corners do not form a convex quadrilateral")
 			cornersOK = false
 		} else if wind < 0 {
 			add("corners_px", "the corners run anticlockwise in the image (a mirrored view is not supported)")
 		}
 	}
-	if !c.H.finite() || !c.HInv.finite() {
+	if !c.H.Finite() || !c.HInv.Finite() {
 		add("homography", "not finite")
 	} else if cornersOK && c.Board.Surface > 0 {
-		bc := boardCorners(c.Board.Surface)
+		bc := BoardCorners(c.Board.Surface)
 		names := [4]string{"NW", "NE", "SE", "SW"}
 		for i := range c.Corners {
 			if d := c.H.Apply(c.Corners[i]).Dist(bc[i]); !(d < 0.5) {

@@ -1,4 +1,4 @@
-package pipeline
+package analysis
 
 import (
 	"os"
@@ -11,6 +11,7 @@ import (
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/pipeline"
 )
 
 // analyseClip runs the whole pipeline (calibrate → vision → tracker) over
@@ -19,7 +20,7 @@ import (
 func analyseClip(t *testing.T, name string) (*corpus.Truth, []events.Event, *calibrate.Calibration) {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "testdata", "videos")
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "testdata", "videos")
 	truth, err := corpus.ReadTruth(filepath.Join(dir, name+".truth.json"))
 	if err != nil {
 		t.Skip(err)
@@ -32,7 +33,7 @@ func analyseClip(t *testing.T, name string) (*corpus.Truth, []events.Event, *cal
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Config{Turn: &turn})
+	a, err := New(pipeline.Config{Turn: &turn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func analyseClip(t *testing.T, name string) (*corpus.Truth, []events.Event, *cal
 	defer img.Close()
 	var got []events.Event
 	for i := 0; vc.Read(&img) && !img.Empty(); i++ {
-		r, err := a.Process(img, i, float64(i)/float64(truth.Clip.FPS))
+		r, err := a.Process(&img, i, float64(i)/float64(truth.Clip.FPS))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package pipeline
+package analysis
 
 import (
 	"errors"
@@ -14,6 +14,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/pipeline"
 	"github.com/boardcam/boardcam/sim"
 	"github.com/boardcam/boardcam/tracker/trackertest"
 	"github.com/boardcam/boardcam/vision"
@@ -50,7 +51,7 @@ func (d *synthDetector) Close()                                      { d.closed 
 func scenario(t *testing.T, name string, fps int) *sim.Trace {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
-	tr, err := sim.RunFile(filepath.Join(filepath.Dir(file), "..", "testdata", "scenarios", name), sim.Options{FPS: fps})
+	tr, err := sim.RunFile(filepath.Join(filepath.Dir(file), "..", "..", "testdata", "scenarios", name), sim.Options{FPS: fps})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func run(t *testing.T, a *Analyzer, tr *sim.Trace) []events.Event {
 	defer img.Close()
 	var out []events.Event
 	for i := range tr.NumFrames() {
-		r, err := a.Process(img, i, tr.FrameTime(i))
+		r, err := a.Process(&img, i, tr.FrameTime(i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,13 +180,12 @@ func TestAnalyzerEvents(t *testing.T) {
 	tr := scenario(t, "striker-pocketed.yaml", 60)
 	det := &synthDetector{s: trackertest.NewSynth(tr, trackertest.Realistic)}
 	cal := testCalibration(t)
-	a, err := New(Config{Calibration: cal, CheckEvery: -1, Now: tickClock(),
-		NewDetector: func(c *calibrate.Calibration, _ vision.Config) (Detector, error) {
-			if c.CornersPx()[0] != cal.CornersPx()[0] {
-				t.Errorf("detector made for corners %v, want %v", c.CornersPx(), cal.CornersPx())
-			}
-			return det, nil
-		}})
+	a, err := NewWithDetector(pipeline.Config{Calibration: cal, CheckEvery: -1, Now: tickClock()}, func(c *calibrate.Calibration, _ vision.Config) (vision.FrameDetector, error) {
+		if c.CornersPx()[0] != cal.CornersPx()[0] {
+			t.Errorf("detector made for corners %v, want %v", c.CornersPx(), cal.CornersPx())
+		}
+		return det, nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,8 +213,7 @@ func TestOrientationFromFirstStroke(t *testing.T) {
 	for k := 1; k < 4; k++ {
 		det := &synthDetector{s: trackertest.NewSynth(tr, trackertest.Realistic), k: k}
 		turn := board.S // the truth's first stroke is S's
-		a, err := New(Config{Calibration: testCalibration(t), CheckEvery: -1, Turn: &turn, Now: tickClock(),
-			NewDetector: func(*calibrate.Calibration, vision.Config) (Detector, error) { return det, nil }})
+		a, err := NewWithDetector(pipeline.Config{Calibration: testCalibration(t), CheckEvery: -1, Turn: &turn, Now: tickClock()}, func(*calibrate.Calibration, vision.Config) (vision.FrameDetector, error) { return det, nil })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,10 +233,9 @@ func TestOrientationFromFirstStroke(t *testing.T) {
 func TestProcessErrors(t *testing.T) {
 	cal := testCalibration(t)
 	newA := func(c *calibrate.Calibration) *Analyzer {
-		a, err := New(Config{Calibration: c, CheckEvery: -1,
-			NewDetector: func(*calibrate.Calibration, vision.Config) (Detector, error) {
-				return &synthDetector{s: trackertest.NewSynth(scenario(t, "nudge.yaml", 30), trackertest.Realistic)}, nil
-			}})
+		a, err := NewWithDetector(pipeline.Config{Calibration: c, CheckEvery: -1}, func(*calibrate.Calibration, vision.Config) (vision.FrameDetector, error) {
+			return &synthDetector{s: trackertest.NewSynth(scenario(t, "nudge.yaml", 30), trackertest.Realistic)}, nil
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,41 +245,54 @@ func TestProcessErrors(t *testing.T) {
 	defer a.Close()
 	empty := gocv.NewMat()
 	defer empty.Close()
-	if _, err := a.Process(empty, 0, 0); err == nil || !strings.Contains(err.Error(), "frame 0 is empty") {
+	if _, err := a.Process(&empty, 0, 0); err == nil || !strings.Contains(err.Error(), "frame 0 is empty") {
 		t.Errorf("empty frame: %v", err)
 	}
 	small := gocv.NewMatWithSize(480, 640, gocv.MatTypeCV8UC3)
 	defer small.Close()
 	b := newA(cal)
 	defer b.Close()
-	if _, err := b.Process(small, 3, 0.1); err == nil || !strings.Contains(err.Error(), "1280x720") {
+	if _, err := b.Process(&small, 3, 0.1); err == nil || !strings.Contains(err.Error(), "1280x720") {
 		t.Errorf("frames of another size than the calibration: %v", err)
 	}
 	big := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8UC3)
 	defer big.Close()
-	if _, err := a.Process(big, 1, 0.1); err != nil {
+	if _, err := a.Process(&big, 1, 0.1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Process(small, 2, 0.2); err == nil || !strings.Contains(err.Error(), "frame 2 is 640x480") {
+	if _, err := a.Process(&small, 2, 0.2); err == nil || !strings.Contains(err.Error(), "frame 2 is 640x480") {
 		t.Errorf("a frame of another size: %v", err)
 	}
 	grey := gocv.NewMatWithSize(720, 1280, gocv.MatTypeCV8U)
 	defer grey.Close()
-	if _, err := a.Process(grey, 3, 0.3); err == nil || !strings.Contains(err.Error(), "channels") {
+	if _, err := a.Process(&grey, 3, 0.3); err == nil || !strings.Contains(err.Error(), "channels") {
 		t.Errorf("a grey frame: %v", err)
 	}
 	g := board.ICF()
 	g.Surface = 720
-	if _, err := New(Config{Calibration: cal, Geometry: g}); err == nil || !strings.Contains(err.Error(), "740 mm") {
+	if _, err := New(pipeline.Config{Calibration: cal, Geometry: g}); err == nil || !strings.Contains(err.Error(), "740 mm") {
 		t.Errorf("calibration for another board: %v", err)
 	}
 	failing := errors.New("no camera model")
-	c, err := New(Config{Calibration: cal, NewDetector: func(*calibrate.Calibration, vision.Config) (Detector, error) { return nil, failing }})
+	c, err := NewWithDetector(pipeline.Config{Calibration: cal}, func(*calibrate.Calibration, vision.Config) (vision.FrameDetector, error) { return nil, failing })
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if _, err := c.Process(big, 0, 0); !errors.Is(err, failing) {
+	if _, err := c.Process(&big, 0, 0); !errors.Is(err, failing) {
 		t.Errorf("detector error not passed on: %v", err)
 	}
+}
+
+// The detector is chosen by name in vision's registry; an unknown name is
+// refused when the analyzer is made, naming the registered ones.
+func TestDetectorByName(t *testing.T) {
+	if _, err := New(pipeline.Config{Detector: "nope"}); err == nil || !strings.Contains(err.Error(), vision.DefaultDetector) {
+		t.Errorf("unknown detector: %v", err)
+	}
+	a, err := New(pipeline.Config{Detector: vision.DefaultDetector})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
 }
