@@ -3,16 +3,21 @@
 // order, where each sample (a coded frame) lies in the file. It is what
 // frames/libav needs to decode an MP4 with libavcodec alone, without
 // libavformat, whose network and container libraries weigh about 11 MB
-// resident (docs/memory.md). Fragmented MP4 (moof) is not read: Open says
+// resident (docs/memory.md). The boxes are parsed by
+// github.com/Eyevinn/mp4ff, the mdat lazily (never read into memory: Next
+// reads one sample at a time). Fragmented MP4 (moof) is not read: Open says
 // ErrUnsupported, and the caller uses another demuxer.
 package mp4
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	mp4ff "github.com/Eyevinn/mp4ff/mp4"
 )
 
 // ErrUnsupported: not an MP4 this package reads (another container, a
@@ -89,198 +94,132 @@ func (m *File) Next() (Sample, []byte, error) {
 // Close closes the file.
 func (m *File) Close() error { return m.f.Close() }
 
-type box struct {
-	typ         string
-	start, size int64 // payload start and size
+func unsupported(format string, a ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrUnsupported}, a...)...)
 }
 
-// boxes lists the boxes in [off, end) of r.
-func boxes(r io.ReaderAt, off, end int64) ([]box, error) {
-	var out []box
-	var h [16]byte
-	for off+8 <= end {
-		if _, err := r.ReadAt(h[:8], off); err != nil {
-			return nil, err
-		}
-		size := int64(binary.BigEndian.Uint32(h[:4]))
-		typ := string(h[4:8])
-		hdr := int64(8)
-		switch size {
-		case 1:
-			if _, err := r.ReadAt(h[8:16], off+8); err != nil {
-				return nil, err
-			}
-			size = int64(binary.BigEndian.Uint64(h[8:16]))
-			hdr = 16
-		case 0:
-			size = end - off
-		}
-		if size < hdr || off+size > end {
-			return nil, fmt.Errorf("%w: box %q of %d bytes at %d overruns its parent", ErrUnsupported, typ, size, off)
-		}
-		out = append(out, box{typ, off + hdr, size - hdr})
-		off += size
+// maxSamples bounds the sample count a track may state (2^24: over six days
+// at 30 frames/s), so that a damaged stsz cannot make Open allocate
+// gigabytes.
+const maxSamples = 1 << 24
+
+// readTrack parses f's boxes with mp4ff (the mdat lazily) and returns its
+// first video track.
+func readTrack(f *os.File) (t *Track, err error) {
+	end, err := topLevel(f)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
-}
-
-func find(bs []box, typ string) (box, bool) {
-	for _, b := range bs {
-		if b.typ == typ {
-			return b, true
+	// mp4ff indexes what it trusts (a box without the children the
+	// format requires): a damaged file is not this package's to read.
+	defer func() {
+		if r := recover(); r != nil {
+			t, err = nil, unsupported("damaged: %v", r)
+		}
+	}()
+	parsed, err := mp4ff.DecodeFile(io.NewSectionReader(f, 0, end), mp4ff.WithDecodeMode(mp4ff.DecModeLazyMdat))
+	if err != nil {
+		return nil, unsupported("%v", err)
+	}
+	if parsed.IsFragmented() {
+		return nil, unsupported("a fragmented MP4")
+	}
+	if parsed.Moov == nil {
+		return nil, unsupported("no moov box (a truncated or unfinished file)")
+	}
+	for _, trak := range parsed.Moov.Traks {
+		if trak.Mdia == nil || trak.Mdia.Hdlr == nil {
+			return nil, unsupported("a track without mdia/hdlr")
+		}
+		if trak.Mdia.Hdlr.HandlerType == "vide" {
+			return videoTrack(trak)
 		}
 	}
-	return box{}, false
+	return nil, unsupported("no video track")
 }
 
-func payload(r io.ReaderAt, b box) ([]byte, error) {
-	if b.size > 1<<30 {
-		return nil, fmt.Errorf("%w: box %q too large", ErrUnsupported, b.typ)
-	}
-	p := make([]byte, b.size)
-	_, err := r.ReadAt(p, b.start)
-	return p, err
-}
-
-func readTrack(f *os.File) (*Track, error) {
+// topLevel checks the top-level box headers before mp4ff reads the boxes
+// (it allocates a box's stated size before reading it): the first is one
+// an MP4 or QuickTime file begins with, and each lies within the file. It
+// returns where mp4ff is to stop: the file's end, or the start of a last
+// mdat whose size is 0 ("to the end of the file", which mp4ff does not
+// read; its samples are found through the chunk offsets all the same).
+func topLevel(f *os.File) (int64, error) {
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	top, err := boxes(f, 0, st.Size())
-	if err != nil {
-		if errors.Is(err, ErrUnsupported) {
-			return nil, err
+	size := st.Size()
+	var h [16]byte
+	for off := int64(0); off < size; {
+		if off+8 > size {
+			return 0, unsupported("%d stray bytes at %d", size-off, off)
 		}
-		return nil, fmt.Errorf("%w: %v", ErrUnsupported, err)
-	}
-	if len(top) == 0 || (top[0].typ != "ftyp" && top[0].typ != "moov" && top[0].typ != "wide" && top[0].typ != "mdat" && top[0].typ != "free") {
-		return nil, ErrUnsupported
-	}
-	if _, ok := find(top, "moof"); ok {
-		return nil, fmt.Errorf("%w: a fragmented MP4", ErrUnsupported)
-	}
-	moov, ok := find(top, "moov")
-	if !ok {
-		return nil, fmt.Errorf("%w: no moov box (a truncated or unfinished file)", ErrUnsupported)
-	}
-	traks, err := boxes(f, moov.start, moov.start+moov.size)
-	if err != nil {
-		return nil, err
-	}
-	for _, tb := range traks {
-		if tb.typ != "trak" {
-			continue
+		if _, err := f.ReadAt(h[:8], off); err != nil {
+			return 0, err
 		}
-		t, err := readTrak(f, tb)
-		if err != nil {
-			return nil, err
+		n, typ, hdr := int64(binary.BigEndian.Uint32(h[:4])), string(h[4:8]), int64(8)
+		if off == 0 && typ != "ftyp" && typ != "moov" && typ != "wide" && typ != "mdat" && typ != "free" {
+			return 0, unsupported("not an MP4 or QuickTime file")
 		}
-		if t != nil {
-			return t, nil
+		switch n {
+		case 0:
+			if typ != "mdat" {
+				return 0, unsupported("a %q box to the end of the file", typ)
+			}
+			return off, nil
+		case 1:
+			if _, err := f.ReadAt(h[8:16], off+8); err != nil {
+				return 0, unsupported("box %q at %d: %v", typ, off, err)
+			}
+			n, hdr = int64(binary.BigEndian.Uint64(h[8:16])), 16
 		}
+		if n < hdr || n > size-off {
+			return 0, unsupported("box %q of %d bytes at %d overruns the file", typ, n, off)
+		}
+		if typ == "moof" {
+			return 0, unsupported("a fragmented MP4")
+		}
+		off += n
 	}
-	return nil, fmt.Errorf("%w: no video track", ErrUnsupported)
+	return size, nil
 }
 
-// child descends a path of boxes.
-func child(r io.ReaderAt, b box, path ...string) (box, error) {
-	for _, p := range path {
-		bs, err := boxes(r, b.start, b.start+b.size)
-		if err != nil {
-			return box{}, err
-		}
-		var ok bool
-		if b, ok = find(bs, p); !ok {
-			return box{}, fmt.Errorf("%w: no %s box", ErrUnsupported, p)
-		}
+// videoTrack reads a video trak's codec configuration and sample tables.
+func videoTrack(trak *mp4ff.TrakBox) (*Track, error) {
+	mdia := trak.Mdia
+	if mdia.Mdhd == nil || mdia.Mdhd.Timescale == 0 {
+		return nil, unsupported("no mdhd or timescale 0")
 	}
-	return b, nil
-}
-
-func readTrak(r io.ReaderAt, trak box) (*Track, error) {
-	hdlr, err := child(r, trak, "mdia", "hdlr")
+	if mdia.Minf == nil || mdia.Minf.Stbl == nil {
+		return nil, unsupported("no stbl")
+	}
+	stbl := mdia.Minf.Stbl
+	t := &Track{Timescale: mdia.Mdhd.Timescale}
+	if err := t.readEntry(stbl.Stsd); err != nil {
+		return nil, err
+	}
+	sizes, err := sampleSizes(stbl.Stsz)
 	if err != nil {
 		return nil, err
 	}
-	h, err := payload(r, hdlr)
-	if err != nil || len(h) < 12 {
-		return nil, fmt.Errorf("%w: short hdlr", ErrUnsupported)
-	}
-	if string(h[8:12]) != "vide" {
-		return nil, nil
-	}
-	mdhd, err := child(r, trak, "mdia", "mdhd")
+	offsets, err := sampleOffsets(stbl, sizes)
 	if err != nil {
 		return nil, err
 	}
-	md, err := payload(r, mdhd)
-	if err != nil || len(md) < 24 {
-		return nil, fmt.Errorf("%w: short mdhd", ErrUnsupported)
-	}
-	t := &Track{}
-	if md[0] == 1 {
-		if len(md) < 32 {
-			return nil, fmt.Errorf("%w: short mdhd", ErrUnsupported)
-		}
-		t.Timescale = binary.BigEndian.Uint32(md[20:])
-	} else {
-		t.Timescale = binary.BigEndian.Uint32(md[12:])
-	}
-	if t.Timescale == 0 {
-		return nil, fmt.Errorf("%w: timescale 0", ErrUnsupported)
-	}
-	stbl, err := child(r, trak, "mdia", "minf", "stbl")
-	if err != nil {
-		return nil, err
-	}
-	tables, err := boxes(r, stbl.start, stbl.start+stbl.size)
-	if err != nil {
-		return nil, err
-	}
-	get := func(typ string) ([]byte, bool, error) {
-		b, ok := find(tables, typ)
-		if !ok {
-			return nil, false, nil
-		}
-		p, err := payload(r, b)
-		return p, true, err
-	}
-	stsd, ok, err := get("stsd")
-	if err != nil || !ok {
-		return nil, fmt.Errorf("%w: no stsd", ErrUnsupported)
-	}
-	if err := t.readEntry(stsd); err != nil {
-		return nil, err
-	}
-	sizes, err := readStsz(get)
-	if err != nil {
-		return nil, err
-	}
-	offsets, err := chunkOffsets(get, sizes)
-	if err != nil {
-		return nil, err
-	}
-	n := len(sizes)
-	t.Samples = make([]Sample, n)
+	t.Samples = make([]Sample, len(sizes))
 	for i := range t.Samples {
 		t.Samples[i] = Sample{Offset: offsets[i], Size: sizes[i], Key: true}
 	}
-	if err := t.readTimes(get); err != nil {
+	if err := t.readTimes(stbl.Stts, stbl.Ctts); err != nil {
 		return nil, err
 	}
-	if stss, ok, err := get("stss"); err != nil {
-		return nil, err
-	} else if ok {
+	if stbl.Stss != nil {
 		for i := range t.Samples {
 			t.Samples[i].Key = false
 		}
-		if len(stss) < 8 {
-			return nil, fmt.Errorf("%w: short stss", ErrUnsupported)
-		}
-		k := int(binary.BigEndian.Uint32(stss[4:]))
-		for j := 0; j < k && 8+4*j+4 <= len(stss); j++ {
-			if s := int(binary.BigEndian.Uint32(stss[8+4*j:])); s >= 1 && s <= n {
+		for _, s := range stbl.Stss.SampleNumber {
+			if s >= 1 && int64(s) <= int64(len(t.Samples)) {
 				t.Samples[s-1].Key = true
 			}
 		}
@@ -288,121 +227,98 @@ func readTrak(r io.ReaderAt, trak box) (*Track, error) {
 	return t, nil
 }
 
-// readEntry reads the first visual sample entry and its configuration.
-func (t *Track) readEntry(stsd []byte) error {
-	if len(stsd) < 8+8+78 {
-		return fmt.Errorf("%w: short stsd", ErrUnsupported)
+// readEntry reads the first sample entry and its decoder configuration
+// record.
+func (t *Track) readEntry(stsd *mp4ff.StsdBox) error {
+	if stsd == nil || len(stsd.Children) == 0 {
+		return unsupported("no stsd")
 	}
-	e := stsd[8:]
-	size := int(binary.BigEndian.Uint32(e))
-	if size < 8+78 || size > len(e) {
-		return fmt.Errorf("%w: bad sample entry", ErrUnsupported)
+	t.Codec = stsd.Children[0].Type()
+	e, ok := stsd.Children[0].(*mp4ff.VisualSampleEntryBox)
+	if !ok {
+		return unsupported("codec %q", t.Codec)
 	}
-	t.Codec = string(e[4:8])
-	var want string
+	var conf mp4ff.Box
 	switch t.Codec {
 	case "avc1", "avc3":
-		want = "avcC"
+		if e.AvcC != nil {
+			conf = e.AvcC
+		}
 	case "hvc1", "hev1":
-		want = "hvcC"
+		if e.HvcC != nil {
+			conf = e.HvcC
+		}
 	default:
-		return fmt.Errorf("%w: codec %q", ErrUnsupported, t.Codec)
+		return unsupported("codec %q", t.Codec)
 	}
-	v := e[8:size]
-	t.Width = int(binary.BigEndian.Uint16(v[24:]))
-	t.Height = int(binary.BigEndian.Uint16(v[26:]))
-	for c := v[78:]; len(c) >= 8; {
-		n := int(binary.BigEndian.Uint32(c))
-		if n < 8 || n > len(c) {
-			break
-		}
-		if string(c[4:8]) == want {
-			t.Config = append([]byte(nil), c[8:n]...)
-		}
-		c = c[n:]
+	if conf == nil {
+		return unsupported("no configuration record in the %s sample entry", t.Codec)
 	}
-	if t.Config == nil {
-		return fmt.Errorf("%w: no %s in the %s sample entry", ErrUnsupported, want, t.Codec)
+	var b bytes.Buffer
+	if err := conf.Encode(&b); err != nil || b.Len() < 8 {
+		return unsupported("the %s sample entry's %s: %v", t.Codec, conf.Type(), err)
 	}
+	t.Config = b.Bytes()[8:] // the payload after the box header
+	t.Width, t.Height = int(e.Width), int(e.Height)
 	return nil
 }
 
-func readStsz(get func(string) ([]byte, bool, error)) ([]uint32, error) {
-	p, ok, err := get("stsz")
-	if err != nil {
-		return nil, err
+func sampleSizes(stsz *mp4ff.StszBox) ([]uint32, error) {
+	if stsz == nil {
+		return nil, unsupported("no stsz (stz2 is not read)")
 	}
-	if !ok {
-		return nil, fmt.Errorf("%w: no stsz (stz2 is not read)", ErrUnsupported)
-	}
-	if len(p) < 12 {
-		return nil, fmt.Errorf("%w: short stsz", ErrUnsupported)
-	}
-	fixed := binary.BigEndian.Uint32(p[4:])
-	n := int(binary.BigEndian.Uint32(p[8:]))
-	if n > 1<<24 || (fixed == 0 && len(p) < 12+4*n) {
-		return nil, fmt.Errorf("%w: bad stsz", ErrUnsupported)
+	n := int64(stsz.SampleNumber)
+	if n > maxSamples || (stsz.SampleUniformSize == 0 && int64(len(stsz.SampleSize)) < n) {
+		return nil, unsupported("bad stsz")
 	}
 	sizes := make([]uint32, n)
 	for i := range sizes {
-		if fixed != 0 {
-			sizes[i] = fixed
+		if stsz.SampleUniformSize != 0 {
+			sizes[i] = stsz.SampleUniformSize
 		} else {
-			sizes[i] = binary.BigEndian.Uint32(p[12+4*i:])
+			sizes[i] = stsz.SampleSize[i]
 		}
 	}
 	return sizes, nil
 }
 
-// chunkOffsets places every sample from stco/co64 and stsc.
-func chunkOffsets(get func(string) ([]byte, bool, error), sizes []uint32) ([]int64, error) {
+// sampleOffsets places every sample: its chunk's offset (stco or co64),
+// which chunk it is in (stsc), the sizes of the samples before it in the
+// chunk.
+func sampleOffsets(stbl *mp4ff.StblBox, sizes []uint32) ([]int64, error) {
 	var chunks []int64
-	if p, ok, err := get("stco"); err != nil {
-		return nil, err
-	} else if ok && len(p) >= 8 {
-		n := int(binary.BigEndian.Uint32(p[4:]))
-		if len(p) < 8+4*n {
-			return nil, fmt.Errorf("%w: short stco", ErrUnsupported)
+	switch {
+	case stbl.Stco != nil:
+		chunks = make([]int64, len(stbl.Stco.ChunkOffset))
+		for i, o := range stbl.Stco.ChunkOffset {
+			chunks[i] = int64(o)
 		}
-		for i := 0; i < n; i++ {
-			chunks = append(chunks, int64(binary.BigEndian.Uint32(p[8+4*i:])))
+	case stbl.Co64 != nil:
+		chunks = make([]int64, len(stbl.Co64.ChunkOffset))
+		for i, o := range stbl.Co64.ChunkOffset {
+			chunks[i] = int64(o)
 		}
-	} else if p, ok, err := get("co64"); err != nil {
-		return nil, err
-	} else if ok && len(p) >= 8 {
-		n := int(binary.BigEndian.Uint32(p[4:]))
-		if len(p) < 8+8*n {
-			return nil, fmt.Errorf("%w: short co64", ErrUnsupported)
-		}
-		for i := 0; i < n; i++ {
-			chunks = append(chunks, int64(binary.BigEndian.Uint64(p[8+8*i:])))
-		}
-	} else {
-		return nil, fmt.Errorf("%w: no chunk offsets", ErrUnsupported)
+	default:
+		return nil, unsupported("no chunk offsets")
 	}
-	p, ok, err := get("stsc")
-	if err != nil || !ok || len(p) < 8 {
-		return nil, fmt.Errorf("%w: no stsc", ErrUnsupported)
+	if stbl.Stsc == nil || len(stbl.Stsc.Entries) == 0 {
+		return nil, unsupported("no stsc")
 	}
-	n := int(binary.BigEndian.Uint32(p[4:]))
-	if len(p) < 8+12*n || n == 0 {
-		return nil, fmt.Errorf("%w: short stsc", ErrUnsupported)
-	}
+	entries := stbl.Stsc.Entries
 	out := make([]int64, 0, len(sizes))
 	s := 0
-	for e := 0; e < n && s < len(sizes); e++ {
-		first := int(binary.BigEndian.Uint32(p[8+12*e:]))
-		per := int(binary.BigEndian.Uint32(p[8+12*e+4:]))
-		last := len(chunks) + 1
-		if e+1 < n {
-			last = int(binary.BigEndian.Uint32(p[8+12*(e+1):]))
+	for e := 0; e < len(entries) && s < len(sizes); e++ {
+		first, per := int64(entries[e].FirstChunk), int64(entries[e].SamplesPerChunk)
+		last := int64(len(chunks)) + 1
+		if e+1 < len(entries) {
+			last = int64(entries[e+1].FirstChunk)
 		}
-		if first < 1 || per < 0 {
-			return nil, fmt.Errorf("%w: bad stsc", ErrUnsupported)
+		if first < 1 {
+			return nil, unsupported("bad stsc")
 		}
-		for c := first; c < last && c <= len(chunks) && s < len(sizes); c++ {
+		for c := first; c < last && c <= int64(len(chunks)) && s < len(sizes); c++ {
 			off := chunks[c-1]
-			for k := 0; k < per && s < len(sizes); k++ {
+			for k := int64(0); k < per && s < len(sizes); k++ {
 				out = append(out, off)
 				off += int64(sizes[s])
 				s++
@@ -410,59 +326,48 @@ func chunkOffsets(get func(string) ([]byte, bool, error), sizes []uint32) ([]int
 		}
 	}
 	if len(out) != len(sizes) {
-		return nil, fmt.Errorf("%w: the chunks hold %d of %d samples", ErrUnsupported, len(out), len(sizes))
+		return nil, unsupported("the chunks hold %d of %d samples", len(out), len(sizes))
 	}
 	return out, nil
 }
 
 // readTimes fills DTS and PTS (stts, ctts), Duration and FrameRate.
-func (t *Track) readTimes(get func(string) ([]byte, bool, error)) error {
-	p, ok, err := get("stts")
-	if err != nil || !ok || len(p) < 8 {
-		return fmt.Errorf("%w: no stts", ErrUnsupported)
-	}
-	n := int(binary.BigEndian.Uint32(p[4:]))
-	if len(p) < 8+8*n {
-		return fmt.Errorf("%w: short stts", ErrUnsupported)
+func (t *Track) readTimes(stts *mp4ff.SttsBox, ctts *mp4ff.CttsBox) error {
+	if stts == nil || len(stts.SampleTimeDelta) != len(stts.SampleCount) {
+		return unsupported("no stts")
 	}
 	var dts int64
 	i := 0
-	type entry struct{ count, delta int64 }
-	var entries []entry
-	for e := 0; e < n; e++ {
-		count := int64(binary.BigEndian.Uint32(p[8+8*e:]))
-		delta := int64(binary.BigEndian.Uint32(p[8+8*e+4:]))
-		entries = append(entries, entry{count, delta})
-		for k := int64(0); k < count && i < len(t.Samples); k++ {
+	for e, count := range stts.SampleCount {
+		delta := int64(stts.SampleTimeDelta[e])
+		for k := uint32(0); k < count && i < len(t.Samples); k++ {
 			t.Samples[i].DTS, t.Samples[i].PTS = dts, dts
 			dts += delta
 			i++
 		}
 	}
 	t.Duration = dts
-	if c, ok, err := get("ctts"); err != nil {
-		return err
-	} else if ok && len(c) >= 8 {
-		m := int(binary.BigEndian.Uint32(c[4:]))
+	if ctts != nil && len(ctts.EndSampleNr) == len(ctts.SampleOffset)+1 {
 		i := 0
-		for e := 0; e < m && 8+8*e+8 <= len(c); e++ {
-			count := int(binary.BigEndian.Uint32(c[8+8*e:]))
-			off := int64(int32(binary.BigEndian.Uint32(c[8+8*e+4:])))
-			if c[0] == 0 {
-				off = int64(binary.BigEndian.Uint32(c[8+8*e+4:]))
+		for e, off := range ctts.SampleOffset {
+			o := int64(off) // version 1: signed
+			if ctts.Version == 0 {
+				o = int64(uint32(off))
 			}
-			for k := 0; k < count && i < len(t.Samples); k++ {
-				t.Samples[i].PTS = t.Samples[i].DTS + off
+			count := ctts.EndSampleNr[e+1] - ctts.EndSampleNr[e]
+			for k := uint32(0); k < count && i < len(t.Samples); k++ {
+				t.Samples[i].PTS = t.Samples[i].DTS + o
 				i++
 			}
 		}
 	}
 	// FFmpeg's mov demuxer: r_frame_rate = timescale / delta when one
 	// delta (or one more for the last sample) spaces every sample.
+	counts, deltas := stts.SampleCount, stts.SampleTimeDelta
 	switch {
-	case len(entries) == 1 || (len(entries) == 2 && entries[1].count == 1):
-		if entries[0].delta > 0 {
-			t.FrameRateNum, t.FrameRateDen = reduce(int64(t.Timescale), entries[0].delta)
+	case len(deltas) == 1 || (len(deltas) == 2 && counts[1] == 1):
+		if deltas[0] > 0 {
+			t.FrameRateNum, t.FrameRateDen = reduce(int64(t.Timescale), int64(deltas[0]))
 		}
 	case t.Duration > 0:
 		t.FrameRateNum, t.FrameRateDen = reduce(int64(t.Timescale)*int64(len(t.Samples)), t.Duration)
