@@ -538,17 +538,7 @@ func (e *evidenceKeeper) annotate(msgs []web.Message) []web.Message {
 		case web.StateUpdate:
 			e.setPlayers(rules.State(v))
 		case web.Pending:
-			v.Summary = plain(v.Summary)
-			v.Fouls = append([]web.Foul(nil), v.Fouls...)
-			for j := range v.Fouls {
-				v.Fouls[j].Evidence.Note = plain(v.Fouls[j].Evidence.Note)
-				v.Fouls[j].Heading = e.foulHeading(v.Fouls[j])
-			}
-			v.Doubts = append([]web.Doubt(nil), v.Doubts...)
-			for j := range v.Doubts {
-				v.Doubts[j].Reason = plain(v.Doubts[j].Reason)
-			}
-			v.Heading, v.Clean = e.pendingHeading(v)
+			v = e.worded(v)
 			it := e.items[v.ID]
 			if it == nil {
 				kind := "decision"
@@ -805,17 +795,7 @@ func (e *evidenceKeeper) snapshot(s *web.Snapshot) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	for i, v := range s.Pending {
-		v.Summary = plain(v.Summary)
-		v.Fouls = append([]web.Foul(nil), v.Fouls...)
-		for j := range v.Fouls {
-			v.Fouls[j].Evidence.Note = plain(v.Fouls[j].Evidence.Note)
-			v.Fouls[j].Heading = e.foulHeading(v.Fouls[j])
-		}
-		v.Doubts = append([]web.Doubt(nil), v.Doubts...)
-		for j := range v.Doubts {
-			v.Doubts[j].Reason = plain(v.Doubts[j].Reason)
-		}
-		v.Heading, v.Clean = e.pendingHeading(v)
+		v = e.worded(v)
 		if it := e.items[v.ID]; it != nil {
 			media := it.media
 			v.Media = &media
@@ -825,6 +805,25 @@ func (e *evidenceKeeper) snapshot(s *web.Snapshot) {
 		}
 		s.Pending[i] = v
 	}
+}
+
+// worded gives a pending decision the words a person reads: plain texts
+// (no notation, no coordinates) and the headings of the card and its fouls.
+// The fouls and doubts are copied, not changed in place, since the message
+// they came in may be read elsewhere. Called with e.mu held.
+func (e *evidenceKeeper) worded(v web.Pending) web.Pending {
+	v.Summary = plain(v.Summary)
+	v.Fouls = append([]web.Foul(nil), v.Fouls...)
+	for j := range v.Fouls {
+		v.Fouls[j].Evidence.Note = plain(v.Fouls[j].Evidence.Note)
+		v.Fouls[j].Heading = e.foulHeading(v.Fouls[j])
+	}
+	v.Doubts = append([]web.Doubt(nil), v.Doubts...)
+	for j := range v.Doubts {
+		v.Doubts[j].Reason = plain(v.Doubts[j].Reason)
+	}
+	v.Heading, v.Clean = e.pendingHeading(v)
+	return v
 }
 
 func shortErr(err error) string {

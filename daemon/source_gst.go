@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"gocv.io/x/gocv"
+
+	"github.com/boardcam/boardcam/internal/tail"
 )
 
 // Cameras (V4L2 devices, Raspberry Pi camera modules through libcamera)
@@ -256,7 +258,7 @@ func startGst(pipeline string) (*gstFrames, error) {
 	}
 	cmd := exec.Command(GstLaunch, append([]string{"-v"}, strings.Fields(p)...)...)
 	cmd.ExtraFiles = []*os.File{w}
-	stderr := &tail{max: 2048}
+	stderr := &tail.Buffer{Max: 2048}
 	cmd.Stderr = stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -351,29 +353,6 @@ func firstLine(s, dflt string) string {
 		}
 	}
 	return dflt
-}
-
-// tail keeps the last max bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = t.b[len(t.b)-t.max:]
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
 }
 
 var (

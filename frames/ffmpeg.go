@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/boardcam/boardcam/internal/tail"
 )
 
 // Info describes a video.
@@ -49,7 +51,7 @@ type Video struct {
 	cmd    *exec.Cmd
 	out    io.ReadCloser
 	r      *bufio.Reader
-	stderr *tailBuffer
+	stderr *tail.Buffer
 	read   int
 	peak   int64 // the decoder's VmHWM in KiB, sampled while it runs
 	once   sync.Once
@@ -65,7 +67,7 @@ func Open(path string) (*Video, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := &Video{info: info, path: path, stderr: &tailBuffer{max: 4096}}
+	v := &Video{info: info, path: path, stderr: &tail.Buffer{Max: 4096}}
 	// -sws_flags bicubic: OpenCV's conversion (cap_ffmpeg_impl.hpp:
 	// sws_getCachedContext(…, SWS_BICUBIC, …)) for the auto-inserted scaler.
 	v.cmd = exec.Command(FFmpeg, "-hide_banner", "-nostdin", "-v", "error",
@@ -107,7 +109,7 @@ func (v *Video) Next(dst []byte) error {
 		return io.EOF
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		_ = v.wait()
-		return fmt.Errorf("frames: %s: the decoder stopped inside frame %d (%d of %d bytes)%s", v.path, v.read, n, len(dst), v.stderr.say())
+		return fmt.Errorf("frames: %s: the decoder stopped inside frame %d (%d of %d bytes)%s", v.path, v.read, n, len(dst), v.stderr.Said())
 	}
 	return fmt.Errorf("frames: %s: %w", v.path, err)
 }
@@ -136,7 +138,7 @@ func (v *Video) wait() error {
 		if err != nil {
 			var ee *exec.ExitError
 			if errors.As(err, &ee) && ee.Exited() {
-				v.err = fmt.Errorf("frames: %s: %s failed (%v)%s", v.path, FFmpeg, err, v.stderr.say())
+				v.err = fmt.Errorf("frames: %s: %s failed (%v)%s", v.path, FFmpeg, err, v.stderr.Said())
 			}
 			// Killed by Close: not the video's fault.
 		}
@@ -251,31 +253,4 @@ func rate(s string) float64 {
 		return 0
 	}
 	return n / d
-}
-
-// tailBuffer keeps the end of the decoder's complaints.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = t.b[len(t.b)-t.max:]
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) say() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := strings.TrimSpace(string(t.b))
-	if s == "" {
-		return ""
-	}
-	return ": " + strings.ReplaceAll(s, "\n", "; ")
 }
