@@ -6,8 +6,6 @@ import (
 	"runtime"
 	"testing"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/events"
@@ -38,20 +36,25 @@ func analyseClip(t *testing.T, name string) (*corpus.Truth, []events.Event, *cal
 		t.Fatal(err)
 	}
 	defer a.Close()
-	vc, err := gocv.VideoCaptureFile(video)
+	vc, err := OpenVideo(video)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer vc.Close()
-	img := gocv.NewMat()
-	defer img.Close()
 	var got []events.Event
-	for i := 0; vc.Read(&img) && !img.Empty(); i++ {
-		r, err := a.Process(&img, i, float64(i)/float64(truth.Clip.FPS))
+	for i := 0; ; i++ {
+		img, ok := vc.Read()
+		if !ok {
+			break
+		}
+		r, err := a.Process(img, i, float64(i)/float64(truth.Clip.FPS))
 		if err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, r.Events...)
+	}
+	if err := vc.Err(); err != nil {
+		t.Fatal(err)
 	}
 	got = append(got, a.Finish()...)
 	return truth, got, a.Calibration()
