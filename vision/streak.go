@@ -246,23 +246,25 @@ func (d *Detector) streakMask(pl plane, x0, y0, x1, y1 int) {
 	st := &d.streak
 	n := d.v.n
 	gain := float32(d.bg.gain)
+	// gone: p's place lies in the box and no accepted disc stands there now.
+	gone := func(p disc) bool {
+		if p.x < float64(x0)-p.r || p.x > float64(x1)+p.r || p.y < float64(y0)-p.r || p.y > float64(y1)+p.r {
+			return false
+		}
+		for _, c := range d.accepted {
+			if math.Hypot(c.x-p.x, c.y-p.y) < 0.5*p.r {
+				return false
+			}
+		}
+		return true
+	}
 	// the places just left
 	st.left = st.left[:0]
 	for _, p := range d.prev {
 		if p.streak || p.still < 2 && !st.whole {
 			continue // moving: its place is not in the still picture
 		}
-		if p.x < float64(x0)-p.r || p.x > float64(x1)+p.r || p.y < float64(y0)-p.r || p.y > float64(y1)+p.r {
-			continue
-		}
-		there := false
-		for _, c := range d.accepted {
-			if math.Hypot(c.x-p.x, c.y-p.y) < 0.5*p.r {
-				there = true
-				break
-			}
-		}
-		if !there {
+		if gone(p) {
 			st.left = append(st.left, p)
 		}
 	}
@@ -270,17 +272,7 @@ func (d *Detector) streakMask(pl plane, x0, y0, x1, y1 int) {
 	// (left while the picture was not taken again: at a break, from the
 	// centre's printed design)
 	for _, p := range st.held {
-		if p.x < float64(x0)-p.r || p.x > float64(x1)+p.r || p.y < float64(y0)-p.r || p.y > float64(y1)+p.r {
-			continue
-		}
-		there := false
-		for _, c := range d.accepted {
-			if math.Hypot(c.x-p.x, c.y-p.y) < 0.5*p.r {
-				there = true
-				break
-			}
-		}
-		if !there {
+		if gone(p) {
 			st.left = append(st.left, p)
 		}
 	}
