@@ -470,123 +470,145 @@ func parseEvent(toks []string) (Event, error) {
 	if seat, err := parseSeat(toks[0]); err == nil {
 		return parseStroke(seat, args)
 	}
-	switch kw {
-	case "place":
-		if len(args) == 0 {
-			return nil, errors.New("place: what? (place w, place bb, place q)")
-		}
-		n, err := parsePieces(args[0])
-		if err != nil {
-			return nil, fmt.Errorf("place: %w", err)
-		}
-		if n[board.Striker] > 0 {
-			return nil, errors.New("place: the striker is not placed")
-		}
-		pl := Place{White: n[board.White], Black: n[board.Black], Queen: n[board.Queen] > 0}
-		rest := args[1:]
-		if len(rest) > 0 && strings.ToLower(rest[0]) == "unnoticed" {
-			pl.Unnoticed, rest = true, rest[1:]
-		}
-		fs, err := parseFouls(rest)
-		if err != nil {
-			return nil, fmt.Errorf("place: %w", err)
-		}
-		pl.Fouls = fs
-		return pl, nil
-	case "forfeit":
-		return Forfeit{}, noArgs(kw, args)
-	case "defer":
-		return Defer{}, noArgs(kw, args)
-	case "time":
-		return CallTime{}, noArgs(kw, args)
-	case "cover":
-		return CoverQueen{}, noArgs(kw, args)
-	case "noticed":
-		return Noticed{}, noArgs(kw, args)
-	case "undo":
-		return Undo{}, noArgs(kw, args)
-	case "foul":
-		if len(args) < 2 {
-			return nil, errors.New("foul: want a seat and foul codes (foul N talking)")
-		}
-		seat, err := parseSeat(args[0])
+	if parse, ok := eventParsers[kw]; ok {
+		return parse(args)
+	}
+	return nil, fmt.Errorf("unknown line %q: an event starts with a seat (S, E, N, W) or place, forfeit, defer, foul, demand, concede, disqualify, replay, time, cover, noticed or undo", toks[0])
+}
+
+// eventParsers reads the events other than strokes, by their keyword.
+var eventParsers = map[string]func(args []string) (Event, error){
+	"place":      parsePlace,
+	"forfeit":    bare("forfeit", Forfeit{}),
+	"defer":      bare("defer", Defer{}),
+	"time":       bare("time", CallTime{}),
+	"cover":      bare("cover", CoverQueen{}),
+	"noticed":    bare("noticed", Noticed{}),
+	"undo":       bare("undo", Undo{}),
+	"foul":       parseFoulCall,
+	"demand":     parseDemand,
+	"concede":    parseConcede,
+	"disqualify": parseDisqualify,
+	"replay":     parseReplay,
+}
+
+// bare reads an event written as its keyword alone.
+func bare(kw string, e Event) func([]string) (Event, error) {
+	return func(args []string) (Event, error) { return e, noArgs(kw, args) }
+}
+
+func parsePlace(args []string) (Event, error) {
+	if len(args) == 0 {
+		return nil, errors.New("place: what? (place w, place bb, place q)")
+	}
+	n, err := parsePieces(args[0])
+	if err != nil {
+		return nil, fmt.Errorf("place: %w", err)
+	}
+	if n[board.Striker] > 0 {
+		return nil, errors.New("place: the striker is not placed")
+	}
+	pl := Place{White: n[board.White], Black: n[board.Black], Queen: n[board.Queen] > 0}
+	rest := args[1:]
+	if len(rest) > 0 && strings.ToLower(rest[0]) == "unnoticed" {
+		pl.Unnoticed, rest = true, rest[1:]
+	}
+	fs, err := parseFouls(rest)
+	if err != nil {
+		return nil, fmt.Errorf("place: %w", err)
+	}
+	pl.Fouls = fs
+	return pl, nil
+}
+
+func parseFoulCall(args []string) (Event, error) {
+	if len(args) < 2 {
+		return nil, errors.New("foul: want a seat and foul codes (foul N talking)")
+	}
+	seat, err := parseSeat(args[0])
+	if err != nil {
+		return nil, fmt.Errorf("foul: %w", err)
+	}
+	var fs []Foul
+	for _, t := range args[1:] {
+		f, err := parseFoul(t)
 		if err != nil {
 			return nil, fmt.Errorf("foul: %w", err)
 		}
-		var fs []Foul
-		for _, t := range args[1:] {
-			f, err := parseFoul(t)
-			if err != nil {
-				return nil, fmt.Errorf("foul: %w", err)
-			}
-			for _, g := range fs {
-				if g == f {
-					return nil, fmt.Errorf("foul: %s written twice", f)
-				}
-			}
-			fs = append(fs, f)
-		}
-		return FoulCall{Seat: seat, Fouls: fs}, nil
-	case "demand":
-		switch len(args) {
-		case 0:
-			return DemandPoints{}, nil
-		case 1:
-			n, err := strconv.Atoi(args[0])
-			if err != nil || n < 1 || n > 9 {
-				return nil, fmt.Errorf("demand: %q is not a number of points (1-9)", args[0])
-			}
-			return DemandPoints{Points: n}, nil
-		}
-		return nil, errors.New("demand: at most one number")
-	case "concede":
-		if len(args) < 1 || len(args) > 2 {
-			return nil, errors.New("concede: want a seat and optionally board or match (concede N match)")
-		}
-		seat, err := parseSeat(args[0])
-		if err != nil {
-			return nil, fmt.Errorf("concede: %w", err)
-		}
-		c := Concede{Seat: seat}
-		if len(args) == 2 {
-			switch strings.ToLower(args[1]) {
-			case "board":
-			case "match":
-				c.Match = true
-			default:
-				return nil, fmt.Errorf("concede: %q (want board or match)", args[1])
+		for _, g := range fs {
+			if g == f {
+				return nil, fmt.Errorf("foul: %s written twice", f)
 			}
 		}
-		return c, nil
-	case "disqualify":
-		if len(args) != 2 {
-			return nil, fmt.Errorf("disqualify: want a seat and a reason (%s)", lossList())
-		}
-		seat, err := parseSeat(args[0])
-		if err != nil {
-			return nil, fmt.Errorf("disqualify: %w", err)
-		}
-		r := MatchLoss(strings.ToLower(args[1]))
-		if r.Rule() == 0 {
-			return nil, fmt.Errorf("disqualify: unknown reason %q (want %s)", args[1], lossList())
-		}
-		return Disqualify{Seat: seat, Reason: r}, nil
-	case "replay":
-		switch len(args) {
-		case 0:
-			return Replay{}, nil
-		case 1:
-			r := ReplayReason(strings.ToLower(args[0]))
-			for _, x := range ReplayReasons {
-				if x == r {
-					return Replay{Reason: r}, nil
-				}
-			}
-			return nil, fmt.Errorf("replay: unknown reason %q (want unforeseen, no_space or passes)", args[0])
-		}
-		return nil, errors.New("replay: at most one reason")
+		fs = append(fs, f)
 	}
-	return nil, fmt.Errorf("unknown line %q: an event starts with a seat (S, E, N, W) or place, forfeit, defer, foul, demand, concede, disqualify, replay, time, cover, noticed or undo", toks[0])
+	return FoulCall{Seat: seat, Fouls: fs}, nil
+}
+
+func parseDemand(args []string) (Event, error) {
+	switch len(args) {
+	case 0:
+		return DemandPoints{}, nil
+	case 1:
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 1 || n > 9 {
+			return nil, fmt.Errorf("demand: %q is not a number of points (1-9)", args[0])
+		}
+		return DemandPoints{Points: n}, nil
+	}
+	return nil, errors.New("demand: at most one number")
+}
+
+func parseConcede(args []string) (Event, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, errors.New("concede: want a seat and optionally board or match (concede N match)")
+	}
+	seat, err := parseSeat(args[0])
+	if err != nil {
+		return nil, fmt.Errorf("concede: %w", err)
+	}
+	c := Concede{Seat: seat}
+	if len(args) == 2 {
+		switch strings.ToLower(args[1]) {
+		case "board":
+		case "match":
+			c.Match = true
+		default:
+			return nil, fmt.Errorf("concede: %q (want board or match)", args[1])
+		}
+	}
+	return c, nil
+}
+
+func parseDisqualify(args []string) (Event, error) {
+	if len(args) != 2 {
+		return nil, fmt.Errorf("disqualify: want a seat and a reason (%s)", lossList())
+	}
+	seat, err := parseSeat(args[0])
+	if err != nil {
+		return nil, fmt.Errorf("disqualify: %w", err)
+	}
+	r := MatchLoss(strings.ToLower(args[1]))
+	if r.Rule() == 0 {
+		return nil, fmt.Errorf("disqualify: unknown reason %q (want %s)", args[1], lossList())
+	}
+	return Disqualify{Seat: seat, Reason: r}, nil
+}
+
+func parseReplay(args []string) (Event, error) {
+	switch len(args) {
+	case 0:
+		return Replay{}, nil
+	case 1:
+		r := ReplayReason(strings.ToLower(args[0]))
+		for _, x := range ReplayReasons {
+			if x == r {
+				return Replay{Reason: r}, nil
+			}
+		}
+		return nil, fmt.Errorf("replay: unknown reason %q (want unforeseen, no_space or passes)", args[0])
+	}
+	return nil, errors.New("replay: at most one reason")
 }
 
 func lossList() string {
