@@ -212,18 +212,15 @@ func (hp *headerParser) line(ln int, key string, args []string) error {
 	if hp.seen == nil {
 		hp.seen = map[string]int{}
 	}
-	once := func() error {
+	switch key {
+	case "profile", "format", "break", "position":
 		if prev, dup := hp.seen[key]; dup {
 			return lineErr(ln, "second %q line (first at line %d)", key, prev)
 		}
 		hp.seen[key] = ln
-		return nil
 	}
 	switch key {
 	case "profile":
-		if err := once(); err != nil {
-			return err
-		}
 		if len(args) != 1 {
 			return lineErr(ln, "profile: want one profile name (%s)", strings.Join(ProfileNames(), ", "))
 		}
@@ -232,17 +229,11 @@ func (hp *headerParser) line(ln int, key string, args []string) error {
 		}
 		hp.h.Profile, hp.profileLine = args[0], ln
 	case "format":
-		if err := once(); err != nil {
-			return err
-		}
 		if len(args) != 1 {
 			return lineErr(ln, "format: want one format name")
 		}
 		hp.h.Format, hp.formatLine = args[0], ln
 	case "break":
-		if err := once(); err != nil {
-			return err
-		}
 		if len(args) != 1 {
 			return lineErr(ln, "break: want the seat of the first breaker (S, E, N or W)")
 		}
@@ -252,61 +243,13 @@ func (hp *headerParser) line(ln int, key string, args []string) error {
 		}
 		hp.h.Break, hp.brkLine = s, ln
 	case "position":
-		if err := once(); err != nil {
-			return err
-		}
 		p, err := ParsePosition(args)
 		if err != nil {
 			return &LineError{Line: ln, Err: err}
 		}
 		hp.h.Position, hp.posLine = p, ln
 	case "team", "player":
-		if hp.teams == 2 {
-			return lineErr(ln, "a match has two sides: third %s line", key)
-		}
-		t := hp.teams
-		var name string
-		var seats []string
-		if key == "player" {
-			// player SEAT NAME…
-			if len(args) < 2 {
-				return lineErr(ln, "player: want a seat and a name (player S Ravi)")
-			}
-			name = strings.Join(args[1:], " ")
-			seats = []string{args[0] + ":" + name}
-		} else {
-			// team NAME SEAT:PLAYER [SEAT:PLAYER]
-			if len(args) < 2 || len(args) > 3 {
-				return lineErr(ln, "team: want a name and one or two SEAT:PLAYER (team Blue S:Ravi N:Meena)")
-			}
-			name, seats = args[0], args[1:]
-		}
-		if err := checkName(name); err != nil {
-			return lineErr(ln, "%s name: %v", key, err)
-		}
-		for _, sp := range seats {
-			i := strings.IndexByte(sp, ':')
-			if i < 0 {
-				return lineErr(ln, "team: %q is not SEAT:PLAYER", sp)
-			}
-			seat, err := parseSeat(sp[:i])
-			if err != nil {
-				return &LineError{Line: ln, Err: err}
-			}
-			pn := sp[i+1:]
-			if err := checkName(pn); err != nil {
-				return lineErr(ln, "player at %s: %v", seat, err)
-			}
-			for _, p := range hp.h.Players {
-				if p.Seat == seat {
-					return lineErr(ln, "two players sit at %s", seat)
-				}
-			}
-			hp.h.Players = append(hp.h.Players, Player{Name: pn, Seat: seat, Team: t})
-		}
-		hp.h.Teams[t] = name
-		hp.teamLine[t] = ln
-		hp.teams++
+		return hp.side(ln, key, args)
 	default:
 		if len(args) == 0 {
 			return lineErr(ln, "%s: missing value", key)
@@ -317,6 +260,56 @@ func (hp *headerParser) line(ln int, key string, args []string) error {
 		}
 		hp.h.Meta = append(hp.h.Meta, Meta{Key: key, Value: v})
 	}
+	return nil
+}
+
+// side reads a "player SEAT NAME…" or "team NAME SEAT:PLAYER [SEAT:PLAYER]"
+// line: one of the match's two sides.
+func (hp *headerParser) side(ln int, key string, args []string) error {
+	if hp.teams == 2 {
+		return lineErr(ln, "a match has two sides: third %s line", key)
+	}
+	t := hp.teams
+	var name string
+	var seats []string
+	if key == "player" {
+		if len(args) < 2 {
+			return lineErr(ln, "player: want a seat and a name (player S Ravi)")
+		}
+		name = strings.Join(args[1:], " ")
+		seats = []string{args[0] + ":" + name}
+	} else {
+		if len(args) < 2 || len(args) > 3 {
+			return lineErr(ln, "team: want a name and one or two SEAT:PLAYER (team Blue S:Ravi N:Meena)")
+		}
+		name, seats = args[0], args[1:]
+	}
+	if err := checkName(name); err != nil {
+		return lineErr(ln, "%s name: %v", key, err)
+	}
+	for _, sp := range seats {
+		i := strings.IndexByte(sp, ':')
+		if i < 0 {
+			return lineErr(ln, "team: %q is not SEAT:PLAYER", sp)
+		}
+		seat, err := parseSeat(sp[:i])
+		if err != nil {
+			return &LineError{Line: ln, Err: err}
+		}
+		pn := sp[i+1:]
+		if err := checkName(pn); err != nil {
+			return lineErr(ln, "player at %s: %v", seat, err)
+		}
+		for _, p := range hp.h.Players {
+			if p.Seat == seat {
+				return lineErr(ln, "two players sit at %s", seat)
+			}
+		}
+		hp.h.Players = append(hp.h.Players, Player{Name: pn, Seat: seat, Team: t})
+	}
+	hp.h.Teams[t] = name
+	hp.teamLine[t] = ln
+	hp.teams++
 	return nil
 }
 
