@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/clock"
