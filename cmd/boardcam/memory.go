@@ -20,6 +20,21 @@ import (
 	"runtime/debug"
 )
 
+// processLimits: the process is boardcam's own (main ran), so `run` may
+// set the limits of the whole process; tests that run commands in their
+// own process leave them alone.
+var processLimits bool
+
+// limitGoMemory sets the Go runtime's soft memory limit to limit bytes
+// (the daemon's pipeline.go_memory_mb) unless GOMEMLIMIT is set, and
+// returns the limit in force.
+func limitGoMemory(limit int64) int64 {
+	if os.Getenv("GOMEMLIMIT") == "" && limit > 0 {
+		debug.SetMemoryLimit(limit)
+	}
+	return debug.SetMemoryLimit(-1)
+}
+
 // tuneMemory keeps boardcam's resident memory within the targets of
 // docs/memory.md (analyze ≤ 100 MB at 720p): the C heap as above, and the
 // Go heap collected at 50% growth instead of 100% (its live part is about

@@ -62,6 +62,11 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 	if err != nil {
 		return err
 	}
+	if processLimits {
+		// The evidence frames are most of the Go heap: the collector
+		// keeps the heap near them rather than at 1.5 times the live size.
+		d.Logger.Debug("Go memory limit", "mib", limitGoMemory(d.Config.GoMemoryLimit())>>20)
+	}
 	if err := d.Initialize(); err != nil {
 		return err
 	}
