@@ -10,15 +10,16 @@ import (
 	"sync/atomic"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/clock"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
 
 // Frame is one captured frame on its way through the pipeline.
 type Frame struct {
-	Mat gocv.Mat
+	// Image is the picture (8-bit BGR), made and filled through
+	// Sight.Pictures.
+	Image sight.Image
 	// Index numbers the frames of the stream from 0; a dropped frame
 	// leaves a gap.
 	Index int64
@@ -57,6 +58,7 @@ type capture struct {
 	log       *slog.Logger
 	clock     clock.Clock
 	src       Source
+	pics      sight.Pictures         // makes and copies the frames' pictures
 	reopen    func() (Source, error) // a new Source after a read was abandoned
 	metrics   *Metrics
 	status    func(web.Camera)
@@ -105,9 +107,12 @@ func (c *capture) Initialize() error {
 	c.pool = make(chan *Frame, q+1)
 	info := c.src.Info()
 	c.fit(info.Width, info.Height)
-	c.spare = &Frame{Mat: gocv.NewMat()}
+	c.spare = c.newFrame()
 	return nil
 }
+
+// newFrame is a frame with an empty picture.
+func (c *capture) newFrame() *Frame { return &Frame{Image: c.pics.NewImage()} }
 
 // queueDepth is how many frames of w×h BGR may wait for the analysis:
 // queue, fewer when queueMB (MiB) holds fewer such frames, at least 2
@@ -133,7 +138,7 @@ func (c *capture) fit(w, h int) {
 		if c.retire > 0 {
 			c.retire--
 		} else {
-			c.pool <- &Frame{Mat: gocv.NewMat()}
+			c.pool <- c.newFrame()
 		}
 		c.buffers++
 	}
@@ -152,10 +157,10 @@ func (c *capture) Close() {
 	for {
 		select {
 		case f := <-c.pool:
-			f.Mat.Close()
+			f.Image.Close()
 		default:
 			if c.spare != nil {
-				c.spare.Mat.Close()
+				c.spare.Image.Close()
 				c.spare = nil
 			}
 			return
@@ -284,7 +289,7 @@ func (c *capture) take(done <-chan struct{}, wait bool) (*Frame, bool, error) {
 			return f, true, nil
 		}
 		// The frames grew: one buffer fewer.
-		f.Mat.Close()
+		f.Image.Close()
 		c.retire--
 	}
 }
@@ -299,7 +304,7 @@ func (c *capture) deliver(f *Frame, pooled bool) {
 	if pooled && c.remove != nil && c.remove(f.Index) {
 		// Dropped as if no buffer were free: it becomes the spare, so
 		// that a video's last frame still reaches the analysis.
-		f.Mat.CopyTo(&c.spare.Mat)
+		c.pics.Copy(c.spare.Image, f.Image)
 		c.spare.Index, c.spare.PTS = f.Index, f.PTS
 		c.pool <- f
 		pooled = false
@@ -332,7 +337,7 @@ func (c *capture) deliverLast(done <-chan struct{}) {
 	if err != nil {
 		return
 	}
-	c.spare.Mat.CopyTo(&f.Mat)
+	c.pics.Copy(f.Image, c.spare.Image)
 	f.Index, f.PTS, f.Captured, f.Resumed, f.CameraMissed = c.spare.Index, c.spare.PTS, c.clock.Now(), false, c.camMissed
 	c.lastDropped = false
 	c.out <- f
@@ -354,7 +359,7 @@ func (c *capture) readFile(done <-chan struct{}) error {
 		if err != nil {
 			return err
 		}
-		pts, err := c.src.Read(&f.Mat)
+		pts, err := c.src.Read(f.Image)
 		if err != nil {
 			if pooled {
 				c.pool <- f
@@ -482,9 +487,9 @@ func (c *capture) cameraGap(ts time.Duration) {
 // abandonFrame replaces a frame buffer left with an abandoned reader.
 func (c *capture) abandonFrame(f *Frame, pooled bool) {
 	if pooled {
-		c.pool <- &Frame{Mat: gocv.NewMat()}
+		c.pool <- c.newFrame()
 	} else {
-		c.spare = &Frame{Mat: gocv.NewMat()}
+		c.spare = c.newFrame()
 	}
 }
 
@@ -514,11 +519,11 @@ func (r *reader) loop() {
 	for {
 		select {
 		case f := <-r.req:
-			pts, err := r.src.Read(&f.Mat)
+			pts, err := r.src.Read(f.Image)
 			r.mu.Lock()
 			if r.abandoned {
 				r.mu.Unlock()
-				f.Mat.Close()
+				f.Image.Close()
 				r.src.Close()
 				return
 			}
@@ -540,7 +545,7 @@ func (r *reader) abandon(f *Frame) {
 	r.stop()
 	select {
 	case <-r.res:
-		f.Mat.Close()
+		f.Image.Close()
 		r.src.Close()
 	default:
 	}

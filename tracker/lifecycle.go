@@ -276,6 +276,15 @@ func (tk *Tracker) addMoving(i int, o obs) {
 	last := tr.lastObs
 	gap := math.Max(o.t-last.t, 1e-4)
 	bent := tk.chordHits(i, last.p, o.p)
+	if !bent && !s.known && s.n == 1 && tr.vel.Len() > 0 {
+		// One sighting so far, its heading known from where it lay: had
+		// it gone on that way as far as it went, it would have run into
+		// a disc lying still — it struck it and turned (at a low frame
+		// rate the turn can be too small, and the touch too far back,
+		// for the chord to show it).
+		L := o.p.Dist(last.p)
+		bent = tk.chordHits(i, last.p, last.p.Add(tr.vel.Unit().Scale(L)))
+	}
 	if !bent && s.known {
 		pred := tk.mot.at(s, o.t)
 		sp := tk.mot.vel(s, last.t).Len()
