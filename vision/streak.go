@@ -479,7 +479,9 @@ func (d *Detector) streakDisc(pl plane, px []int32, nearHand bool) (disc, bool) 
 		if s >= blur/2+c.r || t >= c.r {
 			continue
 		}
-		if s < 0.25*blur+2 && d.movedSince(*c, 0.6*blur) {
+		if s < 0.25*blur+2 && d.movedSince(*c, 0.6*blur) && !nearHand {
+			// (Not near a hand: a disc the edge search finds there
+			// whole is as likely still in the fingers.)
 			c.blurred = true
 			c.blur = [2]float64{ux * blur, uy * blur}
 		}
