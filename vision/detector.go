@@ -532,7 +532,8 @@ func (d *Detector) merge() {
 		}
 		return false
 	}
-	for _, c := range d.cands {
+	var again []int
+	for i, c := range d.cands {
 		if c.support == 0 || overlaps(c) {
 			if d.trace != nil {
 				d.tracef(c.x, c.y, "dropped: support %.2f, overlaps a stronger disc %v", c.support, overlaps(c))
@@ -540,6 +541,7 @@ func (d *Detector) merge() {
 			continue
 		}
 		if c.sym < goodSymmetry && !d.symmetricAlone(&c) {
+			again = append(again, i)
 			continue
 		}
 		if d.trace != nil {
@@ -547,6 +549,29 @@ func (d *Detector) merge() {
 		}
 		c.fresh = true
 		d.accepted = append(d.accepted, c)
+	}
+	// A pack is accepted from its clearest discs inward: a disc dropped
+	// for want of neighbours may have them now.
+	for added := true; added && len(again) > 0; {
+		added = false
+		rest := again[:0]
+		for _, i := range again {
+			c := d.cands[i]
+			if overlaps(c) {
+				continue
+			}
+			if !d.symmetricAlone(&c) {
+				rest = append(rest, i)
+				continue
+			}
+			if d.trace != nil {
+				d.tracef(c.x, c.y, "accepted in a pack: big %v support %.2f sym %.2f", c.big, c.support, c.sym)
+			}
+			c.fresh = true
+			d.accepted = append(d.accepted, c)
+			added = true
+		}
+		again = rest
 	}
 }
 
@@ -933,18 +958,47 @@ func (d *Detector) acrossPrint(c disc) bool {
 // touching cluster: its whole outline is seen and it touches at least two
 // accepted discs, each exactly one radius sum away.
 func (d *Detector) fitsCluster(c disc) bool {
-	if c.support < 0.9 {
-		return false
-	}
-	n := 0
+	touching, near := 0, 0
 	for _, a := range d.accepted {
 		dist := math.Hypot(a.x-c.x, a.y-c.y)
 		if math.Abs(dist-(a.r+c.r)) <= 1.5 {
-			n++
+			touching++
+		}
+		if dist <= packGap*(a.r+c.r) {
+			near++
 		}
 	}
-	return n >= 2
+	if c.support >= 0.9 && touching >= 2 {
+		return true
+	}
+	// A pack set by hand (the opening arrangement on a real board) is not
+	// tight: its men lie a little apart, over the printed star, and at
+	// 1.5–2 mm per pixel or through JPEG the rim between two men of
+	// similar colour (natural wood beside the red queen) is faint. Such a
+	// man is still a disc when its middle is clearly not the board (a gap
+	// in the pack shows the board) and its edges point at it more than at
+	// anything else around.
+	h := c.man
+	if c.big {
+		h = c.str
+	}
+	ok := near >= 2 && c.sym >= packSymmetry && h.boardDist >= packBoardDist && d.bg.stillAt(c.x, c.y, c.r) && !(d.stats.Hands && d.nearHand(c))
+	if d.trace != nil {
+		d.tracef(c.x, c.y, "pack: %d accepted discs within %.1f radius sums, %d touching, symmetry %.2f, board distance %.1f: %v", near, packGap, touching, c.sym, h.boardDist, ok)
+	}
+	return ok
 }
+
+// A disc in a loose pack (see fitsCluster) has at least two accepted
+// discs within packGap radius sums (touching men are 0.87 apart), at
+// least packSymmetry of the edge energy around it pointing at its centre,
+// and a middle at least packBoardDist from the board's colour (featDist:
+// a man 18% darker than the board, or as far in hue).
+const (
+	packGap       = 1.3
+	packSymmetry  = 0.25
+	packBoardDist = 10
+)
 
 // toMan turns a striker-sized candidate into a man, refining its centre
 // for a man's outline; false when it is no plausible man.

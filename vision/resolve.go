@@ -589,8 +589,14 @@ func (d *Detector) classifyUnlearned(qi int) {
 		idx = append(idx, i)
 		fs = append(fs, c.feat)
 	}
+	// (Two groups 3.5 spreads apart are two colours: natural wood under a
+	// cool cast that hides its colour splits from black men at 3.8, and
+	// the priors then call every man black. Learning wants more, below.)
 	g, sep, ok := splitMen(fs)
-	split := ok && sep >= 4
+	split := ok && sep >= 3.5
+	if d.trace != nil {
+		d.tracef(0, 0, "unlearned classes: %d men (%d queen-coloured apart), split %v separation %.2f", len(idx), len(red), ok, sep)
+	}
 	var cent [2]features
 	if split {
 		var n [2]float64
