@@ -11,6 +11,7 @@ import (
 	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/internal/realboards"
+	"github.com/boardcam/boardcam/render/mounting"
 	"gocv.io/x/gocv"
 )
 
@@ -163,7 +164,7 @@ func TestDetectRealBoards(t *testing.T) {
 			view, b := img, a
 			if m.Name != "photo" {
 				var err error
-				if view, b, err = m.Apply(img, a); err != nil {
+				if view, b, err = mounting.Apply(m, img, a); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -865,7 +865,9 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		}
 		d.keepLatest(f)
 		d.ev.frame(f)
-		if err == nil && res.Unanalysed == "" && backlog >= 1 {
+		if lossless {
+			// the capture waits: no frame is ever checked against a reference
+		} else if err == nil && res.Unanalysed == "" && backlog >= 1 {
 			det.Reference(f.Mat) // what the next frames are checked against
 		} else {
 			det.Forget()

@@ -108,111 +108,160 @@ func Open(cfg Config, o Options) (*Devices, error) {
 		}
 		o.OpenGPIO = func(name string) (gpio.Chip, error) { return gpio.Open(name, now) }
 	}
-	d := &Devices{}
-	var sinks []display.Sink
-	missing := func(err error) { d.Missing = append(d.Missing, err) }
-	panel := func(name string, pn display.Panel, layout display.Layout, closer interface{ Close() error }, note string) {
-		s, err := display.NewPanelSink(pn, display.PanelOptions{
-			Name: name, Layout: layout, Model: p.model, BlinkPeriod: p.period,
-			Clock: o.Clock, Report: o.Report, Closer: closer,
-		})
-		if err != nil { // the layout was checked by plan: not expected
-			pn.Halt()
-			closer.Close()
-			missing(fmt.Errorf("scoreboard %s: %w", name, err))
-			return
-		}
-		sinks = append(sinks, s)
-		d.Opened = append(d.Opened, fmt.Sprintf("scoreboard %s, %d digits: %s%s", name, pn.Digits(), s.Layout(), note))
-	}
+	op := &opener{p: p, o: o, d: &Devices{}}
+	op.max7219()
+	op.ht16k33()
+	op.gpio()
+	op.d.Sink = display.Fanout(op.sinks...)
+	return op.d, nil
+}
 
-	if m := p.max; m != nil {
-		port, err := o.OpenSPI(m.port)
+// opener opens the devices of a plan one kind at a time, noting what it
+// opened and what is missing.
+type opener struct {
+	p     *plan
+	o     Options
+	d     *Devices
+	sinks []display.Sink
+}
+
+func (op *opener) missing(err error) { op.d.Missing = append(op.d.Missing, err) }
+
+func (op *opener) opened(format string, a ...any) {
+	op.d.Opened = append(op.d.Opened, fmt.Sprintf(format, a...))
+}
+
+// panel makes a scoreboard sink of an opened display driver.
+func (op *opener) panel(name string, pn display.Panel, layout display.Layout, closer interface{ Close() error }, note string) {
+	s, err := display.NewPanelSink(pn, display.PanelOptions{
+		Name: name, Layout: layout, Model: op.p.model, BlinkPeriod: op.p.period,
+		Clock: op.o.Clock, Report: op.o.Report, Closer: closer,
+	})
+	if err != nil { // the layout was checked by plan: not expected
+		pn.Halt()
+		closer.Close()
+		op.missing(fmt.Errorf("scoreboard %s: %w", name, err))
+		return
+	}
+	op.sinks = append(op.sinks, s)
+	op.opened("scoreboard %s, %d digits: %s%s", name, pn.Digits(), s.Layout(), note)
+}
+
+func (op *opener) max7219() {
+	m := op.p.max
+	if m == nil {
+		return
+	}
+	port, err := op.o.OpenSPI(m.port)
+	if err != nil {
+		op.missing(fmt.Errorf("scoreboard max7219: no SPI bus %s: %w%s", m.port, err, deviceHint(m.port, err, "SPI")))
+	} else if dev, err := max7219.New(port, &m.opts); err != nil {
+		port.Close()
+		op.missing(fmt.Errorf("scoreboard max7219 on %s: %w", m.port, err))
+	} else {
+		op.panel("max7219 "+m.port, dev, m.layout, port, " (SPI cannot tell whether the modules are connected)")
+	}
+}
+
+func (op *opener) ht16k33() {
+	h := op.p.ht
+	if h == nil {
+		return
+	}
+	bus, err := op.o.OpenI2C(h.bus)
+	if err != nil {
+		op.missing(fmt.Errorf("scoreboard ht16k33: no I2C bus %s: %w%s", h.bus, err, deviceHint(h.bus, err, "I2C")))
+	} else if dev, err := ht16k33.New(bus, &h.opts); err != nil {
+		bus.Close()
+		op.missing(fmt.Errorf("scoreboard ht16k33 on %s: %w (check the wiring and the address: i2cdetect -y %s)", h.bus, err, strings.TrimPrefix(h.bus, "/dev/i2c-")))
+	} else {
+		op.panel(fmt.Sprintf("ht16k33 %#02x %s", h.opts.Addr, h.bus), dev, h.layout, bus, "")
+	}
+}
+
+// gpio opens the chip when a buzzer, turn LED or button is configured,
+// then each of them.
+func (op *opener) gpio() {
+	g := op.p.gpio
+	if g == nil {
+		return
+	}
+	var leds [4]string
+	copy(leds[:], g.leds[:])
+	if g.buzzer == "" && len(g.buttons) == 0 && leds == [4]string{} {
+		return
+	}
+	chip, err := op.o.OpenGPIO(g.chip)
+	if err != nil {
+		op.missing(fmt.Errorf("buzzer, turn LEDs and buttons: %w", err))
+	}
+	if chip == nil {
+		return
+	}
+	op.d.chip = chip
+	op.buzzer(chip, g)
+	op.turnLEDs(chip, g)
+	op.buttons(chip, g)
+}
+
+func (op *opener) buzzer(chip gpio.Chip, g *gpioPlan) {
+	if g.buzzer == "" {
+		return
+	}
+	line, err := chip.Output(g.buzzer, g.buzzerOpts)
+	if err != nil {
+		op.missing(fmt.Errorf("buzzer on %s: %w", g.buzzer, err))
+		return
+	}
+	b, err := signals.NewBuzzer(line, signals.BuzzerOptions{
+		Name: "buzzer " + g.buzzer, Patterns: g.patterns, Clock: op.o.Clock, Report: op.o.Report,
+	})
+	if err != nil {
+		line.Close()
+		op.missing(fmt.Errorf("buzzer on %s: %w", g.buzzer, err))
+		return
+	}
+	op.sinks = append(op.sinks, b)
+	op.opened("buzzer on %s %s", chip.Name(), g.buzzer)
+}
+
+func (op *opener) turnLEDs(chip gpio.Chip, g *gpioPlan) {
+	var lines [4]gpio.Output
+	var names []string
+	for seat, name := range g.leds {
+		if name == "" {
+			continue
+		}
+		line, err := chip.Output(name, g.ledOpts)
 		if err != nil {
-			missing(fmt.Errorf("scoreboard max7219: no SPI bus %s: %w%s", m.port, err, deviceHint(m.port, err, "SPI")))
-		} else if dev, err := max7219.New(port, &m.opts); err != nil {
-			port.Close()
-			missing(fmt.Errorf("scoreboard max7219 on %s: %w", m.port, err))
-		} else {
-			panel("max7219 "+m.port, dev, m.layout, port, " (SPI cannot tell whether the modules are connected)")
+			op.missing(fmt.Errorf("turn LED of seat %s on %s: %w", seatName(seat), name, err))
+			continue
 		}
+		lines[seat] = line
+		names = append(names, seatName(seat)+"="+name)
 	}
+	if len(names) > 0 {
+		op.sinks = append(op.sinks, signals.NewTurnLEDs(lines, signals.LEDOptions{Name: "turn LEDs", Clock: op.o.Clock, Report: op.o.Report}))
+		op.opened("turn LEDs on %s %s", chip.Name(), strings.Join(names, " "))
+	}
+}
 
-	if h := p.ht; h != nil {
-		bus, err := o.OpenI2C(h.bus)
-		if err != nil {
-			missing(fmt.Errorf("scoreboard ht16k33: no I2C bus %s: %w%s", h.bus, err, deviceHint(h.bus, err, "I2C")))
-		} else if dev, err := ht16k33.New(bus, &h.opts); err != nil {
-			bus.Close()
-			missing(fmt.Errorf("scoreboard ht16k33 on %s: %w (check the wiring and the address: i2cdetect -y %s)", h.bus, err, strings.TrimPrefix(h.bus, "/dev/i2c-")))
-		} else {
-			panel(fmt.Sprintf("ht16k33 %#02x %s", h.opts.Addr, h.bus), dev, h.layout, bus, "")
-		}
+func (op *opener) buttons(chip gpio.Chip, g *gpioPlan) {
+	if len(g.buttons) == 0 {
+		return
 	}
-
-	if g := p.gpio; g != nil {
-		var leds [4]string
-		copy(leds[:], g.leds[:])
-		wanted := g.buzzer != "" || len(g.buttons) > 0 || leds != [4]string{}
-		var chip gpio.Chip
-		if wanted {
-			var err error
-			chip, err = o.OpenGPIO(g.chip)
-			if err != nil {
-				missing(fmt.Errorf("buzzer, turn LEDs and buttons: %w", err))
-			}
-		}
-		if chip != nil {
-			d.chip = chip
-			if g.buzzer != "" {
-				if line, err := chip.Output(g.buzzer, g.buzzerOpts); err != nil {
-					missing(fmt.Errorf("buzzer on %s: %w", g.buzzer, err))
-				} else if b, err := signals.NewBuzzer(line, signals.BuzzerOptions{
-					Name: "buzzer " + g.buzzer, Patterns: g.patterns, Clock: o.Clock, Report: o.Report,
-				}); err != nil {
-					line.Close()
-					missing(fmt.Errorf("buzzer on %s: %w", g.buzzer, err))
-				} else {
-					sinks = append(sinks, b)
-					d.Opened = append(d.Opened, fmt.Sprintf("buzzer on %s %s", chip.Name(), g.buzzer))
-				}
-			}
-			var lines [4]gpio.Output
-			var names []string
-			for seat, name := range g.leds {
-				if name == "" {
-					continue
-				}
-				line, err := chip.Output(name, g.ledOpts)
-				if err != nil {
-					missing(fmt.Errorf("turn LED of seat %s on %s: %w", seatName(seat), name, err))
-					continue
-				}
-				lines[seat] = line
-				names = append(names, seatName(seat)+"="+name)
-			}
-			if len(names) > 0 {
-				sinks = append(sinks, signals.NewTurnLEDs(lines, signals.LEDOptions{Name: "turn LEDs", Clock: o.Clock, Report: o.Report}))
-				d.Opened = append(d.Opened, fmt.Sprintf("turn LEDs on %s %s", chip.Name(), strings.Join(names, " ")))
-			}
-			if len(g.buttons) > 0 {
-				b, errs := buttons.Open(chip, g.buttons, buttons.Options{Line: g.buttonOpts, Debounce: g.debounce, Clock: o.Clock})
-				d.Missing = append(d.Missing, errs...)
-				if b.Len() > 0 {
-					d.Buttons = b
-					var names []string
-					for _, s := range g.buttons {
-						names = append(names, s.Command.String()+"="+s.Line)
-					}
-					d.Opened = append(d.Opened, fmt.Sprintf("buttons on %s (%d of %d): %s", chip.Name(), b.Len(), len(g.buttons), strings.Join(names, " ")))
-				} else {
-					b.Close()
-				}
-			}
-		}
+	b, errs := buttons.Open(chip, g.buttons, buttons.Options{Line: g.buttonOpts, Debounce: g.debounce, Clock: op.o.Clock})
+	op.d.Missing = append(op.d.Missing, errs...)
+	if b.Len() == 0 {
+		b.Close()
+		return
 	}
-	d.Sink = display.Fanout(sinks...)
-	return d, nil
+	op.d.Buttons = b
+	var names []string
+	for _, s := range g.buttons {
+		names = append(names, s.Command.String()+"="+s.Line)
+	}
+	op.opened("buttons on %s (%d of %d): %s", chip.Name(), b.Len(), len(g.buttons), strings.Join(names, " "))
 }
 
 func seatName(seat int) string { return board.Side(seat).String() }

@@ -677,87 +677,29 @@ func (k *Keeper) resolve(p *pending, how int, by, note string) (string, error) {
 		}
 	}
 	prev := k.m.State()
-	var lines []Line
-	var msg string
-	applied := 0
+	v := verdictRun{p: p, d: &d, how: how, verdict: verdict, by: by, note: note}
+	var err error
 	switch {
 	case p.Held:
-		if first := k.firstHeld(); first != p {
-			return "", fmt.Errorf("%s is still pending before %s: decide it first", first.ID, p.ID)
-		}
-		if how == overrule && !hasReviewableCalls(p.D) {
-			return "", fmt.Errorf("%s has no foul call to overrule: confirm it (and undo it afterwards if the outcome is wrong)", p.ID)
-		}
-		if ev := d.Event(); ev != nil {
-			if err := k.m.Apply(ev); err != nil {
-				lines = append(lines, Line{Meta: Meta{Withdrawn: p.ID, Rejected: d.Log, Note: err.Error(), By: by}})
-				removePending(&k.pend, p.ID)
-				if cerr := k.commit(lines); cerr != nil {
-					k.pend = append(k.pend, p)
-					return "", cerr
-				}
-				k.announce(Announcement{Items: []Item{Decided{ID: p.ID, Decision: DecisionWithdrawn, By: by, Note: err.Error()},
-					notice("warning", "the rules engine refused %s (%s): %v", p.ID, d.Log, err)}})
-				return "", fmt.Errorf("the rules engine refused %s: %v", d.Log, err)
-			}
-			applied = 1
-			lines = append(lines, Line{Event: ev, Meta: Meta{P: p.ID, By: by, Note: verdict + ": " + note}})
-			msg = fmt.Sprintf("%s %s: %s", verdict, p.ID, d.Log)
-		} else {
-			lines = append(lines, Line{Meta: metaVerdict(p.ID, how != overrule, by, note)})
-			msg = fmt.Sprintf("%s %s: nothing to apply", verdict, p.ID)
-		}
+		err = k.resolveHeld(&v)
 	case p.Hist == 0:
-		// Offered fouls only: nothing was applied.
-		if ev := d.Event(); ev != nil && how == confirm {
-			if err := k.m.Apply(ev); err != nil {
-				return "", fmt.Errorf("the rules engine refuses %s: %v", d.Log, err)
-			}
-			applied = 1
-			lines = append(lines, Line{Event: ev, Meta: Meta{P: p.ID, By: by, Note: verdict + ": " + note}})
-			msg = fmt.Sprintf("confirmed %s: %s", p.ID, d.Log)
-		} else {
-			lines = append(lines, Line{Meta: metaVerdict(p.ID, how != overrule, by, note)})
-			msg = fmt.Sprintf("%s %s", verdict, p.ID)
-		}
+		err = k.resolveOffered(&v)
 	default:
-		// Applied already: correct it if the verdict changes the event.
-		before, after := p.D.Log, d.Log
-		if before == after {
-			lines = append(lines, Line{Meta: metaVerdict(p.ID, how != overrule, by, note)})
-			msg = fmt.Sprintf("%s %s: %s stands", verdict, p.ID, before)
-			break
-		}
-		if h := len(k.m.History()); h != p.Hist {
-			return "", fmt.Errorf("%s (%s) is not the last event any more (%d applied since): undo them first", p.ID, before, h-p.Hist)
-		}
-		if err := k.m.Undo(); err != nil {
-			return "", err
-		}
-		lines = append(lines, Line{Event: rules.Undo{}, Meta: Meta{P: p.ID, By: by, Note: "correcting " + before}})
-		if ev := d.Event(); ev != nil {
-			if err := k.m.Apply(ev); err != nil {
-				_ = k.m.Apply(p.D.Event())
-				return "", fmt.Errorf("the rules engine refuses the corrected %s: %v", after, err)
-			}
-			applied = 1
-			lines = append(lines, Line{Event: ev, Meta: Meta{P: p.ID, By: by, Note: verdict + ": " + note}})
-		} else {
-			lines[len(lines)-1].Meta.Note = verdict + ": " + note
-		}
-		applied++ // the undo
-		msg = fmt.Sprintf("%s %s: %s instead of %s", verdict, p.ID, orDash(after), before)
+		err = k.resolveApplied(&v)
+	}
+	if err != nil {
+		return "", err
 	}
 	removePending(&k.pend, p.ID)
-	if err := k.commit(lines); err != nil {
-		k.rollback(lines, p.D.Event())
+	if err := k.commit(v.lines); err != nil {
+		k.rollback(v.lines, p.D.Event())
 		k.pend = append(k.pend, p)
 		sortPending(k.pend)
 		return "", err
 	}
 	k.log.Info("pending decision settled", "pending", p.ID, "decision", verdict, "by", by, "event", d.Log)
 	msgs := []Item{Decided{ID: p.ID, Decision: verdict, By: by, Note: note}}
-	if applied > 0 {
+	if v.applied > 0 {
 		if d.Kind == referee.KindStroke && p.Held {
 			msgs = append(msgs, k.strokeMsg(d, ""))
 		}
@@ -769,7 +711,112 @@ func (k *Keeper) resolve(p *pending, how int, by, note string) (string, error) {
 	if p.Held && d.Log != p.D.Log {
 		k.holdQueued(p.ID)
 	}
-	return msg, nil
+	return v.msg, nil
+}
+
+// verdictRun is one umpire's verdict on a pending decision being carried
+// out: the decision as the verdict changed it (d), and what resolve's cases
+// give back: the journal lines, the message, the events applied.
+type verdictRun struct {
+	p                 *pending
+	d                 *referee.Decision
+	how               int
+	verdict, by, note string
+
+	lines   []Line
+	msg     string
+	applied int
+}
+
+// verdictLine journals the verdict alone (nothing applied).
+func (v *verdictRun) verdictLine() {
+	v.lines = append(v.lines, Line{Meta: metaVerdict(v.p.ID, v.how != overrule, v.by, v.note)})
+}
+
+// eventLine journals ev applied with the verdict.
+func (v *verdictRun) eventLine(ev rules.Event) {
+	v.applied++
+	v.lines = append(v.lines, Line{Event: ev, Meta: Meta{P: v.p.ID, By: v.by, Note: v.verdict + ": " + v.note}})
+}
+
+// resolveHeld applies a held decision (the first held only): its event,
+// or withdraws it when the rules engine refuses it.
+func (k *Keeper) resolveHeld(v *verdictRun) error {
+	p, d := v.p, v.d
+	if first := k.firstHeld(); first != p {
+		return fmt.Errorf("%s is still pending before %s: decide it first", first.ID, p.ID)
+	}
+	if v.how == overrule && !hasReviewableCalls(p.D) {
+		return fmt.Errorf("%s has no foul call to overrule: confirm it (and undo it afterwards if the outcome is wrong)", p.ID)
+	}
+	ev := d.Event()
+	if ev == nil {
+		v.verdictLine()
+		v.msg = fmt.Sprintf("%s %s: nothing to apply", v.verdict, p.ID)
+		return nil
+	}
+	if err := k.m.Apply(ev); err != nil {
+		lines := []Line{{Meta: Meta{Withdrawn: p.ID, Rejected: d.Log, Note: err.Error(), By: v.by}}}
+		removePending(&k.pend, p.ID)
+		if cerr := k.commit(lines); cerr != nil {
+			k.pend = append(k.pend, p)
+			return cerr
+		}
+		k.announce(Announcement{Items: []Item{Decided{ID: p.ID, Decision: DecisionWithdrawn, By: v.by, Note: err.Error()},
+			notice("warning", "the rules engine refused %s (%s): %v", p.ID, d.Log, err)}})
+		return fmt.Errorf("the rules engine refused %s: %v", d.Log, err)
+	}
+	v.eventLine(ev)
+	v.msg = fmt.Sprintf("%s %s: %s", v.verdict, p.ID, d.Log)
+	return nil
+}
+
+// resolveOffered settles a decision that offered fouls only (nothing was
+// applied): a confirmation applies its event.
+func (k *Keeper) resolveOffered(v *verdictRun) error {
+	p, d := v.p, v.d
+	if ev := d.Event(); ev != nil && v.how == confirm {
+		if err := k.m.Apply(ev); err != nil {
+			return fmt.Errorf("the rules engine refuses %s: %v", d.Log, err)
+		}
+		v.eventLine(ev)
+		v.msg = fmt.Sprintf("confirmed %s: %s", p.ID, d.Log)
+		return nil
+	}
+	v.verdictLine()
+	v.msg = fmt.Sprintf("%s %s", v.verdict, p.ID)
+	return nil
+}
+
+// resolveApplied settles a decision applied already: the event is
+// corrected (undone and applied again) if the verdict changes it.
+func (k *Keeper) resolveApplied(v *verdictRun) error {
+	p, d := v.p, v.d
+	before, after := p.D.Log, d.Log
+	if before == after {
+		v.verdictLine()
+		v.msg = fmt.Sprintf("%s %s: %s stands", v.verdict, p.ID, before)
+		return nil
+	}
+	if h := len(k.m.History()); h != p.Hist {
+		return fmt.Errorf("%s (%s) is not the last event any more (%d applied since): undo them first", p.ID, before, h-p.Hist)
+	}
+	if err := k.m.Undo(); err != nil {
+		return err
+	}
+	v.lines = append(v.lines, Line{Event: rules.Undo{}, Meta: Meta{P: p.ID, By: v.by, Note: "correcting " + before}})
+	if ev := d.Event(); ev != nil {
+		if err := k.m.Apply(ev); err != nil {
+			_ = k.m.Apply(p.D.Event())
+			return fmt.Errorf("the rules engine refuses the corrected %s: %v", after, err)
+		}
+		v.eventLine(ev)
+	} else {
+		v.lines[len(v.lines)-1].Meta.Note = v.verdict + ": " + v.note
+	}
+	v.applied++ // the undo
+	v.msg = fmt.Sprintf("%s %s: %s instead of %s", v.verdict, p.ID, orDash(after), before)
+	return nil
 }
 
 // correct settles pending decision id with the events the umpire enters

@@ -89,7 +89,10 @@ func queenWords(q queenCore, m *Match) string {
 	return "on the board"
 }
 
-// stroke applies a stroke outcome.
+// stroke applies a stroke outcome, in the order the laws apply it: what
+// the stroke found (strokeFacts), the men it moved, the fouls the profile
+// derives from the outcome, a special board ending, dues and penalties, the
+// queen, the turn, and the dues taken out.
 func (m *Match) stroke(c *core, s Stroke) error {
 	if s.Seat >= board.S && s.Seat <= board.W && s.Seat == c.Turn && m.teamOf[s.Seat] >= 0 {
 		m.autoPlace(c)
@@ -97,138 +100,215 @@ func (m *Match) stroke(c *core, s Stroke) error {
 	if err := m.checkStroke(c, s); err != nil {
 		return err
 	}
-	p := m.prof
-	T := m.teamOf[s.Seat]
-	O := 1 - T
-	kT, kO := c.Colour[T], c.Colour[O]
-	own, opp := s.Pocketed(kT), s.Pocketed(kO)
-	mt, mo := &c.Men[kT], &c.Men[kO]
+	f := m.strokeFacts(c, s)
+	if err := f.unnoticedPossible(); err != nil {
+		return err
+	}
+	f.movePieces(c)
+	m.deriveFouls(f)
+	if m.finishBoard(c, f) {
+		return nil
+	}
+	n, back, oppBack := m.dues(f)
+	q := m.resolveQueen(c, queenInput{T: f.T, O: f.O, own: f.own, opp: f.opp, queen: s.Queen, striker: s.Striker,
+		improper: f.improper, permitted: f.permitted, right: f.right, dueAgainst: f.dueAgainst})
+	m.applyQueen(c, q, f.T)
+	cont, err := m.turnGoesOn(c, f, q, &n)
+	if err != nil {
+		return err
+	}
+	f.mt.Owed += back + n
+	if oppBack > 0 {
+		f.mo.Owed += oppBack
+		f.mo.OwnerPlaces = true
+	}
+	switch {
+	case m.prof.DueTiming == AfterStroke:
+		m.takeOut(c)
+	case cont && f.mt.OnBoard == 0:
+		// Nothing left to play at: take the dues out now.
+		m.takeOutColour(c, f.kT)
+	}
+	f.setFouls(c)
+	if !cont {
+		m.endTurn(c)
+	} else if s.Unnoticed {
+		c.PlayingOn = true
+	}
+	m.checkCleared(c, f.T)
+	return nil
+}
 
-	permitted := max(0, mt.InPocket-mt.Owed)
-	dueAgainst := mt.Owed > mt.InPocket
-	// The right to pocket and cover the queen comes with the side's first
-	// man pocketed (ICF Covering the Queen 1) and stays when the men
+// strokeFacts is what a stroke found on the board and did, worked out
+// before anything changes, and the fouls it carries as the phases of
+// stroke derive them.
+type strokeFacts struct {
+	s          Stroke
+	T, O       int        // the striking team and the other
+	kT, kO     board.Kind // their colours
+	own, opp   int        // men of each pocketed
+	mt, mo     *colourMen
+	permitted  int  // own men in pocket not owed
+	dueAgainst bool // more owed than in pocket
+	// right: the right to pocket and cover the queen comes with the side's
+	// first man pocketed (ICF Covering the Queen 1) and stays when the men
 	// pocketed have all come back as dues or penalties, once none is
 	// outstanding (Covering the Queen 6; four-break Queen 5).
-	right := permitted > 0 || (mt.Opened && mt.Owed == 0)
-	ownLast := own > 0 && own == mt.OnBoard && mt.Awaiting == 0 && mt.Owed == 0
-	oppLast := opp > 0 && opp == mo.OnBoard && mo.Awaiting == 0 && mo.Owed == 0
-	q0 := c.Queen
-	if s.Unnoticed {
-		// ICF General Rules 22: only a plain stroke whose turn would end on
-		// the opponent's man can go on unnoticed.
-		switch {
-		case opp == 0:
-			return errors.New("unnoticed: the stroke pocketed no opponent's man (ICF General Rules 22)")
-		case oppLast:
-			return errors.New("unnoticed: the opponents' last man is dealt with by the board-ending rules, noticed or not")
-		case len(s.Fouls) > 0:
-			return errors.New("unnoticed: an improper stroke ends the turn anyway")
-		case s.Striker:
-			return errors.New("unnoticed: the pocketed striker ends the turn anyway")
-		}
-	}
-
-	mt.OnBoard -= own
-	mt.InPocket += own
-	mo.OnBoard -= opp
-	mo.InPocket += opp
-	mt.Opened = mt.Opened || own > 0
-	mo.Opened = mo.Opened || opp > 0
-	c.Strokes++
-	c.Passes = [4]int{}
-	if c.Breaking && !s.NoBreak {
-		c.Breaking, c.Attempts = false, 0
-	}
-
-	// Fouls the profile derives from the outcome.
-	jumped := s.Overboard[board.White] + s.Overboard[board.Black] + s.Overboard[board.Queen]
-	var derived []Foul
-	if p.StrikerPocketFoul && s.Striker {
-		derived = append(derived, FoulStrikerPocketed)
-	}
-	if p.StrikerJumpFoul && s.Overboard[board.Striker] > 0 {
-		derived = append(derived, FoulStrikerOverboard)
-	}
-	if p.PieceJumpFoul && jumped > 0 {
-		derived = append(derived, FoulPieceOverboard)
-	}
-	if p.OpponentManFoul && opp > 0 && !s.Unnoticed {
-		derived = append(derived, FoulOpponentPocketed)
-	}
-	if p.FinalPieceFouls {
-		if oppLast {
-			derived = append(derived, FoulOpponentFinalPiece)
-		}
-		clean := len(s.Fouls) == 0 && len(derived) == 0
-		coversNow := clean && own > 0 && (q0.Status == QueenAwaitingCover || (s.Queen && right))
-		if ownLast && q0.Status != QueenCovered && !coversNow {
-			derived = append(derived, FoulFinalPieceEarly)
-		}
-	}
+	right            bool
+	ownLast, oppLast bool // the stroke pocketed the side's last men
+	q0               queenCore
+	jumped           int // men and queen overboard
+	derived          []Foul
 	// improper: the stroke ends the turn, spoils the queen and (ICF) brings
 	// the player's men back. improperFinish is the "improper stroke" of the
 	// board-ending rules.
-	improper := len(s.Fouls) > 0
-	improperFinish := improper
+	improper, improperFinish bool
+}
+
+func (m *Match) strokeFacts(c *core, s Stroke) *strokeFacts {
+	f := &strokeFacts{s: s, T: m.teamOf[s.Seat]}
+	f.O = 1 - f.T
+	f.kT, f.kO = c.Colour[f.T], c.Colour[f.O]
+	f.own, f.opp = s.Pocketed(f.kT), s.Pocketed(f.kO)
+	f.mt, f.mo = &c.Men[f.kT], &c.Men[f.kO]
+	f.permitted = max(0, f.mt.InPocket-f.mt.Owed)
+	f.dueAgainst = f.mt.Owed > f.mt.InPocket
+	f.right = f.permitted > 0 || (f.mt.Opened && f.mt.Owed == 0)
+	f.ownLast = f.own > 0 && f.own == f.mt.OnBoard && f.mt.Awaiting == 0 && f.mt.Owed == 0
+	f.oppLast = f.opp > 0 && f.opp == f.mo.OnBoard && f.mo.Awaiting == 0 && f.mo.Owed == 0
+	f.q0 = c.Queen
+	f.jumped = s.Overboard[board.White] + s.Overboard[board.Black] + s.Overboard[board.Queen]
+	return f
+}
+
+// unnoticedPossible: ICF General Rules 22, only a plain stroke whose turn
+// would end on the opponent's man can go on unnoticed.
+func (f *strokeFacts) unnoticedPossible() error {
+	if !f.s.Unnoticed {
+		return nil
+	}
+	switch {
+	case f.opp == 0:
+		return errors.New("unnoticed: the stroke pocketed no opponent's man (ICF General Rules 22)")
+	case f.oppLast:
+		return errors.New("unnoticed: the opponents' last man is dealt with by the board-ending rules, noticed or not")
+	case len(f.s.Fouls) > 0:
+		return errors.New("unnoticed: an improper stroke ends the turn anyway")
+	case f.s.Striker:
+		return errors.New("unnoticed: the pocketed striker ends the turn anyway")
+	}
+	return nil
+}
+
+// movePieces moves the men pocketed and counts the stroke.
+func (f *strokeFacts) movePieces(c *core) {
+	f.mt.OnBoard -= f.own
+	f.mt.InPocket += f.own
+	f.mo.OnBoard -= f.opp
+	f.mo.InPocket += f.opp
+	f.mt.Opened = f.mt.Opened || f.own > 0
+	f.mo.Opened = f.mo.Opened || f.opp > 0
+	c.Strokes++
+	c.Passes = [4]int{}
+	if c.Breaking && !f.s.NoBreak {
+		c.Breaking, c.Attempts = false, 0
+	}
+}
+
+func (f *strokeFacts) setFouls(c *core) { c.Fouls = foulStrings(f.s.Fouls, f.derived) }
+
+// deriveFouls adds the fouls the profile derives from the outcome, and
+// says whether the stroke is improper.
+func (m *Match) deriveFouls(f *strokeFacts) {
+	p, s := m.prof, f.s
+	if p.StrikerPocketFoul && s.Striker {
+		f.derived = append(f.derived, FoulStrikerPocketed)
+	}
+	if p.StrikerJumpFoul && s.Overboard[board.Striker] > 0 {
+		f.derived = append(f.derived, FoulStrikerOverboard)
+	}
+	if p.PieceJumpFoul && f.jumped > 0 {
+		f.derived = append(f.derived, FoulPieceOverboard)
+	}
+	if p.OpponentManFoul && f.opp > 0 && !s.Unnoticed {
+		f.derived = append(f.derived, FoulOpponentPocketed)
+	}
+	if p.FinalPieceFouls {
+		if f.oppLast {
+			f.derived = append(f.derived, FoulOpponentFinalPiece)
+		}
+		clean := len(s.Fouls) == 0 && len(f.derived) == 0
+		coversNow := clean && f.own > 0 && (f.q0.Status == QueenAwaitingCover || (s.Queen && f.right))
+		if f.ownLast && f.q0.Status != QueenCovered && !coversNow {
+			f.derived = append(f.derived, FoulFinalPieceEarly)
+		}
+	}
+	f.improper = len(s.Fouls) > 0
+	f.improperFinish = f.improper
 	if p.Penalty == PenaltyPerFoulStroke {
-		improper = improper || len(derived) > 0
-		for _, f := range derived {
-			if f != FoulStrikerPocketed {
-				improperFinish = true
+		f.improper = f.improper || len(f.derived) > 0
+		for _, d := range f.derived {
+			if d != FoulStrikerPocketed {
+				f.improperFinish = true
 			}
 		}
 	}
-	setFouls := func() { c.Fouls = foulStrings(s.Fouls, derived) }
+}
 
-	// Special board endings (ICF Covering the Queen 19-39 and the like).
-	if ownLast || oppLast {
-		qs := situation(q0, s.Queen, T)
-		for _, r := range p.Finish {
-			if r.OwnLast == ownLast && r.OppLast == oppLast && r.Queen&qs != 0 &&
-				r.Striker.match(s.Striker) && r.Improper.match(improperFinish) {
-				setFouls()
-				m.finishByRule(c, r, T, s, improperFinish)
-				return nil
-			}
+// finishBoard applies a special board ending (ICF Covering the Queen
+// 19-39 and the like) when the stroke pocketed a side's last men and the
+// profile has a rule for it; it reports whether one applied.
+func (m *Match) finishBoard(c *core, f *strokeFacts) bool {
+	if !f.ownLast && !f.oppLast {
+		return false
+	}
+	qs := situation(f.q0, f.s.Queen, f.T)
+	for _, r := range m.prof.Finish {
+		if r.OwnLast == f.ownLast && r.OppLast == f.oppLast && r.Queen&qs != 0 &&
+			r.Striker.match(f.s.Striker) && r.Improper.match(f.improperFinish) {
+			f.setFouls(c)
+			m.finishByRule(c, r, f.T, f.s, f.improperFinish)
+			return true
 		}
 	}
+	return false
+}
 
-	// Dues and penalties.
-	n := 0
-	switch p.Penalty {
+// dues gives the penalty men n owed for the stroke, the own men pocketed by
+// it that come up again (back) and the opponent's that do (oppBack).
+func (m *Match) dues(f *strokeFacts) (n, back, oppBack int) {
+	s := f.s
+	switch m.prof.Penalty {
 	case PenaltyICF:
-		n = b2i(s.Striker) + b2i(improper)
+		n = b2i(s.Striker) + b2i(f.improper)
 	case PenaltyFines:
-		n = b2i(s.Striker) + len(s.Fouls) + jumped + s.Overboard[board.Striker]
+		n = b2i(s.Striker) + len(s.Fouls) + f.jumped + s.Overboard[board.Striker]
 	case PenaltyPerFoulStroke:
-		n = b2i(improper)
+		n = b2i(f.improper)
 	}
-	back := 0 // own men pocketed by this stroke that come up again
-	if (improper && p.ReturnOwnOnFoul) || (s.Striker && p.ReturnOwnWithStriker) {
-		back = own
+	if (f.improper && m.prof.ReturnOwnOnFoul) || (s.Striker && m.prof.ReturnOwnWithStriker) {
+		back = f.own
 	}
-	if hasFoul(derived, FoulFinalPieceEarly) && back == 0 {
+	if hasFoul(f.derived, FoulFinalPieceEarly) && back == 0 {
 		back = 1 // nit-delhi Fouls 5: the final piece is returned
 	}
-	oppBack := 0
-	if hasFoul(derived, FoulOpponentFinalPiece) {
+	if hasFoul(f.derived, FoulOpponentFinalPiece) {
 		oppBack = 1 // nit-delhi Fouls 4: the opponent's final piece is returned
 	}
+	return n, back, oppBack
+}
 
-	// The queen.
-	q := m.resolveQueen(c, queenInput{T: T, O: O, own: own, opp: opp, queen: s.Queen, striker: s.Striker,
-		improper: improper, permitted: permitted, right: right, dueAgainst: dueAgainst})
-	m.applyQueen(c, q, T)
-
-	// The turn.
+// turnGoesOn says whether the striker's turn continues; a failed break
+// attempt may add a foul and a penalty man to *n.
+func (m *Match) turnGoesOn(c *core, f *strokeFacts, q queenOutcome, n *int) (bool, error) {
+	p, s := m.prof, f.s
 	cont := false
 	switch {
-	case improper, q.turn == turnLose:
-	case p.OpponentManEndsTurn && opp > 0 && !s.Unnoticed: // team-3board Sink 5
+	case f.improper, q.turn == turnLose:
+	case p.OpponentManEndsTurn && f.opp > 0 && !s.Unnoticed: // team-3board Sink 5
 	case q.turn == turnContinue:
 		cont = true
-	case own > 0:
+	case f.own > 0:
 		cont = true
 	}
 	if s.Unnoticed {
@@ -236,48 +316,28 @@ func (m *Match) stroke(c *core, s Stroke) error {
 		// 21; team-3board Sink 5; nit-delhi, jamshedpur Fouls 3): it goes on
 		// until noticed.
 		switch {
-		case improper:
-			return fmt.Errorf("unnoticed: the turn ends anyway (%s)", strings.Join(foulStrings(nil, derived), ", "))
+		case f.improper:
+			return false, fmt.Errorf("unnoticed: the turn ends anyway (%s)", strings.Join(foulStrings(nil, f.derived), ", "))
 		case q.turn == turnLose:
-			return fmt.Errorf("unnoticed: the turn ends anyway (the queen: %s)", m.prof.Ref("queen"))
+			return false, fmt.Errorf("unnoticed: the turn ends anyway (the queen: %s)", p.Ref("queen"))
 		case cont && !p.OpponentManFoul && !p.OpponentManEndsTurn:
-			return errors.New("unnoticed: the turn goes on anyway")
+			return false, errors.New("unnoticed: the turn goes on anyway")
 		}
 		cont = true
 	}
 	if s.NoBreak {
-		if improper || n > 0 {
+		if f.improper || *n > 0 {
 			cont = false
 		} else {
 			c.Attempts++
 			cont = c.Attempts < p.BreakAttempts
 			if !cont && p.BreakFailFoul {
-				derived = append(derived, FoulBreakFailed)
-				n++
+				f.derived = append(f.derived, FoulBreakFailed)
+				*n++
 			}
 		}
 	}
-
-	mt.Owed += back + n
-	if oppBack > 0 {
-		mo.Owed += oppBack
-		mo.OwnerPlaces = true
-	}
-	switch {
-	case p.DueTiming == AfterStroke:
-		m.takeOut(c)
-	case cont && mt.OnBoard == 0:
-		// Nothing left to play at: take the dues out now.
-		m.takeOutColour(c, kT)
-	}
-	setFouls()
-	if !cont {
-		m.endTurn(c)
-	} else if s.Unnoticed {
-		c.PlayingOn = true
-	}
-	m.checkCleared(c, T)
-	return nil
+	return cont, nil
 }
 
 // pass applies a player passing his turn.

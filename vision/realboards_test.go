@@ -9,6 +9,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/internal/realboards"
+	"github.com/boardcam/boardcam/render/mounting"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
@@ -154,7 +155,7 @@ func TestRealBoards(t *testing.T) {
 			view, b := img, a
 			if m.Name != "photo" {
 				var err error
-				if view, b, err = m.Apply(img, a); err != nil {
+				if view, b, err = mounting.Apply(m, img, a); err != nil {
 					t.Fatal(err)
 				}
 			}

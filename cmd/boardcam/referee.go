@@ -61,6 +61,38 @@ foul.
 `
 
 func cmdReferee(ctx context.Context, args []string, s stdio) error {
+	r, err := parseReferee(args, s)
+	if err != nil {
+		return err
+	}
+	src, name, closeSrc, err := r.source(ctx, s)
+	if err != nil {
+		return err
+	}
+	defer closeSrc()
+	ahead, err := readAhead(src, r.seating == nil, r.breaker == nil)
+	if err != nil {
+		return err
+	}
+	return r.judge(ctx, src, name, ahead, s)
+}
+
+// refereeRun is a referee command's options, read from its flags.
+type refereeRun struct {
+	prof             *rules.Profile
+	format           string
+	cfg              referee.Config
+	boardFile        string // the --board given (else the ICF board, or the scenario's)
+	seating          *rules.Header
+	breaker          *board.Side
+	play             string // a simulator scenario to play instead of reading events
+	seed             int64
+	events           string // the events file, - for standard input
+	json, log, state bool
+}
+
+// parseReferee reads the referee command's flags.
+func parseReferee(args []string, s stdio) (*refereeRun, error) {
 	fs := newFlags("referee", "[flags] EVENTS.jsonl|- (or --play SCENARIO.yaml)", refereeHelp, s)
 	profileName := fs.String("profile", "icf", "rule profile: "+strings.Join(rules.ProfileNames(), ", "))
 	format := fs.String("format", "", "match format of the profile (default: the profile's first)")
@@ -78,112 +110,122 @@ func cmdReferee(ctx context.Context, args []string, s stdio) error {
 	play := fs.String("play", "", "play this simulator scenario under the rules instead of reading events")
 	seed := fs.Int64("seed", -1, "with --play: replace the scenario's seed (≥ 0)")
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case *play != "" && fs.NArg() != 0:
-		return usageError("--play takes the place of the events file")
+		return nil, usageError("--play takes the place of the events file")
 	case *play == "" && fs.NArg() != 1:
-		return usageError("referee takes one events file (or - for standard input), got %d arguments", fs.NArg())
+		return nil, usageError("referee takes one events file (or - for standard input), got %d arguments", fs.NArg())
 	case *play == "" && *seed != -1:
-		return usageError("--seed goes with --play")
+		return nil, usageError("--seed goes with --play")
 	case *seed < -1:
-		return usageError("--seed must not be negative")
+		return nil, usageError("--seed must not be negative")
 	}
 	if *asJSON && *asLog {
-		return usageError("--json and --log exclude each other")
+		return nil, usageError("--json and --log exclude each other")
 	}
-	prof, err := rules.ProfileByName(*profileName)
-	if err != nil {
-		return usageError("--profile: %v", err)
+	r := &refereeRun{format: *format, boardFile: *boardFile, play: *play, seed: *seed, events: fs.Arg(0),
+		json: *asJSON, log: *asLog, state: *withState}
+	var err error
+	if r.prof, err = rules.ProfileByName(*profileName); err != nil {
+		return nil, usageError("--profile: %v", err)
 	}
-	if _, err := prof.Format(*format); err != nil {
-		return usageError("--format: %v", err)
+	if _, err := r.prof.Format(*format); err != nil {
+		return nil, usageError("--format: %v", err)
 	}
-	cfg := referee.DefaultConfig(prof)
-	cfg.Tolerance, cfg.TimeTolerance, cfg.ApplyLowConfidence = *tol, *ttol, *applyLow
+	r.cfg = referee.DefaultConfig(r.prof)
+	r.cfg.Tolerance, r.cfg.TimeTolerance, r.cfg.ApplyLowConfidence = *tol, *ttol, *applyLow
 	if *boardFile != "" {
 		g, err := board.Load(*boardFile)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		cfg.Geometry = g
+		r.cfg.Geometry = g
 	}
-	if err := cfg.Validate(); err != nil {
-		return usageError("%v", err)
+	if err := r.cfg.Validate(); err != nil {
+		return nil, usageError("%v", err)
 	}
-	seating, err := parsePlayers(*players, *teams)
+	r.seating, err = parsePlayers(*players, *teams)
 	if errors.Is(err, rules.ErrTeamNames) {
-		return usageError("--teams: %v", err)
+		return nil, usageError("--teams: %v", err)
 	} else if err != nil {
-		return usageError("--players: %v", err)
+		return nil, usageError("--players: %v", err)
 	}
-	var breaker *board.Side
 	if *brk != "" {
 		b, err := board.ParseSide(*brk)
 		if err != nil {
-			return usageError("--breaker: %v", err)
+			return nil, usageError("--breaker: %v", err)
 		}
-		breaker = &b
+		r.breaker = &b
 	}
+	return r, nil
+}
 
-	var src eventSource
-	name := fs.Arg(0)
-	if *play != "" {
-		name = *play
-		sc, err := sim.Load(*play)
+// source opens the events: the file (or standard input), or the events of
+// the scenario played (which also gives the seating and the breaker).
+func (r *refereeRun) source(ctx context.Context, s stdio) (src eventSource, name string, closeSrc func(), err error) {
+	closeSrc = func() {}
+	if r.play != "" {
+		sc, err := sim.Load(r.play)
 		if err != nil {
-			return err
+			return nil, "", nil, err
 		}
-		if *boardFile == "" {
-			cfg.Geometry = sc.Geometry // the scenario's board
+		if r.boardFile == "" {
+			r.cfg.Geometry = sc.Geometry // the scenario's board
 		}
-		played, err := playScenario(ctx, sc, *seed, prof.Name, *format, seating, breaker, cfg)
+		played, err := playScenario(ctx, sc, r.seed, r.prof.Name, r.format, r.seating, r.breaker, r.cfg)
 		if err != nil {
-			return err
+			return nil, "", nil, err
 		}
-		src = played
-		seating, breaker = played.header, &played.header.Break
-	} else {
-		var in io.Reader
-		if name == "-" {
-			in, name = s.In, "standard input"
-		} else {
-			f, err := os.Open(name)
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			in = f
-		}
-		src = newEventReader(in, name)
+		r.seating, r.breaker = played.header, &played.header.Break
+		return played, r.play, closeSrc, nil
 	}
+	if r.events == "-" {
+		return newEventReader(s.In, "standard input"), "standard input", closeSrc, nil
+	}
+	f, err := os.Open(r.events)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return newEventReader(f, r.events), r.events, func() { f.Close() }, nil
+}
 
-	// Seating and breaker: read ahead as far as needed to infer them.
+// readAhead reads as far as needed to infer what the flags left out: the
+// whole input for the seating (every side that strikes), up to the first
+// stroke for the breaker.
+func readAhead(src eventSource, seating, breaker bool) ([]lineEvent, error) {
 	var ahead []lineEvent
-	if seating == nil || breaker == nil {
-		for {
-			le, err := src.next()
-			if errors.Is(err, io.EOF) {
-				break
-			}
-			if err != nil {
-				return err
-			}
-			ahead = append(ahead, le)
-			if seating == nil {
-				continue // the whole input, to see every side that strikes
-			}
-			if le.ev.Type == events.StrokeStart {
-				break
-			}
+	if !seating && !breaker {
+		return nil, nil
+	}
+	for {
+		le, err := src.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		ahead = append(ahead, le)
+		if seating {
+			continue
+		}
+		if le.ev.Type == events.StrokeStart {
+			break
 		}
 	}
-	ref, err := referee.New(cfg)
+	return ahead, nil
+}
+
+// judge feeds the events (those read ahead first) to the referee, applies
+// its decisions under the rules and prints them.
+func (r *refereeRun) judge(ctx context.Context, src eventSource, name string, ahead []lineEvent, s stdio) error {
+	ref, err := referee.New(r.cfg)
 	if err != nil {
 		return usageError("%v", err)
 	}
-	h, err := matchHeader(prof.Name, *format, seating, breaker, ahead)
+	h, err := matchHeader(r.prof.Name, r.format, r.seating, r.breaker, ahead)
 	if err != nil {
 		return usageError("%v", err)
 	}
@@ -191,10 +233,9 @@ func cmdReferee(ctx context.Context, args []string, s stdio) error {
 	if err != nil {
 		return usageError("%v", err)
 	}
-
 	out := bufio.NewWriter(s.Out)
 	defer out.Flush()
-	pr := &refPrinter{w: out, json: *asJSON, log: *asLog, state: *withState, m: m}
+	pr := &refPrinter{w: out, json: r.json, log: r.log, state: r.state, m: m}
 	pr.header(h, name)
 	rejected, decisions := 0, 0
 	handle := func(le lineEvent) error {
@@ -218,14 +259,13 @@ func cmdReferee(ctx context.Context, args []string, s stdio) error {
 		}
 		return nil
 	}
-	n := 0
 	for _, le := range ahead {
 		if err := handle(le); err != nil {
 			return err
 		}
 	}
-	for {
-		if n++; n%1000 == 0 {
+	for n := 1; ; n++ {
+		if n%1000 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}

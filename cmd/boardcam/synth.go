@@ -84,29 +84,11 @@ func cmdSynth(ctx context.Context, args []string, s stdio) error {
 	if fs.NArg() == 1 {
 		dir = fs.Arg(0)
 	}
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("%s is not a directory of clip specs", dir)
-	}
-	specs, err := corpus.LoadDir(dir)
+	specs, err := synthSpecs(dir, *only)
 	if err != nil {
 		return err
 	}
 	all := *only == ""
-	if !all {
-		byName := map[string]*corpus.Spec{}
-		for _, sp := range specs {
-			byName[sp.Name] = sp
-		}
-		specs = nil
-		for _, n := range strings.Split(*only, ",") {
-			n = strings.TrimSuffix(strings.TrimSpace(n), ".yaml")
-			sp, ok := byName[n]
-			if !ok {
-				return usageError("--only: no clip spec %s.yaml in %s", n, dir)
-			}
-			specs = append(specs, sp)
-		}
-	}
 	if all {
 		if miss := corpus.MissingTags(specs); len(miss) > 0 {
 			fmt.Fprintf(s.Err, "synth: warning: no clip covers %s\n", strings.Join(miss, ", "))
@@ -115,14 +97,6 @@ func cmdSynth(ctx context.Context, args []string, s stdio) error {
 	if *dry {
 		return synthDry(specs, s)
 	}
-	if *lensMode {
-		return synthLenses(ctx, dir, specs, all, func(format string, a ...any) {
-			if !*quiet {
-				fmt.Fprintf(s.Err, "synth: "+format+"\n", a...)
-			}
-		}, s)
-	}
-
 	var mu sync.Mutex
 	logf := func(format string, a ...any) {
 		if *quiet {
@@ -132,6 +106,68 @@ func cmdSynth(ctx context.Context, args []string, s stdio) error {
 		defer mu.Unlock()
 		fmt.Fprintf(s.Err, "synth: "+format+"\n", a...)
 	}
+	if *lensMode {
+		return synthLenses(ctx, dir, specs, all, logf, s)
+	}
+	tmp := ""
+	if *check {
+		if tmp, err = os.MkdirTemp("", "boardcam-synth-check-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		// Board files the specs refer to are relative to the spec: the
+		// specs are read from DIR, so only the outputs go to tmp.
+	}
+	results := synthClips(ctx, specs, dir, tmp, *jobs, logf)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if *check {
+		return synthChecked(specs, results, s)
+	}
+	return synthWritten(specs, results, dir, s)
+}
+
+// synthSpecs reads the clip specs of dir: all of them, or those named in
+// only (comma-separated).
+func synthSpecs(dir, only string) ([]*corpus.Spec, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory of clip specs", dir)
+	}
+	specs, err := corpus.LoadDir(dir)
+	if err != nil || only == "" {
+		return specs, err
+	}
+	byName := map[string]*corpus.Spec{}
+	for _, sp := range specs {
+		byName[sp.Name] = sp
+	}
+	specs = nil
+	for _, n := range strings.Split(only, ",") {
+		n = strings.TrimSuffix(strings.TrimSpace(n), ".yaml")
+		sp, ok := byName[n]
+		if !ok {
+			return nil, usageError("--only: no clip spec %s.yaml in %s", n, dir)
+		}
+		specs = append(specs, sp)
+	}
+	return specs, nil
+}
+
+// synthResult is what making (or checking) one clip gave.
+type synthResult struct {
+	truth *corpus.Truth
+	diffs []string
+	notes []string
+	err   error
+	secs  float64
+}
+
+// synthClips renders the clips, jobs at a time, into dir, or with tmp set
+// regenerates them there and compares them with dir's (--check). Progress
+// goes to logf, a quarter of each clip at a time.
+func synthClips(ctx context.Context, specs []*corpus.Spec, dir, tmp string, jobs int, logf func(string, ...any)) []synthResult {
+	var mu sync.Mutex
 	shown := map[string]int{}
 	opt := corpus.Options{Context: ctx, Progress: func(name string, done, total int) {
 		q := 4 * done / total
@@ -145,26 +181,10 @@ func cmdSynth(ctx context.Context, args []string, s stdio) error {
 			logf("%s: frame %d/%d", name, done, total)
 		}
 	}}
-	tmp := ""
-	if *check {
-		if tmp, err = os.MkdirTemp("", "boardcam-synth-check-"); err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		// Board files the specs refer to are relative to the spec: the
-		// specs are read from DIR, so only the outputs go to tmp.
-	}
-	type result struct {
-		truth *corpus.Truth
-		diffs []string
-		notes []string
-		err   error
-		secs  float64
-	}
-	results := make([]result, len(specs))
+	results := make([]synthResult, len(specs))
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < min(*jobs, len(specs)); w++ {
+	for w := 0; w < min(jobs, len(specs)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -172,8 +192,8 @@ func cmdSynth(ctx context.Context, args []string, s stdio) error {
 				sp := specs[i]
 				start := time.Now()
 				logf("%s: start (%d×%d, %d fps)", sp.Name, sp.Render.Width, sp.Render.Height, sp.Scenario.FPS)
-				var r result
-				if *check {
+				var r synthResult
+				if tmp != "" {
 					var c corpus.CheckResult
 					c, r.err = corpus.Check(sp, dir, tmp, opt)
 					r.diffs, r.notes = c.Diffs, c.Notes
@@ -201,17 +221,25 @@ func cmdSynth(ctx context.Context, args []string, s stdio) error {
 	}
 	close(work)
 	wg.Wait()
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
+	return results
+}
 
-	var failed, differ, encoded []string
-	var errs []error
+// failedClips lists the clips that could not be made and their errors.
+func failedClips(specs []*corpus.Spec, results []synthResult) (failed []string, errs []error) {
 	for i, r := range results {
 		if r.err != nil {
 			failed = append(failed, specs[i].Name)
 			errs = append(errs, r.err)
 		}
+	}
+	return failed, errs
+}
+
+// synthChecked prints what --check found: the clips that differ from the
+// committed files, and those this machine's x264 encodes into other bytes.
+func synthChecked(specs []*corpus.Spec, results []synthResult, s stdio) error {
+	var differ, encoded []string
+	for i, r := range results {
 		if len(r.diffs) > 0 {
 			differ = append(differ, specs[i].Name)
 			for _, d := range r.diffs {
@@ -225,21 +253,23 @@ func cmdSynth(ctx context.Context, args []string, s stdio) error {
 			}
 		}
 	}
-	if *check {
-		if len(errs) > 0 {
-			return fmt.Errorf("could not regenerate %s: %w", strings.Join(failed, ", "), errors.Join(errs...))
-		}
-		if len(differ) > 0 {
-			return fmt.Errorf("%d of %d clips differ from the committed files: %s", len(differ), len(specs), strings.Join(differ, ", "))
-		}
-		if len(encoded) > 0 {
-			fmt.Fprintf(s.Out, "all %d clips regenerate bit for bit (frames and truth; this machine's x264 encodes the same frames into other bytes for %s)\n", len(specs), strings.Join(encoded, ", "))
-			return nil
-		}
-		fmt.Fprintf(s.Out, "all %d clips regenerate bit for bit\n", len(specs))
+	if failed, errs := failedClips(specs, results); len(errs) > 0 {
+		return fmt.Errorf("could not regenerate %s: %w", strings.Join(failed, ", "), errors.Join(errs...))
+	}
+	if len(differ) > 0 {
+		return fmt.Errorf("%d of %d clips differ from the committed files: %s", len(differ), len(specs), strings.Join(differ, ", "))
+	}
+	if len(encoded) > 0 {
+		fmt.Fprintf(s.Out, "all %d clips regenerate bit for bit (frames and truth; this machine's x264 encodes the same frames into other bytes for %s)\n", len(specs), strings.Join(encoded, ", "))
 		return nil
 	}
-	// A table of what was written, and the size limits.
+	fmt.Fprintf(s.Out, "all %d clips regenerate bit for bit\n", len(specs))
+	return nil
+}
+
+// synthWritten prints a table of the clips written and checks the size
+// limits.
+func synthWritten(specs []*corpus.Spec, results []synthResult, dir string, s stdio) error {
 	tw := tabwriter.NewWriter(s.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "clip\tsize\tfps\tframes\tseconds\tvideo MB\ttruth kB\t\n")
 	var over []string
@@ -268,7 +298,7 @@ func cmdSynth(ctx context.Context, args []string, s stdio) error {
 			over = append(over, fmt.Sprintf("the corpus is %.1f MB (at most 60 MB)", float64(total)/(1<<20)))
 		}
 	}
-	if len(errs) > 0 {
+	if failed, errs := failedClips(specs, results); len(errs) > 0 {
 		return fmt.Errorf("%d clips failed: %s: %w", len(failed), strings.Join(failed, ", "), errors.Join(errs...))
 	}
 	if len(over) > 0 {

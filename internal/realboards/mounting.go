@@ -2,13 +2,8 @@ package realboards
 
 import (
 	"fmt"
-	"image"
-	"image/color"
 	"math"
 	"strings"
-
-	"github.com/boardcam/boardcam/internal/cvio"
-	"gocv.io/x/gocv"
 )
 
 // Mounting is one transformed copy of a photograph standing for a real
@@ -28,7 +23,7 @@ type Mounting struct {
 	// about its middle; the canvas grows to hold it all, the new parts
 	// filled with a dark grey floor (beyond the board's frame, as a turned
 	// camera sees the floor). A photo whose border cuts the surface is
-	// instead cropped to what it shows: see Apply.
+	// instead cropped to what it shows: see Plan.
 	Rotate float64
 	// MMPerPx downscales the picture so that the board's 740 mm span this
 	// many millimetres per pixel (only ever smaller than the photo).
@@ -108,13 +103,33 @@ func (h H3) inverse() H3 {
 	return r
 }
 
-// Apply makes the transformed copy of img (the photo of a) and its exact
-// annotation. The caller closes the returned Mat.
-func (m Mounting) Apply(img gocv.Mat, a Annotation) (gocv.Mat, Annotation, error) {
-	if img.Empty() {
-		return gocv.NewMat(), a, fmt.Errorf("realboards: %s: empty picture", a.File)
+// Warp is the picture work of a mounting, as Plan works it out from the
+// photo's size: the OpenCV side (render/mounting.Apply) carries it out on
+// the pixels, so that this package stays without cgo.
+type Warp struct {
+	// H maps the photo's pixels to the copy's.
+	H H3
+	// Width and Height are the copy's size in pixels.
+	Width, Height int
+	// Blur is the Gaussian sigma (px) that anti-aliases the photo before a
+	// coarser warp samples it (0: none).
+	Blur float64
+	// Floor fills what the turned photo leaves uncovered (B, G, R).
+	Floor [3]uint8
+	// Curve, when set, maps each channel's value (B, G, R) after the warp:
+	// the mounting's gain and gamma.
+	Curve *[256][3]uint8
+	// JPEG recompresses the copy at this quality (0: not).
+	JPEG int
+}
+
+// Plan works out the transformed copy of a photo of cols×rows pixels (the
+// photo of a) and its exact annotation.
+func (m Mounting) Plan(cols, rows int, a Annotation) (Warp, Annotation, error) {
+	if cols <= 0 || rows <= 0 {
+		return Warp{}, a, fmt.Errorf("realboards: %s: empty picture", a.File)
 	}
-	W, Hh := float64(img.Cols()), float64(img.Rows())
+	W, Hh := float64(cols), float64(rows)
 	scale := 1.0
 	if m.MMPerPx > 0 {
 		scale = math.Min(1, boardMM/m.MMPerPx/width(a))
@@ -183,64 +198,32 @@ func (m Mounting) Apply(img gocv.Mat, a Annotation) (gocv.Mat, Annotation, error
 		x0, y0 = math.Max(x0, math.Round(cx0)-0.5), math.Max(y0, math.Round(cy0)-0.5)
 		x1, y1 = math.Min(x1, math.Round(cx1)+0.5), math.Min(y1, math.Round(cy1)+0.5)
 		if x1-x0 < 64 || y1-y0 < 64 {
-			return gocv.NewMat(), a, fmt.Errorf("realboards: %s: crop %.3f leaves nothing", a.File, m.Crop)
+			return Warp{}, a, fmt.Errorf("realboards: %s: crop %.3f leaves nothing", a.File, m.Crop)
 		}
 	}
 	ow, oh := int(math.Round(x1-x0)), int(math.Round(y1-y0))
 	// Put the kept region's top-left pixel edge at (-0.5, -0.5).
 	h = H3{{1, 0, -x0 - 0.5}, {0, 1, -y0 - 0.5}, {0, 0, 1}}.mul(h)
 
-	src := img
-	var blurred gocv.Mat
+	w := Warp{H: h, Width: ow, Height: oh, Floor: [3]uint8{34, 36, 38}, JPEG: m.JPEG}
 	if scale < 0.999 {
-		// Anti-aliasing before the warp samples the picture more coarsely.
-		blurred = gocv.NewMat()
-		defer blurred.Close()
-		s := 0.45 * math.Sqrt(1/(scale*scale)-1)
-		gocv.GaussianBlur(img, &blurred, image.Point{}, s, s, gocv.BorderReflect101)
-		src = blurred
+		w.Blur = 0.45 * math.Sqrt(1/(scale*scale)-1)
 	}
-	hm := gocv.NewMatWithSize(3, 3, gocv.MatTypeCV64F)
-	defer hm.Close()
-	for i := 0; i < 3; i++ {
-		for j := 0; j < 3; j++ {
-			hm.SetDoubleAt(i, j, h[i][j])
-		}
-	}
-	out := gocv.NewMat()
-	gocv.WarpPerspectiveWithParams(src, &out, hm, image.Point{ow, oh}, gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{38, 36, 34, 0})
-
 	if m.Gain != ([3]float64{}) {
 		gamma := m.Gamma
 		if gamma == 0 {
 			gamma = 1
 		}
-		lut := gocv.NewMatWithSize(1, 256, gocv.MatTypeCV8UC3)
+		var lut [256][3]uint8
 		for v := 0; v < 256; v++ {
 			base := 255 * math.Pow(float64(v)/255, gamma)
 			for c := 0; c < 3; c++ {
-				lut.SetUCharAt(0, v*3+c, uint8(math.Min(255, math.Round(base*m.Gain[c]))))
+				lut[v][c] = uint8(math.Min(255, math.Round(base*m.Gain[c])))
 			}
 		}
-		gocv.LUT(out, lut, &out)
-		lut.Close()
+		w.Curve = &lut
 	}
-	if m.JPEG > 0 {
-		buf, err := cvio.EncodeJPEG(out, m.JPEG)
-		if err != nil {
-			out.Close()
-			return gocv.NewMat(), a, fmt.Errorf("realboards: %s: jpeg: %w", a.File, err)
-		}
-		dec, err := cvio.DecodeJPEG(buf, false)
-		if err != nil {
-			dec.Close()
-			out.Close()
-			return gocv.NewMat(), a, fmt.Errorf("realboards: %s: jpeg: %w", a.File, err)
-		}
-		out.Close()
-		out = dec
-	}
-	return out, m.annotate(a, h, ow, oh), nil
+	return w, m.annotate(a, h, ow, oh), nil
 }
 
 // width is the mean side of the annotated surface, px.

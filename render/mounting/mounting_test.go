@@ -1,4 +1,4 @@
-package realboards
+package mounting
 
 import (
 	"math"
@@ -8,9 +8,10 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/internal/matleak"
+	"github.com/boardcam/boardcam/internal/realboards"
 )
 
-func TestMain(m *testing.M) { os.Exit(matleak.Run(m, "realboards")) }
+func TestMain(m *testing.M) { os.Exit(matleak.Run(m, "mounting")) }
 
 // TestMountingIsExact draws bright dots where a made-up annotation puts its
 // corners and pieces, applies every mounting (with the photometric steps
@@ -18,10 +19,10 @@ func TestMain(m *testing.M) { os.Exit(matleak.Run(m, "realboards")) }
 // transformed annotation says it is.
 func TestMountingIsExact(t *testing.T) {
 	const w, h = 900, 700
-	a := Annotation{File: "dots.png", Version: 1, ImageSize: [2]int{w, h}, InScope: true,
+	a := realboards.Annotation{File: "dots.png", Version: 1, ImageSize: [2]int{w, h}, InScope: true,
 		Corners:     [4][2]float64{{150.3, 80.7}, {760.2, 95.1}, {748.6, 650.4}, {140.9, 640.2}},
 		Uncertainty: [4]float64{1, 1, 1, 1},
-		Pieces: []Piece{{Class: "white", Center: [2]float64{300.4, 300.8}, Radius: 12},
+		Pieces: []realboards.Piece{{Class: "white", Center: [2]float64{300.4, 300.8}, Radius: 12},
 			{Class: "black", Center: [2]float64{520.7, 410.2}, Radius: 12},
 			{Class: "queen", Center: [2]float64{451.2, 366.6}, Radius: 12}}}
 	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(60, 60, 60, 0), h, w, gocv.MatTypeCV8UC3)
@@ -45,9 +46,9 @@ func TestMountingIsExact(t *testing.T) {
 			}
 		}
 	}
-	for _, m := range Mountings() {
+	for _, m := range realboards.Mountings() {
 		m.JPEG = 0 // compression moves a centroid by a little; exactness is geometric
-		out, b, err := m.Apply(img, a)
+		out, b, err := Apply(m, img, a)
 		if err != nil {
 			t.Fatalf("%s: %v", m.Name, err)
 		}
