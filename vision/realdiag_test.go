@@ -16,6 +16,7 @@ import (
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/internal/cvio"
 	"github.com/boardcam/boardcam/internal/realboards"
+	"github.com/boardcam/boardcam/render/mounting"
 )
 
 // TestRealDiag is a diagnostic, not a check: with BOARDCAM_REAL_DIAG set to
@@ -54,7 +55,7 @@ func TestRealDiag(t *testing.T) {
 			}
 			view, b := img, a
 			if m.Name != "photo" {
-				if view, b, err = m.Apply(img, a); err != nil {
+				if view, b, err = mounting.Apply(m, img, a); err != nil {
 					t.Fatal(err)
 				}
 			}
