@@ -610,7 +610,7 @@ func (d *Detector) symmetricAlone(c *disc) bool {
 		if d.trace != nil {
 			d.tracef(c.x, c.y, "symmetry %.2f without the lines that end at its outline (%.2f of the edges)", s, out)
 		}
-		if s >= goodSymmetry {
+		if s >= goodSymmetry && c.boardDist() >= plainBoardDist {
 			c.sym = s
 		}
 	}
@@ -832,8 +832,8 @@ func (d *Detector) examineWith(pl plane, p peak, hid func(x, y float64) bool, mi
 	manOK := sm >= minSup && hm <= 0.7 && d.plausible(pl, x, y, d.rMan, boardF, sm, hm, hid, &c.man)
 	strOK := c.big && ss >= minSup && hs <= 0.7 && d.plausible(pl, x, y, d.rStr, boardF, ss, hs, hid, &c.str)
 	if d.trace != nil {
-		d.tracef(x, y, "peak %.2f (kind %d) at %.1f,%.1f: man sup %.2f hid %.2f ok %v sym %.2f board %.1f; striker sup %.2f hid %.2f ok %v sym %.2f; outline %.1f (man %.1f striker %.1f) big %v",
-			p.score, p.kind, p.x, p.y, sm, hm, manOK, c.man.sym, c.man.boardDist, ss, hs, strOK, c.str.sym, c.outline, d.rMan, d.rStr, c.big)
+		d.tracef(x, y, "peak %.2f (kind %d) at %.1f,%.1f: man sup %.2f hid %.2f ok %v sym %.2f board %.1f; striker sup %.2f hid %.2f ok %v sym %.2f board %.1f; outline %.1f (man %.1f striker %.1f) big %v",
+			p.score, p.kind, p.x, p.y, sm, hm, manOK, c.man.sym, c.man.boardDist, ss, hs, strOK, c.str.sym, c.str.boardDist, c.outline, d.rMan, d.rStr, c.big)
 	}
 	if c.big && !strOK {
 		c.big = false
@@ -968,7 +968,7 @@ func (d *Detector) fitsCluster(c disc) bool {
 			near++
 		}
 	}
-	if c.support >= 0.9 && touching >= 2 {
+	if c.support >= 0.9 && touching >= 2 && c.boardDist() >= plainBoardDist {
 		return true
 	}
 	// A pack set by hand (the opening arrangement on a real board) is not
@@ -978,16 +978,31 @@ func (d *Detector) fitsCluster(c disc) bool {
 	// man is still a disc when its middle is clearly not the board (a gap
 	// in the pack shows the board) and its edges point at it more than at
 	// anything else around.
-	h := c.man
-	if c.big {
-		h = c.str
-	}
-	ok := near >= 2 && c.sym >= packSymmetry && h.boardDist >= packBoardDist && d.bg.stillAt(c.x, c.y, c.r) && !(d.stats.Hands && d.nearHand(c))
+	ok := near >= 2 && c.sym >= packSymmetry && c.boardDist() >= packBoardDist && d.bg.stillAt(c.x, c.y, c.r) && !(d.stats.Hands && d.nearHand(c))
 	if d.trace != nil {
-		d.tracef(c.x, c.y, "pack: %d accepted discs within %.1f radius sums, %d touching, symmetry %.2f, board distance %.1f: %v", near, packGap, touching, c.sym, h.boardDist, ok)
+		d.tracef(c.x, c.y, "pack: %d accepted discs within %.1f radius sums, %d touching, symmetry %.2f, board distance %.1f: %v", near, packGap, touching, c.sym, c.boardDist(), ok)
 	}
 	return ok
 }
+
+// boardDist is how far the colour of the candidate's middle lies from the
+// board's (featDist), by its size hypothesis.
+func (c disc) boardDist() float64 {
+	if c.big {
+		return c.str.boardDist
+	}
+	return c.man.boardDist
+}
+
+// plainBoardDist: a candidate whose edges do not clearly point at its
+// centre (symmetry under goodSymmetry) is taken for a disc by its place
+// (exactly touching two discs in a pack, see fitsCluster) or across
+// printed lines (see symmetricAlone) only when its middle is at least this
+// far from the board's colour (featDist: two of the floors' spreads). The
+// board seen through a gap in a pack or between the star's points is
+// 2.4–3.0 from itself through JPEG; the natural-wood men on honey boards
+// of the corpus are 4.9–6.9 from it.
+const plainBoardDist = 4
 
 // A disc in a loose pack (see fitsCluster) has at least two accepted
 // discs within packGap radius sums (touching men are 0.87 apart), at

@@ -611,6 +611,11 @@ func (d *Detector) classifyUnlearned(qi int) {
 				cent[a][k] /= n[a]
 			}
 		}
+		if d.trace != nil {
+			for j, i := range idx {
+				d.tracef(0, 0, "unlearned classes: group %d: %.3f", g[j], d.accepted[i].feat)
+			}
+		}
 	}
 	for i := range d.accepted {
 		c := &d.accepted[i]
