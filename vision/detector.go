@@ -610,7 +610,7 @@ func (d *Detector) symmetricAlone(c *disc) bool {
 		if d.trace != nil {
 			d.tracef(c.x, c.y, "symmetry %.2f without the lines that end at its outline (%.2f of the edges)", s, out)
 		}
-		if s >= goodSymmetry && c.boardDist() >= plainBoardDist {
+		if s >= goodSymmetry && (!c.big || c.boardDist() >= plainBoardDist) {
 			c.sym = s
 		}
 	}
@@ -996,12 +996,14 @@ func (c disc) boardDist() float64 {
 
 // plainBoardDist: a candidate whose edges do not clearly point at its
 // centre (symmetry under goodSymmetry) is taken for a disc by its place
-// (exactly touching two discs in a pack, see fitsCluster) or across
-// printed lines (see symmetricAlone) only when its middle is at least this
-// far from the board's colour (featDist: two of the floors' spreads). The
-// board seen through a gap in a pack or between the star's points is
+// (exactly touching two discs in a pack, see fitsCluster) only when its
+// middle is at least this far from the board's colour (featDist: two of
+// the floors' spreads), and across printed lines (see symmetricAlone), if
+// striker-sized, too (a natural-wood man across a line may be of the
+// board's very colour; strikers are plastic or stone). The board seen
+// through a gap in a pack or between the star's points and its ring is
 // 2.4–3.0 from itself through JPEG; the natural-wood men on honey boards
-// of the corpus are 4.9–6.9 from it.
+// of the corpus's openings are 4.9–6.9 from it.
 const plainBoardDist = 4
 
 // A disc in a loose pack (see fitsCluster) has at least two accepted
