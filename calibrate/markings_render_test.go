@@ -10,6 +10,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/render"
+	"github.com/boardcam/boardcam/scene"
 )
 
 // TestMeasuredMarkingsRendered renders boards whose markings are drawn
@@ -102,4 +103,82 @@ func TestMeasuredMarkingsRendered(t *testing.T) {
 			t.Logf("confidence %.2f; worst: lines %.2f mm, widths %.2f mm, circles %.2f mm, arrows %.2f mm", cal.Quality.Score, worst[0], worst[1], worst[2], worst[3])
 		})
 	}
+}
+
+// TestBaseCirclesBesideDiscs: men and the striker lying beside base
+// circles (overlapping them, nearer the nominal place than the circle is
+// drawn), on a board whose circles are drawn 10 mm from the figures. A
+// disc's outline is a ring the size of the circle and drew the circle
+// search onto it (a circle measured 20 mm off on two boards of the
+// independent set); the board's own pattern, repeated on every side, puts
+// each circle back where it is drawn.
+func TestBaseCirclesBesideDiscs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders frames")
+	}
+	g := board.ICF()
+	s := render.DefaultSettings()
+	s.Board.Lines = render.LineStyle{Offset: 8, Spread: 6}
+	want := render.DrawnMarkings(s.Board, g)
+	nom := g.NominalMarkings()
+	sc := &scene.Scene{}
+	// beside four of the eight circles: a disc 12 mm beyond the nominal
+	// place, away from where the circle is drawn
+	for k, p := range []struct {
+		side board.Side
+		i    int
+		id   string
+		kind board.Kind
+	}{{board.S, 0, "W1", board.White}, {board.E, 1, "B1", board.Black}, {board.N, 0, "S", board.Striker}, {board.W, 1, "W2", board.White}} {
+		n, d := nom.Side(p.side).Circles[p.i], want.Side(p.side).Circles[p.i]
+		away := board.V(n.X-d.X, n.Y-d.Y).Unit().Scale(12)
+		at := board.FromLocal(p.side, board.V(n.X, n.Y).Add(away))
+		sc.Discs = append(sc.Discs, scene.Disc{ID: p.id, Kind: p.kind, Pos: at, Angle: float64(k), State: scene.Rest})
+	}
+	cal := measureRendered(t, s, g, 7, sc)
+	for _, sd := range board.Sides {
+		for i := range want.Side(sd).Circles {
+			p, q := cal.Markings.Side(sd).Circles[i], want.Side(sd).Circles[i]
+			if d := math.Hypot(p.X-q.X, p.Y-q.Y); d > 1.5 {
+				t.Errorf("side %v base circle %d measured %.1f mm from where it is drawn", sd, i, d)
+			}
+		}
+	}
+}
+
+// measureRendered renders sc with settings s, takes out the lens and finds
+// the board, which measures its markings.
+func measureRendered(t *testing.T, s render.Settings, g *board.Geometry, seed int64, sc *scene.Scene) *calibrate.Calibration {
+	t.Helper()
+	rd, err := render.New(s, g, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	frame := gocv.NewMat()
+	defer frame.Close()
+	if err := rd.Render(sc, &frame); err != nil {
+		t.Fatal(err)
+	}
+	cam := rd.CameraAt(0)
+	dist := cam.DistCoeffs()
+	lens := &calibrate.Lens{ImageSize: calibrate.Size{W: s.Width, H: s.Height}, CameraMatrix: cam.CameraMatrix(), Distortion: dist[:]}
+	u, err := calibrate.NewUndistorter(lens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	und := gocv.NewMat()
+	defer und.Close()
+	if err := u.Apply(frame, &und); err != nil {
+		t.Fatal(err)
+	}
+	cal, _, err := calibrate.Detect(und, calibrate.Options{Geometry: g})
+	if err != nil {
+		t.Fatalf("detect: %v", err)
+	}
+	if cal.Markings == nil {
+		t.Fatal("no markings measured")
+	}
+	return cal
 }

@@ -691,12 +691,141 @@ func (v *boardView) circles(nom *board.Markings, f *marksFound, mm *markingsMeas
 			}
 		}
 	}
+	v.circlesToPattern(nom, f, mm)
 	f.centreIn = v.inView(board.Vec{})
 	if f.centreIn {
 		if rf, ok := v.findRing(board.Vec{}, nom.Centre.R, 12); ok {
 			f.centre, mm.centre = rf, true
 		}
 	}
+}
+
+// circlesToPattern checks the base circles found against the board's own
+// pattern: a board repeats its base circles on every side, the right one
+// the left one mirrored, each in the gap between its side's base lines, so
+// each lies where the others put it (the median local offset from the
+// nominal places, the lines' shift on its side taken out; see
+// circleOffset) within patternMM. A circle found farther off is something
+// else that drew the votes — a disc lying beside the circle (its outline
+// is a ring of the same size), or the two base lines running into a circle
+// printed as a bare red disc — and the circle is searched for again within
+// patternMM of where the pattern puts it, and placed there when found;
+// when it is not found there, or not like the others (a red core where
+// they have none, or none where they have one), it counts as not found
+// (the pattern fills it). Needs at least three circles found alike.
+func (v *boardView) circlesToPattern(nom *board.Markings, f *marksFound, mm *markingsMeasured) {
+	shift := lineShifts(nom, f)
+	pat, cores, n := circlePattern(nom, f, mm, shift)
+	if n < 3 {
+		return
+	}
+	cored := median(cores) > 0
+	for _, s := range board.Sides {
+		for i, c := range nom.Side(s).Circles {
+			if !mm.circles[s][i] || circleOffset(nom, s, i, f.circles[s][i].c, shift).Dist(pat) <= patternMM {
+				continue
+			}
+			at := patternPlace(nom, s, i, pat, shift)
+			if rf, ok := v.findRing(at, c.R, patternMM); ok && rf.c.Dist(at) <= patternMM && (rf.core > 0) == cored {
+				// There, but what drew the search away most often
+				// overlaps it and pulls its outline and core a few
+				// millimetres: the pattern places it better.
+				rf.c = at
+				f.circles[s][i] = rf
+				continue
+			}
+			mm.circles[s][i] = false
+		}
+	}
+}
+
+// lineShifts is how far each side's base lines lie from their nominal
+// places (the mean of the two when both were found), toward the player;
+// for a side without both, the median of the others' (0 when none).
+func lineShifts(nom *board.Markings, f *marksFound) [4]float64 {
+	var sh [4]float64
+	var known [4]bool
+	var all []float64
+	for _, s := range board.Sides {
+		if f.rear[s].ok && f.front[s].ok {
+			ns := nom.Side(s)
+			sh[s] = (f.rear[s].dip.centre - ns.Rear.Y + f.front[s].dip.centre - ns.Front.Y) / 2
+			known[s] = true
+			all = append(all, sh[s])
+		}
+	}
+	for _, s := range board.Sides {
+		if !known[s] && len(all) > 0 {
+			sh[s] = median(all)
+		}
+	}
+	return sh
+}
+
+// circlePattern is the board's pattern of base circles as found: the
+// offset (circleOffset) that most of the circles found share within
+// patternMM — the median of those — their cores, and how many share it.
+// Discs lying beside circles each draw the search their own way, the
+// circles drawn all lie alike; of two groups as large, the one nearer the
+// middle of the gap between the base lines, where a board draws its
+// circles, is the pattern.
+func circlePattern(nom *board.Markings, f *marksFound, mm *markingsMeasured, shift [4]float64) (board.Vec, []float64, int) {
+	var offs []board.Vec
+	var cores []float64
+	for _, s := range board.Sides {
+		for i := 0; i < 2; i++ {
+			if mm.circles[s][i] {
+				offs = append(offs, circleOffset(nom, s, i, f.circles[s][i].c, shift))
+				cores = append(cores, f.circles[s][i].core)
+			}
+		}
+	}
+	best, bestN := -1, 0
+	for j, o := range offs {
+		n := 0
+		for _, p := range offs {
+			if p.Dist(o) <= patternMM {
+				n++
+			}
+		}
+		if n > bestN || n == bestN && math.Abs(o.Y) < math.Abs(offs[best].Y) {
+			best, bestN = j, n
+		}
+	}
+	if best < 0 {
+		return board.Vec{}, nil, 0
+	}
+	var dx, dy, cs []float64
+	for j, p := range offs {
+		if p.Dist(offs[best]) <= patternMM {
+			dx, dy, cs = append(dx, p.X), append(dy, p.Y), append(cs, cores[j])
+		}
+	}
+	return board.V(median(dx), median(dy)), cs, bestN
+}
+
+// circleOffset is how far the base circle i of side s found at c (board
+// mm) lies from its nominal place, in the side's local frame, mirrored for
+// the right circle, less its side's lines' shift across.
+func circleOffset(nom *board.Markings, s board.Side, i int, c board.Vec, shift [4]float64) board.Vec {
+	l := board.ToLocal(s, c)
+	n := nom.Side(s).Circles[i]
+	d := board.V(l.X-n.X, l.Y-n.Y-shift[s])
+	if i == 1 {
+		d.X = -d.X
+	}
+	return d
+}
+
+// patternPlace is where the pattern pat (see circleOffset) puts the base
+// circle i of side s, board mm.
+func patternPlace(nom *board.Markings, s board.Side, i int, pat board.Vec, shift [4]float64) board.Vec {
+	n := nom.Side(s).Circles[i]
+	ox := pat.X
+	if i == 1 {
+		ox = -ox
+	}
+	return board.FromLocal(s, board.V(n.X+ox, n.Y+pat.Y+shift[s]))
 }
 
 // fill fills the markings from what was found: measured where found, else
@@ -762,10 +891,12 @@ func (mm *markingsMeasured) fill(f *marksFound) {
 	}
 }
 
-// fillCircles fills the base circles: measured where found, else nominal
-// moved by the median local offset of those found, mirrored for the right
-// circle (a board repeats its left and right circles mirror-wise). It
-// sets f's median offset.
+// fillCircles fills the base circles: measured where found, else where
+// the pattern of those found puts them (see circlesToPattern: the median
+// local offset, mirrored for the right circle, as a board repeats its left
+// and right circles mirror-wise, and its side's lines' shift), with their
+// median core. It sets f's median offset (the lines' shifts not taken
+// out), which scores the circles.
 func (mm *markingsMeasured) fillCircles(f *marksFound) {
 	nom, m := mm.nominal, mm.m
 	var cdx, cdy []float64
@@ -787,6 +918,8 @@ func (mm *markingsMeasured) fillCircles(f *marksFound) {
 	if len(cdx) > 0 {
 		f.mdx, f.mdy = median(cdx), median(cdy)
 	}
+	shift := lineShifts(nom, f)
+	pat, cores, n := circlePattern(nom, f, mm, shift)
 	for _, s := range board.Sides {
 		for i := 0; i < 2; i++ {
 			c := &m.Sides[s].Circles[i]
@@ -796,12 +929,13 @@ func (mm *markingsMeasured) fillCircles(f *marksFound) {
 				c.X, c.Y, c.R, c.Width, c.Core = l.X, l.Y, rf.r, rf.width, rf.core
 				continue
 			}
-			if i == 0 {
-				c.X -= f.mdx
-			} else {
-				c.X += f.mdx
+			if n == 0 {
+				continue
 			}
-			c.Y += f.mdy
+			// where the others put it, and a core like theirs (none
+			// where they have none)
+			l := board.ToLocal(s, patternPlace(nom, s, i, pat, shift))
+			c.X, c.Y, c.Core = l.X, l.Y, median(cores)
 		}
 	}
 }

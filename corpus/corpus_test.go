@@ -8,6 +8,7 @@ import (
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/render"
 )
 
 const videos = "../testdata/videos"
@@ -25,7 +26,7 @@ func TestCommittedSpecsShowWhatTheyExpect(t *testing.T) {
 	demo := false
 	for _, sp := range specs {
 		demo = demo || sp.Name == "demo"
-		s, err := Simulate(sp)
+		s, err := Simulate(sp, render.BeyondFoulLine)
 		if err != nil {
 			t.Errorf("%s: %v", sp.Name, err)
 			continue
@@ -54,7 +55,7 @@ func TestDemoPlaysUnderTheRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Simulate(sp)
+	s, err := Simulate(sp, render.BeyondFoulLine)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestVerifyCatchesDrift(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.to, err)
 		}
-		s, err := Simulate(sp)
+		s, err := Simulate(sp, render.BeyondFoulLine)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +233,7 @@ func TestCommittedCorpusIsConsistent(t *testing.T) {
 			t.Error(err)
 			continue
 		}
-		sum, size, err := fileSHA256(VideoFile(videos, sp.Name))
+		sum, size, err := FileSHA256(VideoFile(videos, sp.Name))
 		if err != nil {
 			t.Error(err)
 			continue
@@ -240,10 +241,10 @@ func TestCommittedCorpusIsConsistent(t *testing.T) {
 		if sum != tr.Clip.SHA256 || size != tr.Clip.Bytes {
 			t.Errorf("%s: the video is not the one its truth describes", sp.Name)
 		}
-		specSum, _, _ := fileSHA256(sp.Path)
+		specSum, _, _ := FileSHA256(sp.Path)
 		if specSum != tr.Clip.SpecSHA256 {
 			t.Errorf("%s: the spec changed since the clip was generated: run boardcam synth --only %s", sp.Name, sp.Name)
-		} else if s, err := Simulate(sp); err != nil {
+		} else if s, err := Simulate(sp, render.BeyondFoulLine); err != nil {
 			t.Errorf("%s: %v", sp.Name, err)
 		} else if h := s.Trace.Hash(); h != tr.Clip.TraceSHA256 {
 			t.Errorf("%s: the simulator no longer makes the committed truth (trace %s…, the truth's %s…): run boardcam synth --only %s", sp.Name, h[:12], tr.Clip.TraceSHA256[:12], sp.Name)
@@ -301,7 +302,7 @@ expect:
 	// on the board, Asha to strike: accepted, and judged on from there.
 	write("so-far.log", "profile icf\nplayer S Asha\nplayer N Ravi\nbreak N\n\n"+
 		"N - nobreak\nN 9w\nS 4w\nS 4w\nS -\nN 8b\nN -\n")
-	s, err := Simulate(sp())
+	s, err := Simulate(sp(), render.BeyondFoulLine)
 	if err != nil {
 		t.Fatal(err)
 	}

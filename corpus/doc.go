@@ -1,6 +1,9 @@
-// Package corpus turns clip specs into the synthetic test-video corpus of
-// testdata/videos/: for each spec a deterministic H.264 video and a
-// versioned ground-truth file, regenerated bit for bit by `boardcam synth`.
+// Package corpus holds the clip specs and the ground truth of the synthetic
+// test-video corpus of testdata/videos/: for each spec a deterministic
+// H.264 video and a versioned ground-truth file, regenerated bit for bit by
+// `boardcam synth`. It builds without cgo: the drawing and encoding are
+// package render/synth's (Generate, Check, the lens clips' chessboard
+// views), and the renderer's settings in a spec are package render/look's.
 //
 // # Clip specs
 //
@@ -9,10 +12,11 @@
 // and whose expect: section says what the clip must show ([Expect]): the
 // fouls the referee calls, the pieces pocketed (with their pockets), jumped,
 // placed and pushed, the strokes, the discs a hand hides, and the
-// situations it covers (expect.covers, see [Tags]). [Generate] simulates
-// the scenario, referees the exact events ([RefereeSetup]), checks all of
-// that ([Simulation.Verify]) and only then renders, so a clip cannot
-// silently drift from its purpose.
+// situations it covers (expect.covers, see [Tags]). [Simulate] runs
+// the scenario and referees the exact events ([RefereeSetup]),
+// [Simulation.Verify] checks all of that, and render/synth.Generate renders
+// only a verified simulation, so a clip cannot silently drift from its
+// purpose.
 //
 // # Truth
 //
@@ -31,6 +35,6 @@
 //
 // The simulator, the renderer and the encoder are deterministic, and the
 // truth is written with fixed formatting (three decimals for mm and px),
-// so [Check] can regenerate a clip and compare bytes. Bit-exactness holds
+// so render/synth.Check can regenerate a clip and compare bytes. Bit-exactness holds
 // on the same architecture with the same OpenCV and ffmpeg builds.
 package corpus

@@ -12,7 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/boardcam/boardcam/render"
+	"github.com/boardcam/boardcam/render/look"
 	"github.com/boardcam/boardcam/sim"
 )
 
@@ -31,7 +31,7 @@ type Spec struct {
 	// Scenario is the simulator scenario (the file without expect:).
 	Scenario *sim.Scenario
 	// Render is the renderer's settings; Render.FPS is the scenario's fps.
-	Render render.Settings
+	Render look.Settings
 	// Expect is what the clip must show.
 	Expect Expect
 	// Source is the spec file's bytes (hashed into the truth).
@@ -95,7 +95,7 @@ func ParseSpec(b []byte, path string) (*Spec, error) {
 	if sc.FPS != 30 && sc.FPS != 60 && sc.FPS != 120 {
 		return nil, fmt.Errorf("corpus: %s:%d: fps: %d; corpus clips run at 30, 60 or 120 fps", path, fpsNode.Line, sc.FPS)
 	}
-	set, err := render.DecodeSettings(renderNode)
+	set, err := look.DecodeSettings(renderNode)
 	if err != nil {
 		return nil, fmt.Errorf("corpus: %s: render: %w", path, err)
 	}

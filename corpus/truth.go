@@ -3,6 +3,8 @@ package corpus
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -386,4 +388,20 @@ func FindTruth(dir, name string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("corpus: no truth file for clip %s in %s (%s or %s)", name, dir, name+".truth.json", name+".truth.json.gz")
+}
+
+// FileSHA256 is the SHA-256 (hex) and size of a file: how a truth names its
+// video and spec.
+func FileSHA256(path string) (string, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, fmt.Errorf("corpus: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, fmt.Errorf("corpus: %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
 }

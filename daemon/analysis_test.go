@@ -1,8 +1,6 @@
 package daemon
 
 import (
-	"image"
-	"image/color"
 	"strings"
 	"testing"
 	"time"
@@ -59,12 +57,11 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	cfg.Pipeline.FrameQueue = queue
 	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Clock: clocktest.New(), analyzer: a, catchUp: -1}
 	d.metrics = NewMetrics(nil, d.Clock.Now())
-	d.latest = gocv.NewMat()
 	t.Cleanup(func() { d.latest.Close() })
-	c := &capture{out: make(chan *Frame, len(frames)), pool: make(chan *Frame, len(frames)), lossless: lossless}
+	c := &capture{out: make(chan *Frame, len(frames)), pool: newFramePool(len(frames)), lossless: lossless, pics: testSight.Pictures}
 	for _, f := range frames {
 		m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(f.level, f.level, f.level, 0), 48, 64, gocv.MatTypeCV8UC3)
-		c.out <- &Frame{Mat: m, Index: f.index, Resumed: f.resumed, Captured: d.Clock.Now().Add(f.at)}
+		c.out <- &Frame{Image: &m, Index: f.index, Resumed: f.resumed, Captured: d.Clock.Now().Add(f.at)}
 	}
 	close(c.out)
 	d.cap = c
@@ -75,9 +72,8 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	for o := range out {
 		obs = append(obs, o)
 	}
-	for len(c.pool) > 0 {
-		f := <-c.pool
-		f.Mat.Close()
+	for f := c.pool.get(); f != nil; f = c.pool.get() {
+		f.Image.Close()
 	}
 	return obs, d
 }
@@ -229,38 +225,6 @@ func TestMovedAcross(t *testing.T) {
 		t.Errorf("striker moving: %v", ids)
 	}
 }
-
-// The cheap check: the same picture is unchanged, a disc-sized change is
-// not.
-func TestChangeDetector(t *testing.T) {
-	c := newChangeDetector()
-	defer c.Close()
-	base := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(120, 130, 140, 0), 720, 1280, gocv.MatTypeCV8UC3)
-	defer base.Close()
-	if !c.Changed(base) {
-		t.Error("no reference: must say changed")
-	}
-	c.Reference(base)
-	same := base.Clone()
-	defer same.Close()
-	if c.Changed(same) {
-		t.Error("the same picture changed")
-	}
-	disc := base.Clone()
-	defer disc.Close()
-	gocv.Circle(&disc, imagePt(640, 360), 14, colour(250, 250, 250), -1) // a man, ~30 mm at 1 px/mm
-	if !c.Changed(disc) {
-		t.Error("a disc appearing is no change")
-	}
-	c.Forget()
-	if !c.Changed(same) {
-		t.Error("forgotten reference")
-	}
-}
-
-func imagePt(x, y int) image.Point { return image.Pt(x, y) }
-
-func colour(r, g, b uint8) color.RGBA { return color.RGBA{R: r, G: g, B: b, A: 255} }
 
 // metricValue reads a counter or gauge as /metrics exports it.
 func metricValue(t *testing.T, m prometheus.Metric) float64 {

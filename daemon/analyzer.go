@@ -13,8 +13,9 @@ import (
 // turns frames into physical events and tracked pieces. The daemon calls it
 // from one goroutine, frame after frame.
 type Analyzer interface {
-	// Analyze processes one frame (8-bit BGR, a *gocv.Mat from the
-	// daemon's sources; the analyzer must not keep it): index is the
+	// Analyze processes one frame (8-bit BGR, a picture of
+	// Sight.Pictures filled by the daemon's sources; the analyzer must
+	// not keep it): index is the
 	// frame's number in the stream (gaps where frames were dropped), pts
 	// its time in the stream.
 	Analyze(frame sight.Image, index int64, pts time.Duration) (Analysis, error)

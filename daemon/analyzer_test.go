@@ -48,7 +48,7 @@ func TestVisionAnalyzer(t *testing.T) {
 	if _, err := os.Stat(demo); err != nil {
 		t.Skip("the demo clip is not there")
 	}
-	src, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: demo}, CaptureOptions{})
+	src, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: demo}, CaptureOptions{}, testSight.Pictures)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"bytes"
 
 	"github.com/boardcam/boardcam/clock"
+	"github.com/boardcam/boardcam/sight"
 	"gocv.io/x/gocv"
 )
 
@@ -97,7 +98,7 @@ func TestV4L2Pipelines(t *testing.T) {
 // did not get, sets the exposure through the controls, and reads frames
 // of the negotiated size.
 func TestV4L2Source(t *testing.T) {
-	src, err := NewCaptureSource(SourceSpec{Kind: KindV4L2, Target: "/dev/video0"}, CaptureOptions{Width: 1280, Height: 720, FPS: 60, Format: "mjpg", Exposure: 4 * time.Millisecond})
+	src, err := NewCaptureSource(SourceSpec{Kind: KindV4L2, Target: "/dev/video0"}, CaptureOptions{Width: 1280, Height: 720, FPS: 60, Format: "mjpg", Exposure: 4 * time.Millisecond}, testSight.Pictures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestLibcameraPipelines(t *testing.T) {
 // A libcamera that refuses the exposure properties: the source opens the
 // next pipeline and says the exposure was not applied.
 func TestLibcameraFallsBack(t *testing.T) {
-	src, err := NewCaptureSource(SourceSpec{Kind: KindLibcamera}, CaptureOptions{FPS: 30, Exposure: 4 * time.Millisecond})
+	src, err := NewCaptureSource(SourceSpec{Kind: KindLibcamera}, CaptureOptions{FPS: 30, Exposure: 4 * time.Millisecond}, testSight.Pictures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,11 +257,11 @@ func (s *stampedSource) Close() error { return nil }
 func (s *stampedSource) Info() SourceInfo {
 	return SourceInfo{Name: "stamped", Kind: KindV4L2, Live: true, FPS: 60}
 }
-func (s *stampedSource) Read(dst *gocv.Mat) (time.Duration, error) {
+func (s *stampedSource) Read(dst sight.Image) (time.Duration, error) {
 	if s.i >= len(s.stamps) {
 		return 0, fmt.Errorf("stamped: %w", ErrEOF)
 	}
-	writeWorldFrame(dst, s.i)
+	writeWorldFrame(dst.(*gocv.Mat), s.i)
 	s.i++
 	return s.stamps[s.i-1], nil
 }
@@ -273,7 +274,7 @@ func TestCameraGapFromTimeStamps(t *testing.T) {
 	for _, i := range []int{0, 1, 2, 6, 7} { // 3, 4, 5 never came
 		stamps = append(stamps, time.Second+time.Duration(i)*tick)
 	}
-	c := &capture{cfg: DefaultConfig().Source, queue: 8, log: quietLogger(), clock: clock.Real{}, src: &stampedSource{stamps: stamps},
+	c := &capture{cfg: DefaultConfig().Source, queue: 8, log: quietLogger(), clock: clock.Real{}, src: &stampedSource{stamps: stamps}, pics: testSight.Pictures,
 		metrics: NewMetrics(nil, time.Now()), lossless: true}
 	if err := c.Initialize(); err != nil {
 		t.Fatal(err)
@@ -286,7 +287,7 @@ func TestCameraGapFromTimeStamps(t *testing.T) {
 	for f := range c.out {
 		idx = append(idx, f.Index)
 		missed += f.CameraMissed
-		c.pool <- f
+		c.pool.put(f)
 	}
 	if fmt.Sprint(idx) != "[0 1 2 6 7]" || missed != 3 {
 		t.Errorf("indices %v, camera missed %d; want [0 1 2 6 7] and 3", idx, missed)
@@ -357,7 +358,7 @@ func TestFrameQueueBoundedInBytes(t *testing.T) {
 			t.Errorf("queueDepth(%d, %d MiB, %d×%d) = %d, want %d", c.queue, c.mb, c.w, c.h, d, c.depth)
 		}
 	}
-	c := &capture{queue: 30, queueMB: 12, src: &stampedSource{}}
+	c := &capture{queue: 30, queueMB: 12, src: &stampedSource{}, pics: testSight.Pictures}
 	if err := c.Initialize(); err != nil {
 		t.Fatal(err)
 	}
@@ -380,10 +381,40 @@ func TestFrameQueueBoundedInBytes(t *testing.T) {
 		}
 	}
 	for _, f := range taken {
-		c.pool <- f
+		c.pool.put(f)
 	}
 	c.fit(640, 480) // smaller frames: more buffers again
-	if d, n := c.depth.Load(), len(c.pool); d != 13 || n != 14 {
+	if d, n := c.depth.Load(), c.pool.len(); d != 13 || n != 14 {
 		t.Fatalf("at 640×480: depth %d, %d buffers; want 13 and 14", d, n)
+	}
+}
+
+// While the analysis keeps up (each frame given back before the next is
+// read) one buffer goes round: the others are never filled, so the
+// memory follows the backlog reached, not the queue's bound.
+func TestFramePoolReusesTheBufferGivenBackLast(t *testing.T) {
+	c := &capture{queue: 30, queueMB: 12, src: &stampedSource{}, pics: testSight.Pictures}
+	if err := c.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.fit(1280, 720)
+	for i := 0; i < 20; i++ {
+		f, pooled, err := c.take(nil, false)
+		if err != nil || !pooled {
+			t.Fatalf("take %d: pooled %v, %v", i, pooled, err)
+		}
+		writeWorldFrame(f.Image.(*gocv.Mat), i)
+		c.pool.put(f)
+	}
+	var filled []*Frame
+	for f := c.pool.get(); f != nil; f = c.pool.get() {
+		if !f.Image.Empty() {
+			filled = append(filled, f)
+		}
+		defer c.pool.put(f)
+	}
+	if len(filled) != 1 {
+		t.Errorf("%d buffers filled after 20 frames analysed one at a time, want 1", len(filled))
 	}
 }

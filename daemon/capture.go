@@ -10,15 +10,16 @@ import (
 	"sync/atomic"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/clock"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
 
 // Frame is one captured frame on its way through the pipeline.
 type Frame struct {
-	Mat gocv.Mat
+	// Image is the picture (8-bit BGR), made and filled through
+	// Sight.Pictures.
+	Image sight.Image
 	// Index numbers the frames of the stream from 0; a dropped frame
 	// leaves a gap.
 	Index int64
@@ -57,11 +58,12 @@ type capture struct {
 	log       *slog.Logger
 	clock     clock.Clock
 	src       Source
+	pics      sight.Pictures         // makes and copies the frames' pictures
 	reopen    func() (Source, error) // a new Source after a read was abandoned
 	metrics   *Metrics
 	status    func(web.Camera)
 	lost      func() // the picture was lost (stall or disconnection)
-	pool      chan *Frame
+	pool      *framePool
 	out       chan *Frame
 	spare     *Frame
 	catchUp   int64 // frames up to this index are read unpaced and kept
@@ -102,12 +104,15 @@ func (c *capture) Initialize() error {
 	}
 	c.catchUp = -1
 	c.out = make(chan *Frame, q+1)
-	c.pool = make(chan *Frame, q+1)
+	c.pool = newFramePool(q + 1)
 	info := c.src.Info()
 	c.fit(info.Width, info.Height)
-	c.spare = &Frame{Mat: gocv.NewMat()}
+	c.spare = c.newFrame()
 	return nil
 }
+
+// newFrame is a frame with an empty picture.
+func (c *capture) newFrame() *Frame { return &Frame{Image: c.pics.NewImage()} }
 
 // queueDepth is how many frames of w×h BGR may wait for the analysis:
 // queue, fewer when queueMB (MiB) holds fewer such frames, at least 2
@@ -133,7 +138,7 @@ func (c *capture) fit(w, h int) {
 		if c.retire > 0 {
 			c.retire--
 		} else {
-			c.pool <- &Frame{Mat: gocv.NewMat()}
+			c.pool.put(c.newFrame())
 		}
 		c.buffers++
 	}
@@ -150,16 +155,15 @@ func (c *capture) Close() {
 		return
 	}
 	for {
-		select {
-		case f := <-c.pool:
-			f.Mat.Close()
-		default:
+		f := c.pool.get()
+		if f == nil {
 			if c.spare != nil {
-				c.spare.Mat.Close()
+				c.spare.Image.Close()
 				c.spare = nil
 			}
 			return
 		}
+		f.Image.Close()
 	}
 }
 
@@ -263,20 +267,73 @@ func (c *capture) run(done <-chan struct{}) error {
 	}
 }
 
+// framePool holds the free frame buffers, the one given back last taken
+// first: while the analysis keeps up the same few buffers go round and the
+// others are never filled (a buffer's Mat gets its pixels at its first
+// read), so the memory follows the backlog the analysis actually let
+// build up, not the queue's bound (a FIFO channel filled every buffer in
+// turn: 5 × 2.76 MB at 720p whatever the backlog).
+type framePool struct {
+	mu   sync.Mutex
+	free []*Frame
+	n    chan struct{} // one token per buffer in free
+}
+
+func newFramePool(capacity int) *framePool {
+	return &framePool{n: make(chan struct{}, capacity)}
+}
+
+// put gives a buffer back; it never blocks (the capacity is every
+// buffer's).
+func (p *framePool) put(f *Frame) {
+	p.mu.Lock()
+	p.free = append(p.free, f)
+	p.mu.Unlock()
+	p.n <- struct{}{}
+}
+
+// get takes the buffer given back last, or nil when none is free.
+func (p *framePool) get() *Frame {
+	select {
+	case <-p.n:
+		return p.pop()
+	default:
+		return nil
+	}
+}
+
+// wait takes a buffer when one is free, or nil when done is closed first.
+func (p *framePool) wait(done <-chan struct{}) *Frame {
+	select {
+	case <-p.n:
+		return p.pop()
+	case <-done:
+		return nil
+	}
+}
+
+func (p *framePool) pop() *Frame {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f := p.free[len(p.free)-1]
+	p.free[len(p.free)-1] = nil
+	p.free = p.free[:len(p.free)-1]
+	return f
+}
+
+// len is the number of free buffers.
+func (p *framePool) len() int { return len(p.n) }
+
 // take returns a free frame buffer, or the spare (dropped) one when none
 // is free and the capture may not wait.
 func (c *capture) take(done <-chan struct{}, wait bool) (*Frame, bool, error) {
 	for {
-		var f *Frame
-		select {
-		case f = <-c.pool:
-		default:
+		f := c.pool.get()
+		if f == nil {
 			if !wait {
 				return c.spare, false, nil
 			}
-			select {
-			case f = <-c.pool:
-			case <-done:
+			if f = c.pool.wait(done); f == nil {
 				return nil, false, errStopped
 			}
 		}
@@ -284,7 +341,7 @@ func (c *capture) take(done <-chan struct{}, wait bool) (*Frame, bool, error) {
 			return f, true, nil
 		}
 		// The frames grew: one buffer fewer.
-		f.Mat.Close()
+		f.Image.Close()
 		c.retire--
 	}
 }
@@ -299,9 +356,9 @@ func (c *capture) deliver(f *Frame, pooled bool) {
 	if pooled && c.remove != nil && c.remove(f.Index) {
 		// Dropped as if no buffer were free: it becomes the spare, so
 		// that a video's last frame still reaches the analysis.
-		f.Mat.CopyTo(&c.spare.Mat)
+		c.pics.Copy(c.spare.Image, f.Image)
 		c.spare.Index, c.spare.PTS = f.Index, f.PTS
-		c.pool <- f
+		c.pool.put(f)
 		pooled = false
 	}
 	if !pooled {
@@ -317,7 +374,7 @@ func (c *capture) deliver(f *Frame, pooled bool) {
 	case c.out <- f:
 	default: // cannot happen: the channel holds every buffer of the pool
 		c.metrics.drop("analyze")
-		c.pool <- f
+		c.pool.put(f)
 	}
 }
 
@@ -332,7 +389,7 @@ func (c *capture) deliverLast(done <-chan struct{}) {
 	if err != nil {
 		return
 	}
-	c.spare.Mat.CopyTo(&f.Mat)
+	c.pics.Copy(f.Image, c.spare.Image)
 	f.Index, f.PTS, f.Captured, f.Resumed, f.CameraMissed = c.spare.Index, c.spare.PTS, c.clock.Now(), false, c.camMissed
 	c.lastDropped = false
 	c.out <- f
@@ -354,10 +411,10 @@ func (c *capture) readFile(done <-chan struct{}) error {
 		if err != nil {
 			return err
 		}
-		pts, err := c.src.Read(&f.Mat)
+		pts, err := c.src.Read(f.Image)
 		if err != nil {
 			if pooled {
-				c.pool <- f
+				c.pool.put(f)
 			}
 			return err
 		}
@@ -370,7 +427,7 @@ func (c *capture) readFile(done <-chan struct{}) error {
 			if d := due.Sub(c.clock.Now()); d > 0 {
 				if !clock.Sleep(c.clock, d, done) {
 					if pooled {
-						c.pool <- f
+						c.pool.put(f)
 					}
 					return errStopped
 				}
@@ -438,7 +495,7 @@ func (c *capture) readLive(done <-chan struct{}) error {
 		}
 		if res.err != nil {
 			if pooled {
-				c.pool <- f
+				c.pool.put(f)
 			}
 			if errors.Is(res.err, ErrStalled) && !stalled {
 				c.setStatus(web.CameraStalled, res.err.Error())
@@ -482,9 +539,9 @@ func (c *capture) cameraGap(ts time.Duration) {
 // abandonFrame replaces a frame buffer left with an abandoned reader.
 func (c *capture) abandonFrame(f *Frame, pooled bool) {
 	if pooled {
-		c.pool <- &Frame{Mat: gocv.NewMat()}
+		c.pool.put(c.newFrame())
 	} else {
-		c.spare = &Frame{Mat: gocv.NewMat()}
+		c.spare = c.newFrame()
 	}
 }
 
@@ -514,11 +571,11 @@ func (r *reader) loop() {
 	for {
 		select {
 		case f := <-r.req:
-			pts, err := r.src.Read(&f.Mat)
+			pts, err := r.src.Read(f.Image)
 			r.mu.Lock()
 			if r.abandoned {
 				r.mu.Unlock()
-				f.Mat.Close()
+				f.Image.Close()
 				r.src.Close()
 				return
 			}
@@ -540,7 +597,7 @@ func (r *reader) abandon(f *Frame) {
 	r.stop()
 	select {
 	case <-r.res:
-		f.Mat.Close()
+		f.Image.Close()
 		r.src.Close()
 	default:
 	}

@@ -175,12 +175,16 @@ type EvidenceConfig struct {
 	// ReplaySeconds of frames are kept in memory (default 8), besides the
 	// frames of the last stroke from the placement to the rest.
 	ReplaySeconds float64 `yaml:"replay_seconds"`
-	// MaxWidth: wider frames are kept scaled down to it (default 1280).
+	// MaxWidth: wider frames are kept scaled down to it (default 960: a
+	// 720p or 1080p camera's frames are kept at 960×540, half the memory
+	// of 1280×720; 1280 keeps a 720p camera's frames whole, with
+	// buffer_mb 20 or more for its 8 s).
 	MaxWidth int `yaml:"max_width"`
 	// BufferMB bounds the memory of all the frames kept (the replay
-	// seconds, the stroke in play and the last stroke; default 20, the 8 s
-	// ring of a 720p camera and a stroke a few seconds longer): past it the
-	// oldest go. Stills and clips being written are on disk.
+	// seconds, the stroke in play and the last stroke; default 12, the 8 s
+	// ring of a 720p camera kept at 960×540, 10.5 MiB, and a stroke about
+	// a second longer; 20 with max_width 1280): past it the oldest go.
+	// Stills and clips being written are on disk.
 	BufferMB int64 `yaml:"buffer_mb"`
 	// Dir holds the stills and clips (default DIR/evidence, DIR the
 	// journal directory).
@@ -247,6 +251,13 @@ type PipelineConfig struct {
 	// 720p, 2 at 1080p, 13 at 640×480). Frames that find the queue full
 	// are dropped and counted like any other (metrics, the umpire).
 	FrameQueueMB int64 `yaml:"frame_queue_mb"`
+	// GoMemoryMB is a soft limit of the memory the Go runtime holds (MiB;
+	// runtime/debug.SetMemoryLimit): the evidence frames kept, the web
+	// server's and the journal's data, not OpenCV's or FFmpeg's images.
+	// Near it the collector runs more often instead of the heap growing.
+	// Default (0): evidence.buffer_mb + 24, or 24 with evidence off. The
+	// environment variable GOMEMLIMIT, when set, wins.
+	GoMemoryMB int64 `yaml:"go_memory_mb"`
 	// EventQueue is the number of analysed frames waiting for the referee
 	// (default 256). Frames with events are never dropped: the analysis
 	// waits instead (and capture drops frames before it).
@@ -378,7 +389,7 @@ func (c *Config) applyDefaults() {
 			e.ReplaySeconds = 8
 		}
 		if e.MaxWidth == 0 {
-			e.MaxWidth = 1280
+			e.MaxWidth = evidence.DefaultMaxWidth
 		}
 		if e.BufferMB == 0 {
 			e.BufferMB = evidence.DefaultMaxBytes >> 20
@@ -609,6 +620,26 @@ func editDistance(a, b string) int {
 
 // SetByFlag records that flag set the field at path, so that an error
 // about it names the flag rather than the file.
+// goMemoryBaseMB is the Go runtime's memory besides the evidence frames
+// that pipeline.go_memory_mb's default allows for: the demo holds 3 MB
+// of heap in use without evidence, the runtime's own 4 MB (collector
+// metadata, stacks); the rest is room for web clients and a collector
+// that does not run at every allocation.
+const goMemoryBaseMB = 24
+
+// GoMemoryLimit is the soft limit of the Go runtime's memory in bytes
+// (pipeline.go_memory_mb, or its default from evidence.buffer_mb).
+func (c *Config) GoMemoryLimit() int64 {
+	mb := c.Pipeline.GoMemoryMB
+	if mb == 0 {
+		mb = goMemoryBaseMB
+		if !c.Evidence.Off {
+			mb += c.Evidence.BufferMB
+		}
+	}
+	return mb << 20
+}
+
 func (c *Config) SetByFlag(path, flag string) {
 	if c.flag == nil {
 		c.flag = map[string]string{}
@@ -753,6 +784,9 @@ func (c *Config) Validate() error {
 	}
 	if p.FrameQueueMB < 1 || p.FrameQueueMB > 1<<16 {
 		bad("pipeline.frame_queue_mb", "%d: want 1…65536", p.FrameQueueMB)
+	}
+	if p.GoMemoryMB != 0 && (p.GoMemoryMB < 16 || p.GoMemoryMB > 1<<16) {
+		bad("pipeline.go_memory_mb", "%d: want 16…65536 (0: evidence.buffer_mb + %d)", p.GoMemoryMB, goMemoryBaseMB)
 	}
 	if p.EventQueue < 1 || p.EventQueue > 1<<16 {
 		bad("pipeline.event_queue", "%d: want 1…65536", p.EventQueue)

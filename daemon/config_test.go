@@ -27,6 +27,27 @@ func TestConfigDefaults(t *testing.T) {
 	}
 }
 
+// The Go runtime's memory limit follows the evidence buffer unless set.
+func TestConfigGoMemoryLimit(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want int64
+	}{
+		{"", 36},
+		{"evidence:\n  buffer_mb: 64\n", 88},
+		{"evidence:\n  off: true\n", 24},
+		{"pipeline:\n  go_memory_mb: 200\n", 200},
+	} {
+		cfg, err := ParseConfig([]byte(c.src), "mem.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cfg.GoMemoryLimit(); got != c.want<<20 {
+			t.Errorf("%q: limit %d MiB, want %d", c.src, got>>20, c.want)
+		}
+	}
+}
+
 // The example configuration in deploy/ is valid.
 func TestConfigExample(t *testing.T) {
 	c, err := LoadConfig("../deploy/boardcam.example.yaml")
@@ -114,6 +135,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad hash", "web:\n  umpire_hash: secret\n", []string{"bad.yaml:2: web", "umpire_hash"}},
 		{"bad queue", "pipeline:\n  frame_queue: 0\n", nil},
 		{"bad queue 2", "pipeline:\n  frame_queue: 1000\n", []string{"bad.yaml:2: pipeline.frame_queue"}},
+		{"bad go memory", "pipeline:\n  go_memory_mb: 8\n", []string{"bad.yaml:2: pipeline.go_memory_mb", "16…65536"}},
 		{"bad hardware", "hardware:\n  max7219:\n    brightness: 99\n", []string{"bad.yaml", "line 3", "brightness"}},
 		{"hardware unknown key", "hardware:\n  max7219:\n    brite: 9\n", []string{"bad.yaml", "line 3", "brite"}},
 		{"bad type", "source:\n  width: wide\n", []string{"bad.yaml", "line 2"}},

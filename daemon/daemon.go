@@ -13,8 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"gocv.io/x/gocv"
-
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/clock"
@@ -134,7 +132,7 @@ type Daemon struct {
 	resync *match.Snapshot
 
 	frameMu   sync.Mutex
-	latest    gocv.Mat
+	latest    sight.Image // made at the first frame kept (Sight.Pictures)
 	latestNo  int64
 	hasLatest bool
 	latestAt  time.Time
@@ -194,7 +192,6 @@ func (d *Daemon) initialize() error {
 	}
 	d.calC = make(chan web.Calibration, cfg.Pipeline.PublishQueue)
 	d.wake = make(chan struct{}, 1)
-	d.latest = gocv.NewMat()
 	d.reportErrs = map[string]string{}
 
 	var wm *web.Metrics
@@ -330,20 +327,27 @@ func (d *Daemon) openSource() error {
 			d.srcInfo = SourceInfo{Name: spec.Target, Kind: KindEvents, Identity: f.identity}
 			return nil
 		}
+		if err := d.Sight.checkFrames(); err != nil {
+			return err
+		}
 		opt := CaptureOptions{Width: cfg.Source.Width, Height: cfg.Source.Height, FPS: cfg.Source.FPS, Format: strings.ToLower(cfg.Source.Format),
 			Exposure: cfg.Source.Exposure.Time(), ExposureAuto: cfg.Source.Exposure.Auto, Focus: cfg.Source.Focus}
-		s, err := NewCaptureSource(spec, opt)
+		pics := d.Sight.Pictures
+		s, err := NewCaptureSource(spec, opt, pics)
 		if err != nil {
 			return fmt.Errorf("%s: %w", cfg.at("source.uri"), err)
 		}
 		src = s
 		if d.Reopen == nil {
-			d.Reopen = func() (Source, error) { return NewCaptureSource(spec, opt) }
+			d.Reopen = func() (Source, error) { return NewCaptureSource(spec, opt, pics) }
 		}
+	}
+	if err := d.Sight.checkFrames(); err != nil {
+		return err
 	}
 	d.srcInfo = src.Info()
 	d.identity = d.srcInfo.Identity
-	c := &capture{cfg: cfg.Source, queue: cfg.Pipeline.FrameQueue, queueMB: cfg.Pipeline.FrameQueueMB, src: src, log: d.Logger.With("component", "capture"),
+	c := &capture{cfg: cfg.Source, queue: cfg.Pipeline.FrameQueue, queueMB: cfg.Pipeline.FrameQueueMB, src: src, pics: d.Sight.Pictures, log: d.Logger.With("component", "capture"),
 		clock: d.Clock, metrics: d.metrics, status: d.cameraStatus}
 	if err := c.Initialize(); err != nil {
 		return err
@@ -568,7 +572,7 @@ func (d *Daemon) CopyFrame(dst sight.Image) (int64, bool) {
 	if !d.hasLatest || d.Painter == nil {
 		return 0, false
 	}
-	d.Painter.Copy(dst, &d.latest)
+	d.Painter.Copy(dst, d.latest)
 	return d.latestNo, true
 }
 
@@ -580,7 +584,10 @@ func (d *Daemon) keepLatest(f *Frame) {
 	if d.hasLatest && now.Sub(d.latestAt) < 100*time.Millisecond {
 		return
 	}
-	f.Mat.CopyTo(&d.latest)
+	if d.latest == nil {
+		d.latest = d.Sight.Pictures.NewImage()
+	}
+	d.Sight.Pictures.Copy(d.latest, f.Image)
 	d.latestNo, d.hasLatest, d.latestAt = f.Index, true, now
 }
 
@@ -774,7 +781,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 	catchUp := d.catchUp
 	last := int64(-1)
 	acc := newAccount()
-	det := newChangeDetector()
+	det := d.Sight.NewChangeDetector()
 	defer det.Close()
 	st := newAnalysisStatus(d)
 	atRest, inStroke, decimatedLast := false, false, false
@@ -827,7 +834,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 			switch {
 			case atRest && backlog >= 2:
 				t0 := time.Now()
-				if !det.Changed(f.Mat) {
+				if !det.Changed(f.Image) {
 					skip = "rest"
 				}
 				d.metrics.stage("rest_check", time.Since(t0))
@@ -840,7 +847,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 				d.keepLatest(f)
 				d.ev.frame(f)
 				captured := f.Captured
-				d.cap.pool <- f
+				d.cap.pool.put(f)
 				if skip == "rest" {
 					acc.skippedAtRest()
 					d.metrics.degraded(DegradedAtRest)
@@ -856,7 +863,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		}
 		decimatedLast = false
 		start := time.Now()
-		res, err := a.Analyze(&f.Mat, f.Index, f.PTS)
+		res, err := a.Analyze(f.Image, f.Index, f.PTS)
 		took := time.Since(start)
 		cost = ewma(cost, took.Seconds())
 		d.metrics.stage("analyze", took)
@@ -868,12 +875,12 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		if lossless {
 			// the capture waits: no frame is ever checked against a reference
 		} else if err == nil && res.Unanalysed == "" && backlog >= 1 {
-			det.Reference(f.Mat) // what the next frames are checked against
+			det.Reference(f.Image) // what the next frames are checked against
 		} else {
 			det.Forget()
 		}
 		captured, index, pts := f.Captured, f.Index, f.PTS
-		d.cap.pool <- f
+		d.cap.pool.put(f)
 		d.metrics.frameOut(d.Clock.Now())
 		if err != nil {
 			if err.Error() != lastErr {
@@ -1190,8 +1197,9 @@ func (d *Daemon) Close() {
 			_ = d.lock.Close() // releases the lock
 		}
 		d.frameMu.Lock()
-		if d.latest.Ptr() != nil {
+		if d.latest != nil {
 			d.latest.Close()
+			d.latest = nil
 		}
 		d.frameMu.Unlock()
 	})

@@ -192,7 +192,7 @@ func (e *evidenceKeeper) frame(f *Frame) {
 		return
 	}
 	t0 := time.Now()
-	e.buf.Add(&f.Mat, f.Index, f.PTS)
+	e.buf.Add(f.Image, f.Index, f.PTS)
 	d := int64(time.Since(t0))
 	e.addN.Add(1)
 	e.addNs.Add(d)

@@ -50,8 +50,8 @@ func newTestEvidence(t *testing.T, ffmpeg string) (*evidenceKeeper, string) {
 	defer img.Close()
 	for i := 0; i < 90; i++ {
 		gocv.Circle(&img, image.Pt(i, 60), 4, color.RGBA{255, 255, 255, 0}, -1)
-		f := &Frame{Mat: img, Index: int64(i), PTS: time.Duration(i) * time.Second / 30}
-		for !e.buf.Add(&f.Mat, f.Index, f.PTS) {
+		f := &Frame{Image: &img, Index: int64(i), PTS: time.Duration(i) * time.Second / 30}
+		for !e.buf.Add(f.Image, f.Index, f.PTS) {
 			_ = e.buf.Sync(5 * time.Second)
 		}
 		switch i {

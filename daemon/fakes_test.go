@@ -77,7 +77,7 @@ func (s *worldSource) Close() error {
 	return nil
 }
 
-func (s *worldSource) Read(dst *gocv.Mat) (time.Duration, error) {
+func (s *worldSource) Read(dst sight.Image) (time.Duration, error) {
 	s.mu.Lock()
 	if s.next >= s.n {
 		s.mu.Unlock()
@@ -109,7 +109,7 @@ func (s *worldSource) Read(dst *gocv.Mat) (time.Duration, error) {
 	s.next++
 	s.readFrames++
 	s.mu.Unlock()
-	writeWorldFrame(dst, w)
+	writeWorldFrame(dst.(*gocv.Mat), w)
 	return 0, nil
 }
 
@@ -253,4 +253,5 @@ func cameraIs(status string) func(web.Message) bool {
 }
 
 // testSight is the OpenCV side cmd/boardcam gives the daemon.
-var testSight = Sight{NewAnalyzer: analysis.Factory, FromCorners: analysis.FromCorners}
+var testSight = Sight{NewAnalyzer: analysis.Factory, FromCorners: analysis.FromCorners, Pictures: analysis.Pictures{},
+	NewChangeDetector: func() sight.ChangeDetector { return analysis.NewChangeDetector() }}

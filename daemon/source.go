@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"gocv.io/x/gocv"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // Errors of a Source, to be tested with errors.Is. Every error a Source
@@ -54,13 +54,14 @@ type SourceInfo struct {
 }
 
 // Source delivers frames. Open connects (again); Read blocks until the
-// next frame and fills dst (8-bit BGR), returning its position in the
+// next frame and fills dst (8-bit BGR, a picture of Sight.Pictures),
+// returning its position in the
 // stream (a live source: the camera's own time stamp, or 0 when it has
 // none); Close releases the device. Read and Open are called from one
 // goroutine at a time; Close may not be called while a Read is blocked.
 type Source interface {
 	Open() error
-	Read(dst *gocv.Mat) (pts time.Duration, err error)
+	Read(dst sight.Image) (pts time.Duration, err error)
 	Close() error
 	Info() SourceInfo
 }
@@ -126,10 +127,14 @@ type CaptureOptions struct {
 
 // NewCaptureSource returns the Source of a video file or an rtsp/http
 // stream (FFmpeg's libraries in boardcam: libavSource), or of a camera or
-// GStreamer pipeline (a gst-launch-1.0 process: gstSource). A pipeline
+// GStreamer pipeline (a gst-launch-1.0 process: gstSource). Both decode
+// without OpenCV into pictures of pics (Sight.Pictures). A pipeline
 // given by the user must end in appsink (what OpenCV's GStreamer backend
 // took; the source puts its own sink there).
-func NewCaptureSource(spec SourceSpec, o CaptureOptions) (Source, error) {
+func NewCaptureSource(spec SourceSpec, o CaptureOptions, pics sight.Pictures) (Source, error) {
+	if pics == nil {
+		return nil, errors.New("no pictures to read frames into (Sight.Pictures)")
+	}
 	info := SourceInfo{Name: spec.Target, Kind: spec.Kind, Live: spec.Kind != KindFile}
 	switch spec.Kind {
 	case KindFile:
@@ -145,25 +150,25 @@ func NewCaptureSource(spec SourceSpec, o CaptureOptions) (Source, error) {
 			return nil, fmt.Errorf("video %s is a directory", spec.Target)
 		}
 		info.Identity = fmt.Sprintf("file:%s#%d", abs, st.Size())
-		return &libavSource{spec: spec, info: info}, nil
+		return &libavSource{spec: spec, info: info, pics: pics}, nil
 	case KindRTSP:
 		info.Name = redactURL(spec.Target)
-		return &libavSource{spec: spec, info: info}, nil
+		return &libavSource{spec: spec, info: info, pics: pics}, nil
 	case KindV4L2:
-		s := &gstSource{spec: spec, opt: o, info: info}
+		s := &gstSource{spec: spec, opt: o, info: info, pics: pics}
 		s.pipelines, s.omits = v4l2Pipelines(spec.Target, o)
 		return s, nil
 	case KindGStreamer:
 		if _, err := launchPipeline(spec.Target); err != nil {
 			return nil, err
 		}
-		s := &gstSource{spec: spec, opt: o, info: info, pipelines: []string{spec.Target}}
+		s := &gstSource{spec: spec, opt: o, info: info, pics: pics, pipelines: []string{spec.Target}}
 		if o.Exposure > 0 && strings.Contains(spec.Target, "libcamerasrc") && !strings.Contains(spec.Target, "exposure") {
 			s.notes = append(s.notes, fmt.Sprintf("exposure %s: the pipeline is used as given and sets none on libcamerasrc (add exposure-time=%d, or use source libcamera)", o.Exposure, o.Exposure.Microseconds()))
 		}
 		return s, nil
 	case KindLibcamera:
-		s := &gstSource{spec: spec, opt: o, info: info}
+		s := &gstSource{spec: spec, opt: o, info: info, pics: pics}
 		s.pipelines, s.omits = libcameraPipelineList(spec.Target, o)
 		s.info.Name = "libcamera"
 		if spec.Target != "" {

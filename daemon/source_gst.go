@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"gocv.io/x/gocv"
+	"github.com/boardcam/boardcam/sight"
 
 	"github.com/boardcam/boardcam/internal/tail"
 )
@@ -61,6 +61,7 @@ type gstSource struct {
 	spec SourceSpec
 	opt  CaptureOptions
 	info SourceInfo
+	pics sight.Pictures
 	// pipelines are tried in turn, best first; omits says what each leaves
 	// out of what was asked; notes are said at every Open.
 	pipelines []string
@@ -192,18 +193,12 @@ func (s *gstSource) openError() error {
 	return fmt.Errorf("GStreamer pipeline %q: %w: it does not start (check it with gst-launch-1.0, replacing appsink by fakesink)%s", s.spec.Target, ErrDisconnected, why)
 }
 
-func (s *gstSource) Read(dst *gocv.Mat) (time.Duration, error) {
+func (s *gstSource) Read(dst sight.Image) (time.Duration, error) {
 	f := s.f
 	if f == nil {
 		return 0, fmt.Errorf("%s: %w: not open", s.info.Name, ErrDisconnected)
 	}
-	if dst.Empty() || dst.Rows() != f.h || dst.Cols() != f.w || dst.Type() != gocv.MatTypeCV8UC3 || !dst.IsContinuous() {
-		if dst.Ptr() != nil {
-			dst.Close()
-		}
-		*dst = gocv.NewMatWithSize(f.h, f.w, gocv.MatTypeCV8UC3)
-	}
-	buf, err := dst.DataPtrUint8()
+	buf, err := s.pics.BGR(dst, f.w, f.h)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", s.info.Name, err)
 	}

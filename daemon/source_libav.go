@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"gocv.io/x/gocv"
+	"github.com/boardcam/boardcam/sight"
 
 	"github.com/boardcam/boardcam/frames/libav"
 )
@@ -20,6 +20,7 @@ import (
 type libavSource struct {
 	spec SourceSpec
 	info SourceInfo
+	pics sight.Pictures
 	v    *libav.Video
 	read int
 }
@@ -71,18 +72,12 @@ func (s *libavSource) Open() error {
 	return nil
 }
 
-func (s *libavSource) Read(dst *gocv.Mat) (time.Duration, error) {
+func (s *libavSource) Read(dst sight.Image) (time.Duration, error) {
 	if s.v == nil {
 		return 0, fmt.Errorf("%s: %w: not open", s.info.Name, ErrDisconnected)
 	}
 	in := s.v.Info()
-	if dst.Empty() || dst.Rows() != in.Height || dst.Cols() != in.Width || dst.Type() != gocv.MatTypeCV8UC3 || !dst.IsContinuous() {
-		if dst.Ptr() != nil {
-			dst.Close()
-		}
-		*dst = gocv.NewMatWithSize(in.Height, in.Width, gocv.MatTypeCV8UC3)
-	}
-	buf, err := dst.DataPtrUint8()
+	buf, err := s.pics.BGR(dst, in.Width, in.Height)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", s.info.Name, err)
 	}

@@ -65,7 +65,7 @@ func readAll(t *testing.T, s Source) (int, error) {
 
 func TestFileSource(t *testing.T) {
 	path := testVideo(t, 30)
-	s, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{})
+	s, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{}, testSight.Pictures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestCorruptVideos(t *testing.T) {
 	path := testVideo(t, 60)
 	b, _ := os.ReadFile(path)
 	os.WriteFile(path, b[:len(b)/2], 0o644)
-	s, _ := NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{})
+	s, _ := NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{}, testSight.Pictures)
 	if _, err := readAll(t, s); !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
 		t.Errorf("truncated (moov at the end): %v", err)
 	}
@@ -93,7 +93,7 @@ func TestCorruptVideos(t *testing.T) {
 	path = testVideo(t, 60, "-movflags", "+faststart")
 	b, _ = os.ReadFile(path)
 	os.WriteFile(path, b[:len(b)/2], 0o644)
-	s, _ = NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{})
+	s, _ = NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{}, testSight.Pictures)
 	n, err := readAll(t, s)
 	if !errors.Is(err, ErrCorrupt) || n >= 59 || !strings.Contains(err.Error(), "of 60") {
 		t.Errorf("truncated (moov first): %d frames, %v", n, err)
@@ -101,11 +101,11 @@ func TestCorruptVideos(t *testing.T) {
 	// Not a video at all.
 	path = filepath.Join(t.TempDir(), "notes.mp4")
 	os.WriteFile(path, []byte("this is not a video\n"), 0o644)
-	s, _ = NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{})
+	s, _ = NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{}, testSight.Pictures)
 	if _, err := readAll(t, s); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("text file: %v", err)
 	}
-	if _, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: filepath.Join(t.TempDir(), "none.mp4")}, CaptureOptions{}); err == nil || !strings.Contains(err.Error(), "none.mp4") {
+	if _, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: filepath.Join(t.TempDir(), "none.mp4")}, CaptureOptions{}, testSight.Pictures); err == nil || !strings.Contains(err.Error(), "none.mp4") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -116,7 +116,7 @@ func TestGStreamerSource(t *testing.T) {
 	if !GStreamerAvailable() {
 		t.Skip("this OpenCV has no GStreamer (or no videotestsrc)")
 	}
-	s, err := NewCaptureSource(SourceSpec{Kind: KindGStreamer, Target: "videotestsrc num-buffers=12 ! video/x-raw,width=80,height=60 ! videoconvert ! appsink"}, CaptureOptions{})
+	s, err := NewCaptureSource(SourceSpec{Kind: KindGStreamer, Target: "videotestsrc num-buffers=12 ! video/x-raw,width=80,height=60 ! videoconvert ! appsink"}, CaptureOptions{}, testSight.Pictures)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,11 +124,11 @@ func TestGStreamerSource(t *testing.T) {
 	if n != 12 || !errors.Is(err, ErrDisconnected) {
 		t.Errorf("read %d frames, then %v; want 12 and the stream's end", n, err)
 	}
-	bad, _ := NewCaptureSource(SourceSpec{Kind: KindGStreamer, Target: "nosuchelement ! appsink"}, CaptureOptions{})
+	bad, _ := NewCaptureSource(SourceSpec{Kind: KindGStreamer, Target: "nosuchelement ! appsink"}, CaptureOptions{}, testSight.Pictures)
 	if err := bad.Open(); !errors.Is(err, ErrDisconnected) || !strings.Contains(err.Error(), "gst-launch-1.0") {
 		t.Errorf("bad pipeline: %v", err)
 	}
-	if _, err := NewCaptureSource(SourceSpec{Kind: KindGStreamer, Target: "videotestsrc ! fakesink"}, CaptureOptions{}); err == nil || !strings.Contains(err.Error(), "appsink") {
+	if _, err := NewCaptureSource(SourceSpec{Kind: KindGStreamer, Target: "videotestsrc ! fakesink"}, CaptureOptions{}, testSight.Pictures); err == nil || !strings.Contains(err.Error(), "appsink") {
 		t.Errorf("pipeline without appsink: %v", err)
 	}
 }

@@ -28,6 +28,20 @@ type Sight struct {
 	// playing surface (NW, NE, SE, SW) in the pixels of a frame (the
 	// umpire's manual calibration): vision/analysis.FromCorners.
 	FromCorners func(img sight.Image, corners [4]camera.Point, g *board.Geometry, o camera.Orientation) (*camera.Calibration, error)
+	// Pictures makes the capture's frames, which the sources fill and the
+	// analysis reads: vision/analysis.Pictures (*gocv.Mat).
+	Pictures sight.Pictures
+	// NewChangeDetector makes the cheap look at a frame that leaves still
+	// frames out of the analysis: vision/analysis.NewChangeDetector.
+	NewChangeDetector func() sight.ChangeDetector
+}
+
+// checkFrames says what is missing to capture frames.
+func (s Sight) checkFrames() error {
+	if s.Pictures == nil || s.NewChangeDetector == nil {
+		return errors.New("no frames: the daemon was started without its OpenCV side (Daemon.Sight.Pictures, NewChangeDetector)")
+	}
+	return nil
 }
 
 func (s Sight) check() error {

@@ -73,6 +73,7 @@ func benchBuffer(b *testing.B, w, h, maxWidth int) {
 }
 
 func BenchmarkBuffer720p(b *testing.B)           { benchBuffer(b, 1280, 720, 0) }
+func BenchmarkBuffer720pFullWidth(b *testing.B)  { benchBuffer(b, 1280, 720, 1280) }
 func BenchmarkBuffer1080pScaled(b *testing.B)    { benchBuffer(b, 1920, 1080, 0) }
 func BenchmarkBuffer1080pFullWidth(b *testing.B) { benchBuffer(b, 1920, 1080, 1920) }
 

@@ -35,22 +35,25 @@ type BufferConfig struct {
 	// that keeps its last StrokeSeconds.
 	StrokeSeconds float64
 	// MaxWidth: wider frames are scaled down before compressing (default
-	// 1280; a 1080p camera's frames are kept at 1280×720).
+	// 960: a 720p or 1080p camera's frames are kept at 960×540, about
+	// 9 MiB for 8 s of the demo instead of 16 at 1280×720).
 	MaxWidth int
 	// Quality is the JPEG quality, 1…100 (default 80).
 	Quality int
 	// MaxBytes bounds all the compressed frames held: the ring's, those of
 	// the stroke in play and those of the last stroke that left the ring
-	// (default 20 MiB). Past it the last stroke's oldest frames go first,
+	// (default 12 MiB). Past it the last stroke's oldest frames go first,
 	// then the ring's oldest, whatever their age: the 8 s ring of a 720p
-	// camera is about 16 MiB, so the bound bites only on strokes from
-	// placement to rest longer than about 10 s, or on larger frames. A
+	// camera kept at 960×540 is about 10.5 MiB, so the bound bites only on
+	// strokes from placement to rest longer than about 9 s, or on larger
+	// frames (kept at 1280×720 the ring is 16.4 MiB: give 20). A
 	// decision's frames are spooled to disk when it is taken and do not
 	// count.
 	MaxBytes int64
 	// Slots is the number of frames that may wait for compression (default
-	// 3): a frame arriving while all are busy is not kept (counted in
-	// Stats.NotKept).
+	// 1: each is a full camera frame, 2.76 MB at 720p, and compressing one
+	// takes about 4 ms of CPU against 33 ms between frames): a frame
+	// arriving while all are busy is not kept (counted in Stats.NotKept).
 	Slots int
 	// Nice lowers the compressing thread's CPU priority below the
 	// pipeline's by this much (default 10; negative: not lowered); Idle
@@ -65,10 +68,10 @@ type BufferConfig struct {
 const (
 	DefaultSeconds       = 8
 	DefaultStrokeSeconds = 20
-	DefaultMaxWidth      = 1280
+	DefaultMaxWidth      = 960
 	DefaultQuality       = 80
-	DefaultMaxBytes      = 20 << 20
-	DefaultSlots         = 3
+	DefaultMaxBytes      = 12 << 20
+	DefaultSlots         = 1
 )
 
 func (c BufferConfig) withDefaults() BufferConfig {

@@ -24,16 +24,18 @@
 // Adding a foul the camera can judge: a file here with its code and its
 // description (registered from init) and a test of its one-line notation;
 // the check that judges it, in a file of the referee's own (it registers
-// itself for the code; referee/arrowcoin.go is the model), or, when the
+// itself for the code and the stage of the stroke it judges;
+// referee/arrowcoin.go is the model), or, when the
 // camera must see a physical event the tracker does not report yet, a
 // detector of that event in a file of the tracker's; their tests; and a
 // corpus clip whose spec covers the description's truth tag, so that
 // `boardcam eval` scores it. The docs tests also want the foul in
 // docs/profiles.md and docs/referee.md. No other code lists fouls for a
 // new one: the profiles, the referee's doubts and checks, the corpus,
-// eval and the evidence cards read the description (the referee's older
-// checks still run from judge's own list). adjacent_arrow_coin.go is the
-// example.
+// eval and the evidence cards read the description (the referee's checks
+// of one foul each are registered so; only the placement's, the hands'
+// and the outcome's, which call several fouls each, run from judge
+// itself). adjacent_arrow_coin.go is the example.
 //
 // The package is pure Go and depends only on board and events (the
 // vocabulary of what the camera sees), so that rules, which imports it,

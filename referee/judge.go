@@ -10,14 +10,12 @@ import (
 	"github.com/boardcam/boardcam/rules"
 )
 
-// judge calls the fouls of a finished stroke.
+// judge calls the fouls of a finished stroke: the striker's placement,
+// then the checks registered by the described fouls (check.go: the flick,
+// the arm, the contacts, …), the hands during the stroke and the fouls the
+// outcome derives.
 func (r *Referee) judge(s *stroke, o *Outcome, end events.Event) []Call {
 	var calls []Call
-	add := func(c Call, ok bool) {
-		if ok {
-			calls = append(calls, c)
-		}
-	}
 	if s.noStart {
 		// Nothing is known of the strike: no check on its place or its
 		// contacts (the outcome's derived fouls still follow).
@@ -25,27 +23,11 @@ func (r *Referee) judge(s *stroke, o *Outcome, end events.Event) []Call {
 	}
 	pcalls, otherSide := r.placement(s)
 	calls = append(calls, pcalls...)
+	s.otherSide = otherSide
 	if otherSide {
 		s.notes = append(s.notes, "struck from another side: the front line of the striker's own side is not judged")
-	} else {
-		add(r.backwardFlick(s, end))
-		add(r.behindLineFirst(s))
 	}
-	calls = append(calls, r.armFouls(s)...)
-	add(r.noContact(s, o))
 	calls = append(calls, r.described(s, o, end)...)
-	add(r.markedCoin(s, rules.FoulRedCircleCoin, "touching the", func(p board.Vec, rad float64) (float64, string) {
-		m, marking := math.Inf(-1), ""
-		for i, k := range r.g.BaseCircles(s.seat) {
-			if d := k.R + rad - k.C.Dist(p); d > m {
-				m = d
-				marking = fmt.Sprintf("base circle %s %s", s.seat, [2]string{"left", "right"}[i])
-			}
-		}
-		return m, marking
-	}))
-	add(r.opponentCoinOnly(s))
-	calls = append(calls, r.lastTwoDirectHit(s)...)
 	calls = append(calls, r.handsInStroke(s)...)
 	calls = append(calls, r.derived(s, o)...)
 	return calls
@@ -163,125 +145,6 @@ func (r *Referee) properDistance(s board.Side, c board.Vec, rad float64) float64
 	return d
 }
 
-// strikerPositions lists the striker's known positions in the stroke: at
-// the strike, at each of its contacts and at rest.
-func (s *stroke) strikerPositions(end events.Event) []board.Vec {
-	ps := []board.Vec{s.striker}
-	for _, c := range s.contacts {
-		if c.striker() && c.amm != nil {
-			ps = append(ps, *c.amm)
-		}
-	}
-	for _, p := range end.Pieces {
-		if p.ID == "S" || (p.ID == "" && p.Piece == board.Striker) {
-			ps = append(ps, p.MM.Vec())
-		}
-	}
-	return ps
-}
-
-// backwardFlick: the striker must cross the front base line (ICF Striking
-// 3): a stroke whose striker started on or behind its front line and never
-// wholly passed it was flicked backwards or sideways.
-func (r *Referee) backwardFlick(s *stroke, end events.Event) (Call, bool) {
-	g := r.g
-	R := g.Radius(board.Striker)
-	if g.CrossedFrontLine(s.seat, s.striker, R) {
-		return Call{}, false // it started in front of its line: a placement matter
-	}
-	if s.crossed != nil {
-		return Call{}, false
-	}
-	s.flickJudged = true
-	m := math.Inf(1)
-	for _, p := range s.strikerPositions(end) {
-		// Distance still to go before the whole disc is past the line.
-		d := localY(s.seat, p) + R - g.Marks().FrontInner(s.seat)
-		if d < 0 {
-			return Call{}, false // seen past the line: the crossing event was missed
-		}
-		m = math.Min(m, d)
-	}
-	ev := Evidence{Striker: mmPtr(s.striker), Marking: "front line " + s.seat.String(), Frames: []int{s.start.Frame, end.Frame}}
-	// A forward flick stopped by a piece before the striker was wholly
-	// across is not a backward or sideways flick.
-	if cs := s.strikerContacts(); len(cs) > 0 && cs[0].b != events.Frame && cs[0].amm != nil {
-		fwd := localY(s.seat, s.striker) - localY(s.seat, *cs[0].amm)
-		if fwd > 0 {
-			note := fmt.Sprintf("the striker did not cross %s's front line: flicked forward %.1f mm into %s, which stopped it (no backward flick)", s.seat, fwd, cs[0].b)
-			if fwd < r.tol {
-				note += fmt.Sprintf("; within the %.1f mm tolerance of a sideways flick", r.tol)
-			}
-			s.notes = append(s.notes, note)
-			return Call{}, false
-		}
-		m = math.Min(m, -fwd) // how far backward it went to its first contact
-		ev.Piece, ev.Contacts, ev.StrikerAtContact = cs[0].b, []string{cs[0].b}, mmPtr(*cs[0].amm)
-		ev.Frames = append(ev.Frames, cs[0].ev.Frame)
-	}
-	return r.newCall(rules.FoulBackwardFlick, s.seat, s.start,
-		fmt.Sprintf("the striker never crossed %s's front base line (it came no closer than %.1f mm to crossing it)", s.seat, m), ev, &m, false)
-}
-
-// behindLineMargin is how far inside the region "on or behind side s's
-// front line, in s's quarter" a disc lies (negative outside).
-func (r *Referee) behindLineMargin(s board.Side, c board.Vec, rad float64) float64 {
-	l := board.ToLocal(s, c)
-	return math.Min(l.Y+rad-r.g.Marks().FrontInner(s), (l.Y+rad-math.Abs(l.X))/math.Sqrt2)
-}
-
-// behindLineFirst: a piece on or behind the front line must not be struck
-// before the striker has crossed the front line (ICF Striking 4).
-func (r *Referee) behindLineFirst(s *stroke) (Call, bool) {
-	g := r.g
-	R := g.Radius(board.Striker)
-	if g.CrossedFrontLine(s.seat, s.striker, R) {
-		return Call{}, false
-	}
-	var seen []string
-	for _, c := range s.contacts {
-		if !c.striker() {
-			continue
-		}
-		seen = append(seen, c.b)
-		if c.afterCrossed {
-			return Call{}, false
-		}
-		if c.amm != nil && g.CrossedFrontLine(s.seat, *c.amm, R) {
-			return Call{}, false // geometrically across already
-		}
-		if c.b == events.Frame {
-			continue
-		}
-		k, err := board.KindOfID(c.b)
-		if err != nil {
-			continue
-		}
-		p, ok := r.piecePos(s, c)
-		if !ok {
-			continue
-		}
-		rad := g.Radius(k)
-		pm := r.behindLineMargin(s.seat, p, rad)
-		if pm < 0 {
-			if -pm < r.tol {
-				s.notes = append(s.notes, fmt.Sprintf("%s, struck before the striker crossed, lay %.2f mm clear of %s's front line: no foul, within the tolerance", c.b, -pm, s.seat))
-			}
-			continue
-		}
-		m := pm
-		ev := Evidence{Striker: mmPtr(s.striker), Piece: c.b, PieceMM: mmPtr(p), Marking: "front line " + s.seat.String(),
-			Contacts: seen, Frames: []int{s.start.Frame, c.ev.Frame}}
-		if c.amm != nil {
-			ev.StrikerAtContact = mmPtr(*c.amm)
-			m = math.Min(m, localY(s.seat, *c.amm)+R-g.Marks().FrontInner(s.seat))
-		}
-		return r.newCall(rules.FoulBehindLineFirst, s.seat, c.ev,
-			fmt.Sprintf("the striker hit %s, lying on or behind %s's front line at %s, before crossing that line", c.b, s.seat, fmtMM(p)), ev, &m, false)
-	}
-	return Call{}, false
-}
-
 // piecePos is where the piece B of a contact was: the contact's position,
 // else its last known resting position. A check that decides on it passes
 // its stroke (nil otherwise) to have an inferred resting place recorded.
@@ -299,52 +162,6 @@ func (r *Referee) piecePos(s *stroke, c contact) (board.Vec, bool) {
 	return p, ok
 }
 
-// armFouls: the hand or arm over the diagonal foul lines in striking (ICF
-// Striking 5, 6; Sitting Position 7).
-func (r *Referee) armFouls(s *stroke) []Call {
-	g := r.g
-	handOK := r.cfg.handOverImaginaryLine()
-	for _, a := range s.arms {
-		if *a.Side != s.seat {
-			s.notes = append(s.notes, fmt.Sprintf("arm_over_foul_line for %s during %s's stroke (frame %d): ignored", *a.Side, s.seat, a.Frame))
-			continue
-		}
-		ev := Evidence{Marking: "foul line", Frames: []int{a.Frame}}
-		part := "hand or arm"
-		if a.Part != "" {
-			part = a.Part
-		}
-		var margin *float64
-		reason := fmt.Sprintf("the %s of %s crossed the diagonal foul line while striking", part, s.seat)
-		if a.MM != nil {
-			p := a.MM.Vec()
-			l := board.ToLocal(s.seat, p)
-			beyond := (math.Abs(l.X) - l.Y) / math.Sqrt2
-			margin = &beyond
-			ev.PieceMM = mmPtr(p)
-			// Over the drawn arrow, or over its imaginary extension?
-			sign := math.Copysign(1, l.X)
-			t := (sign*l.X + l.Y) / math.Sqrt2
-			am := g.Marks().Arrows[pocketToward(board.FromLocal(s.seat, board.V(sign, 1)))]
-			onArrow := am != (board.ArrowMarking{}) && t >= am.From && t <= am.To
-			if onArrow {
-				ev.Marking = "arrow"
-			} else {
-				ev.Marking = "imaginary line"
-			}
-			if a.Part == events.PartHand && !onArrow && handOK {
-				s.notes = append(s.notes, fmt.Sprintf("the hand of %s went %.1f mm beyond the imaginary line, which the hand may (frame %d)", s.seat, beyond, a.Frame))
-				continue
-			}
-			reason = fmt.Sprintf("the %s of %s went %.1f mm beyond the %s while striking", part, s.seat, beyond, ev.Marking)
-		}
-		if c, ok := r.newCall(rules.FoulHandOverFoulLine, s.seat, a, reason, ev, margin, false); ok {
-			return []Call{c}
-		}
-	}
-	return nil
-}
-
 // strikerContacts returns the striker's contacts in order.
 func (s *stroke) strikerContacts() []contact {
 	var out []contact
@@ -354,16 +171,6 @@ func (s *stroke) strikerContacts() []contact {
 		}
 	}
 	return out
-}
-
-// noContact: the striker must touch a piece or a cushion (team-3board
-// General Rules 7). A failed break attempt is not this foul.
-func (r *Referee) noContact(s *stroke, o *Outcome) (Call, bool) {
-	if o.NoBreak || len(s.strikerContacts()) > 0 {
-		return Call{}, false
-	}
-	ev := Evidence{Striker: mmPtr(s.striker), Frames: []int{s.start.Frame}}
-	return r.newCall(rules.FoulNoContact, s.seat, s.start, "the striker touched no piece and no cushion", ev, nil, false)
 }
 
 // adjacentPockets are the two pockets at the ends of side s's base line.
@@ -430,98 +237,6 @@ func colours(st rules.State, seat board.Side) (own, opp board.Kind, ok bool) {
 		return 0, 0, false
 	}
 	return st.Teams[t].Colour, st.Teams[1-t].Colour, true
-}
-
-// opponentCoinOnly: the striker hit only an opponent's man directly,
-// disturbing neither the player's men nor the queen (team-3board
-// Additional Rules 5).
-func (r *Referee) opponentCoinOnly(s *stroke) (Call, bool) {
-	if !r.p.Recognises(rules.FoulOpponentCoinOnly) {
-		return Call{}, false
-	}
-	own, opp, ok := colours(s.ctx, s.seat)
-	if !ok {
-		return Call{}, false
-	}
-	first, ok, uncertain := r.direct(s)
-	if !ok {
-		return Call{}, false
-	}
-	if k, err := board.KindOfID(first.b); err != nil || k != opp {
-		return Call{}, false
-	}
-	disturbed := func(id string) bool {
-		k, err := board.KindOfID(id)
-		return err == nil && (k == own || k == board.Queen)
-	}
-	for _, c := range s.contacts {
-		if disturbed(c.a) || disturbed(c.b) {
-			return Call{}, false
-		}
-	}
-	for _, p := range append(append([]events.Event(nil), s.pocketed...), s.jumped...) {
-		if k := *p.Piece; k == own || k == board.Queen {
-			return Call{}, false
-		}
-	}
-	ev := Evidence{Striker: mmPtr(s.striker), Piece: first.b, Contacts: []string{first.b}, Frames: []int{s.start.Frame, first.ev.Frame}}
-	if p, ok := r.piecePos(nil, first); ok {
-		ev.PieceMM = mmPtr(p)
-	}
-	return r.newCall(rules.FoulOpponentCoinOnly, s.seat, first.ev,
-		fmt.Sprintf("the striker hit the opponents' %s directly and touched none of %s's men nor the queen", first.b, own), ev, nil, uncertain)
-}
-
-// lastTwoDirectHit: with the queen and one man of a colour left on the
-// board, that man must not be hit directly (team-3board Additional Rules
-// 6 for the player's colour, 7 for the opponents').
-func (r *Referee) lastTwoDirectHit(s *stroke) []Call {
-	if !r.p.Recognises(rules.FoulLastTwoDirectHit) {
-		return nil
-	}
-	st := s.ctx
-	q := st.Queen
-	if !(q.Status == rules.QueenOnBoard || (q.Status == rules.QueenAwaitingPlacement && !q.Held)) {
-		return nil
-	}
-	first, ok, uncertain := r.direct(s)
-	if !ok {
-		return nil
-	}
-	k, err := board.KindOfID(first.b)
-	if err != nil || (k != board.White && k != board.Black) {
-		return nil
-	}
-	own, _, ok := colours(st, s.seat)
-	if !ok {
-		return nil
-	}
-	left := 0
-	for _, t := range st.Teams {
-		if t.Colour == k {
-			left = t.OnBoard
-			if !t.Deferred {
-				left += t.AwaitingPlacement
-			}
-		}
-	}
-	if left != 1 {
-		return nil
-	}
-	whose := "the player's own"
-	if k != own {
-		whose = "the opponents'"
-	}
-	ev := Evidence{Striker: mmPtr(s.striker), Piece: first.b, Contacts: []string{first.b}, Frames: []int{s.start.Frame, first.ev.Frame}}
-	if p, ok := r.piecePos(nil, first); ok {
-		ev.PieceMM = mmPtr(p)
-	}
-	c, ok := r.newCall(rules.FoulLastTwoDirectHit, s.seat, first.ev,
-		fmt.Sprintf("with the queen and one %s man left, the striker hit that man (%s, %s) directly", k, first.b, whose), ev, nil, uncertain)
-	if !ok {
-		return nil
-	}
-	return []Call{c}
 }
 
 // handsInStroke: a piece moved by hand during the stroke (touched_piece,

@@ -111,8 +111,11 @@ type stroke struct {
 	// without a stroke_start); usedInferred the inferred resting places a
 	// check used; flickJudged that the backward flick was judged on the
 	// striker's places.
-	doubts       []events.Doubt
-	noStart      bool
+	doubts  []events.Doubt
+	noStart bool
+	// otherSide: the striker stood on another side's base line (the
+	// placement's finding; the front-line checks then do not apply).
+	otherSide    bool
 	usedInferred map[string]bool
 	flickJudged  bool
 }

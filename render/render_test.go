@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/render/look"
 	"github.com/boardcam/boardcam/scene"
 	"gocv.io/x/gocv"
 )
@@ -243,7 +244,7 @@ func TestEveryStyleOption(t *testing.T) {
 		k := k
 		opts = append(opts, opt{"striker " + k, func(s *Settings) { s.Pieces.Striker = k }})
 	}
-	for k := range backgroundKinds {
+	for k := range look.BackgroundKinds {
 		k := k
 		opts = append(opts, opt{"background " + k, func(s *Settings) { s.Background.Kind = k }})
 	}

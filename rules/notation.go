@@ -212,18 +212,15 @@ func (hp *headerParser) line(ln int, key string, args []string) error {
 	if hp.seen == nil {
 		hp.seen = map[string]int{}
 	}
-	once := func() error {
+	switch key {
+	case "profile", "format", "break", "position":
 		if prev, dup := hp.seen[key]; dup {
 			return lineErr(ln, "second %q line (first at line %d)", key, prev)
 		}
 		hp.seen[key] = ln
-		return nil
 	}
 	switch key {
 	case "profile":
-		if err := once(); err != nil {
-			return err
-		}
 		if len(args) != 1 {
 			return lineErr(ln, "profile: want one profile name (%s)", strings.Join(ProfileNames(), ", "))
 		}
@@ -232,17 +229,11 @@ func (hp *headerParser) line(ln int, key string, args []string) error {
 		}
 		hp.h.Profile, hp.profileLine = args[0], ln
 	case "format":
-		if err := once(); err != nil {
-			return err
-		}
 		if len(args) != 1 {
 			return lineErr(ln, "format: want one format name")
 		}
 		hp.h.Format, hp.formatLine = args[0], ln
 	case "break":
-		if err := once(); err != nil {
-			return err
-		}
 		if len(args) != 1 {
 			return lineErr(ln, "break: want the seat of the first breaker (S, E, N or W)")
 		}
@@ -252,61 +243,13 @@ func (hp *headerParser) line(ln int, key string, args []string) error {
 		}
 		hp.h.Break, hp.brkLine = s, ln
 	case "position":
-		if err := once(); err != nil {
-			return err
-		}
 		p, err := ParsePosition(args)
 		if err != nil {
 			return &LineError{Line: ln, Err: err}
 		}
 		hp.h.Position, hp.posLine = p, ln
 	case "team", "player":
-		if hp.teams == 2 {
-			return lineErr(ln, "a match has two sides: third %s line", key)
-		}
-		t := hp.teams
-		var name string
-		var seats []string
-		if key == "player" {
-			// player SEAT NAME…
-			if len(args) < 2 {
-				return lineErr(ln, "player: want a seat and a name (player S Ravi)")
-			}
-			name = strings.Join(args[1:], " ")
-			seats = []string{args[0] + ":" + name}
-		} else {
-			// team NAME SEAT:PLAYER [SEAT:PLAYER]
-			if len(args) < 2 || len(args) > 3 {
-				return lineErr(ln, "team: want a name and one or two SEAT:PLAYER (team Blue S:Ravi N:Meena)")
-			}
-			name, seats = args[0], args[1:]
-		}
-		if err := checkName(name); err != nil {
-			return lineErr(ln, "%s name: %v", key, err)
-		}
-		for _, sp := range seats {
-			i := strings.IndexByte(sp, ':')
-			if i < 0 {
-				return lineErr(ln, "team: %q is not SEAT:PLAYER", sp)
-			}
-			seat, err := parseSeat(sp[:i])
-			if err != nil {
-				return &LineError{Line: ln, Err: err}
-			}
-			pn := sp[i+1:]
-			if err := checkName(pn); err != nil {
-				return lineErr(ln, "player at %s: %v", seat, err)
-			}
-			for _, p := range hp.h.Players {
-				if p.Seat == seat {
-					return lineErr(ln, "two players sit at %s", seat)
-				}
-			}
-			hp.h.Players = append(hp.h.Players, Player{Name: pn, Seat: seat, Team: t})
-		}
-		hp.h.Teams[t] = name
-		hp.teamLine[t] = ln
-		hp.teams++
+		return hp.side(ln, key, args)
 	default:
 		if len(args) == 0 {
 			return lineErr(ln, "%s: missing value", key)
@@ -317,6 +260,56 @@ func (hp *headerParser) line(ln int, key string, args []string) error {
 		}
 		hp.h.Meta = append(hp.h.Meta, Meta{Key: key, Value: v})
 	}
+	return nil
+}
+
+// side reads a "player SEAT NAME…" or "team NAME SEAT:PLAYER [SEAT:PLAYER]"
+// line: one of the match's two sides.
+func (hp *headerParser) side(ln int, key string, args []string) error {
+	if hp.teams == 2 {
+		return lineErr(ln, "a match has two sides: third %s line", key)
+	}
+	t := hp.teams
+	var name string
+	var seats []string
+	if key == "player" {
+		if len(args) < 2 {
+			return lineErr(ln, "player: want a seat and a name (player S Ravi)")
+		}
+		name = strings.Join(args[1:], " ")
+		seats = []string{args[0] + ":" + name}
+	} else {
+		if len(args) < 2 || len(args) > 3 {
+			return lineErr(ln, "team: want a name and one or two SEAT:PLAYER (team Blue S:Ravi N:Meena)")
+		}
+		name, seats = args[0], args[1:]
+	}
+	if err := checkName(name); err != nil {
+		return lineErr(ln, "%s name: %v", key, err)
+	}
+	for _, sp := range seats {
+		i := strings.IndexByte(sp, ':')
+		if i < 0 {
+			return lineErr(ln, "team: %q is not SEAT:PLAYER", sp)
+		}
+		seat, err := parseSeat(sp[:i])
+		if err != nil {
+			return &LineError{Line: ln, Err: err}
+		}
+		pn := sp[i+1:]
+		if err := checkName(pn); err != nil {
+			return lineErr(ln, "player at %s: %v", seat, err)
+		}
+		for _, p := range hp.h.Players {
+			if p.Seat == seat {
+				return lineErr(ln, "two players sit at %s", seat)
+			}
+		}
+		hp.h.Players = append(hp.h.Players, Player{Name: pn, Seat: seat, Team: t})
+	}
+	hp.h.Teams[t] = name
+	hp.teamLine[t] = ln
+	hp.teams++
 	return nil
 }
 
@@ -470,123 +463,145 @@ func parseEvent(toks []string) (Event, error) {
 	if seat, err := parseSeat(toks[0]); err == nil {
 		return parseStroke(seat, args)
 	}
-	switch kw {
-	case "place":
-		if len(args) == 0 {
-			return nil, errors.New("place: what? (place w, place bb, place q)")
-		}
-		n, err := parsePieces(args[0])
-		if err != nil {
-			return nil, fmt.Errorf("place: %w", err)
-		}
-		if n[board.Striker] > 0 {
-			return nil, errors.New("place: the striker is not placed")
-		}
-		pl := Place{White: n[board.White], Black: n[board.Black], Queen: n[board.Queen] > 0}
-		rest := args[1:]
-		if len(rest) > 0 && strings.ToLower(rest[0]) == "unnoticed" {
-			pl.Unnoticed, rest = true, rest[1:]
-		}
-		fs, err := parseFouls(rest)
-		if err != nil {
-			return nil, fmt.Errorf("place: %w", err)
-		}
-		pl.Fouls = fs
-		return pl, nil
-	case "forfeit":
-		return Forfeit{}, noArgs(kw, args)
-	case "defer":
-		return Defer{}, noArgs(kw, args)
-	case "time":
-		return CallTime{}, noArgs(kw, args)
-	case "cover":
-		return CoverQueen{}, noArgs(kw, args)
-	case "noticed":
-		return Noticed{}, noArgs(kw, args)
-	case "undo":
-		return Undo{}, noArgs(kw, args)
-	case "foul":
-		if len(args) < 2 {
-			return nil, errors.New("foul: want a seat and foul codes (foul N talking)")
-		}
-		seat, err := parseSeat(args[0])
+	if parse, ok := eventParsers[kw]; ok {
+		return parse(args)
+	}
+	return nil, fmt.Errorf("unknown line %q: an event starts with a seat (S, E, N, W) or place, forfeit, defer, foul, demand, concede, disqualify, replay, time, cover, noticed or undo", toks[0])
+}
+
+// eventParsers reads the events other than strokes, by their keyword.
+var eventParsers = map[string]func(args []string) (Event, error){
+	"place":      parsePlace,
+	"forfeit":    bare("forfeit", Forfeit{}),
+	"defer":      bare("defer", Defer{}),
+	"time":       bare("time", CallTime{}),
+	"cover":      bare("cover", CoverQueen{}),
+	"noticed":    bare("noticed", Noticed{}),
+	"undo":       bare("undo", Undo{}),
+	"foul":       parseFoulCall,
+	"demand":     parseDemand,
+	"concede":    parseConcede,
+	"disqualify": parseDisqualify,
+	"replay":     parseReplay,
+}
+
+// bare reads an event written as its keyword alone.
+func bare(kw string, e Event) func([]string) (Event, error) {
+	return func(args []string) (Event, error) { return e, noArgs(kw, args) }
+}
+
+func parsePlace(args []string) (Event, error) {
+	if len(args) == 0 {
+		return nil, errors.New("place: what? (place w, place bb, place q)")
+	}
+	n, err := parsePieces(args[0])
+	if err != nil {
+		return nil, fmt.Errorf("place: %w", err)
+	}
+	if n[board.Striker] > 0 {
+		return nil, errors.New("place: the striker is not placed")
+	}
+	pl := Place{White: n[board.White], Black: n[board.Black], Queen: n[board.Queen] > 0}
+	rest := args[1:]
+	if len(rest) > 0 && strings.ToLower(rest[0]) == "unnoticed" {
+		pl.Unnoticed, rest = true, rest[1:]
+	}
+	fs, err := parseFouls(rest)
+	if err != nil {
+		return nil, fmt.Errorf("place: %w", err)
+	}
+	pl.Fouls = fs
+	return pl, nil
+}
+
+func parseFoulCall(args []string) (Event, error) {
+	if len(args) < 2 {
+		return nil, errors.New("foul: want a seat and foul codes (foul N talking)")
+	}
+	seat, err := parseSeat(args[0])
+	if err != nil {
+		return nil, fmt.Errorf("foul: %w", err)
+	}
+	var fs []Foul
+	for _, t := range args[1:] {
+		f, err := parseFoul(t)
 		if err != nil {
 			return nil, fmt.Errorf("foul: %w", err)
 		}
-		var fs []Foul
-		for _, t := range args[1:] {
-			f, err := parseFoul(t)
-			if err != nil {
-				return nil, fmt.Errorf("foul: %w", err)
-			}
-			for _, g := range fs {
-				if g == f {
-					return nil, fmt.Errorf("foul: %s written twice", f)
-				}
-			}
-			fs = append(fs, f)
-		}
-		return FoulCall{Seat: seat, Fouls: fs}, nil
-	case "demand":
-		switch len(args) {
-		case 0:
-			return DemandPoints{}, nil
-		case 1:
-			n, err := strconv.Atoi(args[0])
-			if err != nil || n < 1 || n > 9 {
-				return nil, fmt.Errorf("demand: %q is not a number of points (1-9)", args[0])
-			}
-			return DemandPoints{Points: n}, nil
-		}
-		return nil, errors.New("demand: at most one number")
-	case "concede":
-		if len(args) < 1 || len(args) > 2 {
-			return nil, errors.New("concede: want a seat and optionally board or match (concede N match)")
-		}
-		seat, err := parseSeat(args[0])
-		if err != nil {
-			return nil, fmt.Errorf("concede: %w", err)
-		}
-		c := Concede{Seat: seat}
-		if len(args) == 2 {
-			switch strings.ToLower(args[1]) {
-			case "board":
-			case "match":
-				c.Match = true
-			default:
-				return nil, fmt.Errorf("concede: %q (want board or match)", args[1])
+		for _, g := range fs {
+			if g == f {
+				return nil, fmt.Errorf("foul: %s written twice", f)
 			}
 		}
-		return c, nil
-	case "disqualify":
-		if len(args) != 2 {
-			return nil, fmt.Errorf("disqualify: want a seat and a reason (%s)", lossList())
-		}
-		seat, err := parseSeat(args[0])
-		if err != nil {
-			return nil, fmt.Errorf("disqualify: %w", err)
-		}
-		r := MatchLoss(strings.ToLower(args[1]))
-		if r.Rule() == 0 {
-			return nil, fmt.Errorf("disqualify: unknown reason %q (want %s)", args[1], lossList())
-		}
-		return Disqualify{Seat: seat, Reason: r}, nil
-	case "replay":
-		switch len(args) {
-		case 0:
-			return Replay{}, nil
-		case 1:
-			r := ReplayReason(strings.ToLower(args[0]))
-			for _, x := range ReplayReasons {
-				if x == r {
-					return Replay{Reason: r}, nil
-				}
-			}
-			return nil, fmt.Errorf("replay: unknown reason %q (want unforeseen, no_space or passes)", args[0])
-		}
-		return nil, errors.New("replay: at most one reason")
+		fs = append(fs, f)
 	}
-	return nil, fmt.Errorf("unknown line %q: an event starts with a seat (S, E, N, W) or place, forfeit, defer, foul, demand, concede, disqualify, replay, time, cover, noticed or undo", toks[0])
+	return FoulCall{Seat: seat, Fouls: fs}, nil
+}
+
+func parseDemand(args []string) (Event, error) {
+	switch len(args) {
+	case 0:
+		return DemandPoints{}, nil
+	case 1:
+		n, err := strconv.Atoi(args[0])
+		if err != nil || n < 1 || n > 9 {
+			return nil, fmt.Errorf("demand: %q is not a number of points (1-9)", args[0])
+		}
+		return DemandPoints{Points: n}, nil
+	}
+	return nil, errors.New("demand: at most one number")
+}
+
+func parseConcede(args []string) (Event, error) {
+	if len(args) < 1 || len(args) > 2 {
+		return nil, errors.New("concede: want a seat and optionally board or match (concede N match)")
+	}
+	seat, err := parseSeat(args[0])
+	if err != nil {
+		return nil, fmt.Errorf("concede: %w", err)
+	}
+	c := Concede{Seat: seat}
+	if len(args) == 2 {
+		switch strings.ToLower(args[1]) {
+		case "board":
+		case "match":
+			c.Match = true
+		default:
+			return nil, fmt.Errorf("concede: %q (want board or match)", args[1])
+		}
+	}
+	return c, nil
+}
+
+func parseDisqualify(args []string) (Event, error) {
+	if len(args) != 2 {
+		return nil, fmt.Errorf("disqualify: want a seat and a reason (%s)", lossList())
+	}
+	seat, err := parseSeat(args[0])
+	if err != nil {
+		return nil, fmt.Errorf("disqualify: %w", err)
+	}
+	r := MatchLoss(strings.ToLower(args[1]))
+	if r.Rule() == 0 {
+		return nil, fmt.Errorf("disqualify: unknown reason %q (want %s)", args[1], lossList())
+	}
+	return Disqualify{Seat: seat, Reason: r}, nil
+}
+
+func parseReplay(args []string) (Event, error) {
+	switch len(args) {
+	case 0:
+		return Replay{}, nil
+	case 1:
+		r := ReplayReason(strings.ToLower(args[0]))
+		for _, x := range ReplayReasons {
+			if x == r {
+				return Replay{Reason: r}, nil
+			}
+		}
+		return nil, fmt.Errorf("replay: unknown reason %q (want unforeseen, no_space or passes)", args[0])
+	}
+	return nil, errors.New("replay: at most one reason")
 }
 
 func lossList() string {

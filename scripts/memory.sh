@@ -5,12 +5,13 @@
 # processes need not peak together, nor live together) and the peak of
 # the sum of the processes alive at each sample (VmRSS; may miss a peak
 # shorter than 20 ms). /usr/bin/time -v shows only the largest single
-# process of the tree, not a sum.
+# process of the tree, not a sum. The command's output is its own (the
+# daemon's exit summary on stdout); the figures go to stderr.
 set -eu
 [ $# -gt 0 ] || { echo "usage: scripts/memory.sh command [args…]" >&2; exit 2; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$@" > "$out/stdout" &
+"$@" &
 pid=$!
 # descendants PID: its children, theirs, … (/proc/PID/task/*/children).
 descendants() {

@@ -79,7 +79,6 @@ func WritePDF(w io.Writer, s *Sheet) error {
 	pdf := fpdf.New("P", "mm", "A4", "")
 	pdf.SetMargins(15, 15, 15)
 	pdf.SetAutoPageBreak(true, 15)
-	tr := pdf.UnicodeTranslatorFromDescriptor("") // UTF-8 → the core fonts' cp1252
 	pdf.SetTitle("Match sheet", true)
 	pdf.SetCreator("boardcam", true)
 	pdf.AliasNbPages("")
@@ -89,60 +88,110 @@ func WritePDF(w io.Writer, s *Sheet) error {
 		pdf.CellFormat(0, 5, fmt.Sprintf("boardcam match sheet, page %d of {nb}", pdf.PageNo()), "", 0, "C", false, 0, "")
 	})
 	pdf.AddPage()
-	text := func(style string, size float64, h float64, s string) {
-		pdf.SetFont("Helvetica", style, size)
-		pdf.MultiCell(0, h, tr(s), "", "L", false)
+	d := &sheetPDF{pdf: pdf, tr: pdf.UnicodeTranslatorFromDescriptor("")} // UTF-8 → the core fonts' cp1252
+	d.heading(s)
+	d.table("Boards", []float64{14, 30, 30, 94, 12}, []string{"Board", "Won by", "Points", "How", "Lines"}, boardRows(s.Boards))
+	w6 := []float64{14, 14, 40, 58, 34, 20}
+	head := []string{"Board", "Line", "Player", "Line of the log", "Fouls", "Decided by"}
+	d.table("Fouls", w6, head, strokeRows(s.Fouls, false))
+	d.table("Umpire's decisions", w6, head, strokeRows(s.Decisions, true))
+	d.signatures(s.Signatures)
+	pdf.AddPage()
+	d.table("Every line of the match", w6, head, strokeRows(s.Strokes, true))
+	if err := pdf.Output(w); err != nil {
+		return fmt.Errorf("sheet: %w", err)
 	}
-	text("B", 16, 8, "Match sheet")
+	return nil
+}
+
+// sheetPDF draws the parts of a match sheet.
+type sheetPDF struct {
+	pdf *fpdf.Fpdf
+	tr  func(string) string
+}
+
+func (d *sheetPDF) text(style string, size float64, h float64, s string) {
+	d.pdf.SetFont("Helvetica", style, size)
+	d.pdf.MultiCell(0, h, d.tr(s), "", "L", false)
+}
+
+// heading: the title, the rules, the sides and the result.
+func (d *sheetPDF) heading(s *Sheet) {
+	d.text("B", 16, 8, "Match sheet")
 	kind := "singles"
 	if s.Doubles {
 		kind = "doubles"
 	}
-	text("", 10, 5, fmt.Sprintf("Rules: %s, %s, %s", s.Profile, kind, s.Format))
+	d.text("", 10, 5, fmt.Sprintf("Rules: %s, %s, %s", s.Profile, kind, s.Format))
 	for _, t := range s.Teams {
-		text("", 10, 5, fmt.Sprintf("%s: %s", t.Name, strings.Join(t.Players, ", ")))
+		d.text("", 10, 5, fmt.Sprintf("%s: %s", t.Name, strings.Join(t.Players, ", ")))
 	}
-	text("B", 11, 6, "Result: "+s.Result)
-	pdf.Ln(2)
+	d.text("B", 11, 6, "Result: "+s.Result)
+	d.pdf.Ln(2)
+}
 
-	table := func(title string, widths []float64, head []string, rows [][]string) {
-		text("B", 12, 7, title)
-		if len(rows) == 0 {
-			text("I", 10, 5, "none")
-			pdf.Ln(2)
-			return
-		}
-		pdf.SetFont("Helvetica", "B", 9)
-		for i, h := range head {
-			pdf.CellFormat(widths[i], 6, tr(h), "1", 0, "L", false, 0, "")
-		}
-		pdf.Ln(-1)
-		pdf.SetFont("Helvetica", "", 9)
-		for _, r := range rows {
-			// the row's height: its tallest cell
-			n := 1
-			for i, c := range r {
-				if k := len(pdf.SplitLines([]byte(tr(c)), widths[i]-2)); k > n {
-					n = k
-				}
-			}
-			h := 4.5 * float64(n)
-			if pdf.GetY()+h > 282 {
-				pdf.AddPage()
-			}
-			x, y := pdf.GetX(), pdf.GetY()
-			for i, c := range r {
-				pdf.Rect(x, y, widths[i], h, "D")
-				pdf.MultiCell(widths[i], 4.5, tr(c), "", "L", false)
-				x += widths[i]
-				pdf.SetXY(x, y)
-			}
-			pdf.SetXY(15, y+h)
-		}
-		pdf.Ln(3)
+// table draws a titled table, each row as tall as its tallest cell, a new
+// page when a row would not fit.
+func (d *sheetPDF) table(title string, widths []float64, head []string, rows [][]string) {
+	pdf, tr := d.pdf, d.tr
+	d.text("B", 12, 7, title)
+	if len(rows) == 0 {
+		d.text("I", 10, 5, "none")
+		pdf.Ln(2)
+		return
 	}
+	pdf.SetFont("Helvetica", "B", 9)
+	for i, h := range head {
+		pdf.CellFormat(widths[i], 6, tr(h), "1", 0, "L", false, 0, "")
+	}
+	pdf.Ln(-1)
+	pdf.SetFont("Helvetica", "", 9)
+	for _, r := range rows {
+		n := 1
+		for i, c := range r {
+			if k := len(pdf.SplitLines([]byte(tr(c)), widths[i]-2)); k > n {
+				n = k
+			}
+		}
+		h := 4.5 * float64(n)
+		if pdf.GetY()+h > 282 {
+			pdf.AddPage()
+		}
+		x, y := pdf.GetX(), pdf.GetY()
+		for i, c := range r {
+			pdf.Rect(x, y, widths[i], h, "D")
+			pdf.MultiCell(widths[i], 4.5, tr(c), "", "L", false)
+			x += widths[i]
+			pdf.SetXY(x, y)
+		}
+		pdf.SetXY(15, y+h)
+	}
+	pdf.Ln(3)
+}
+
+// signatures: a line to sign and one to date for each signatory.
+func (d *sheetPDF) signatures(names []string) {
+	pdf := d.pdf
+	d.text("B", 12, 7, "Signatures")
+	pdf.SetFont("Helvetica", "", 10)
+	for _, sg := range names {
+		if pdf.GetY() > 265 {
+			pdf.AddPage()
+		}
+		pdf.Ln(9)
+		y := pdf.GetY()
+		pdf.Line(15, y, 105, y)
+		pdf.Line(120, y, 180, y)
+		pdf.SetXY(15, y+1)
+		pdf.CellFormat(90, 5, d.tr(sg), "", 0, "L", false, 0, "")
+		pdf.SetXY(120, y+1)
+		pdf.CellFormat(60, 5, "date", "", 1, "L", false, 0, "")
+	}
+}
+
+func boardRows(boards []Board) [][]string {
 	var rows [][]string
-	for _, b := range s.Boards {
+	for _, b := range boards {
 		pts := strconv.Itoa(b.Points)
 		if b.Demanded > 0 {
 			pts = fmt.Sprintf("%d (+%d demanded)", b.Points, b.Demanded)
@@ -153,48 +202,24 @@ func WritePDF(w io.Writer, s *Sheet) error {
 		}
 		rows = append(rows, []string{strconv.Itoa(b.Board), winner, pts, b.How + " [" + b.Rule + "]", strconv.Itoa(b.Strokes)})
 	}
-	table("Boards", []float64{14, 30, 30, 94, 12}, []string{"Board", "Won by", "Points", "How", "Lines"}, rows)
-	strokeRows := func(sts []Stroke, note bool) [][]string {
-		var rows [][]string
-		for _, st := range sts {
-			ev := st.Event
-			if note && st.Note != "" {
-				ev += " — " + st.Note
-			}
-			player := ""
-			if st.Player != "" {
-				player = fmt.Sprintf("%s (%s)", st.Player, st.Seat)
-			}
-			rows = append(rows, []string{strconv.Itoa(st.Board), lineNo(st.Line), player, ev, foulList(st.Fouls), decidedBy(st.By)})
-		}
-		return rows
-	}
-	w6 := []float64{14, 14, 40, 58, 34, 20}
-	head := []string{"Board", "Line", "Player", "Line of the log", "Fouls", "Decided by"}
-	table("Fouls", w6, head, strokeRows(s.Fouls, false))
-	table("Umpire's decisions", w6, head, strokeRows(s.Decisions, true))
+	return rows
+}
 
-	text("B", 12, 7, "Signatures")
-	pdf.SetFont("Helvetica", "", 10)
-	for _, sg := range s.Signatures {
-		if pdf.GetY() > 265 {
-			pdf.AddPage()
+// strokeRows: one row per line of the log; note adds the umpire's note.
+func strokeRows(sts []Stroke, note bool) [][]string {
+	var rows [][]string
+	for _, st := range sts {
+		ev := st.Event
+		if note && st.Note != "" {
+			ev += " — " + st.Note
 		}
-		pdf.Ln(9)
-		y := pdf.GetY()
-		pdf.Line(15, y, 105, y)
-		pdf.Line(120, y, 180, y)
-		pdf.SetXY(15, y+1)
-		pdf.CellFormat(90, 5, tr(sg), "", 0, "L", false, 0, "")
-		pdf.SetXY(120, y+1)
-		pdf.CellFormat(60, 5, "date", "", 1, "L", false, 0, "")
+		player := ""
+		if st.Player != "" {
+			player = fmt.Sprintf("%s (%s)", st.Player, st.Seat)
+		}
+		rows = append(rows, []string{strconv.Itoa(st.Board), lineNo(st.Line), player, ev, foulList(st.Fouls), decidedBy(st.By)})
 	}
-	pdf.AddPage()
-	table("Every line of the match", w6, head, strokeRows(s.Strokes, true))
-	if err := pdf.Output(w); err != nil {
-		return fmt.Errorf("sheet: %w", err)
-	}
-	return nil
+	return rows
 }
 
 func lineNo(n int) string {

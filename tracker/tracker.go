@@ -36,8 +36,9 @@ type Tracker struct {
 
 	// stroke
 	stroke     *strokeState
-	strokeSeen bool     // a stroke has been seen since tracking began
-	still      stillPos // where the striker last stood still
+	strokeSeen bool      // a stroke has been seen since tracking began
+	still      stillPos  // where the striker last stood still
+	flick2     flickWait // the striker's slide seen twice, waiting for a third sighting (see lowfps.go)
 	calStarted bool
 	renumbered bool
 	// breaker decides the numbering of the initial position.
@@ -126,6 +127,7 @@ type track struct {
 	restKindT  float64 // last detection at rest of the disc's own class
 	moveStreak int
 	moveFirst  obs
+	offObs     obs // the last detection at rest beyond MoveMM of the place, taken for noise (see offPlace)
 	// anchor is where the disc lay at the end of the last stroke or
 	// placement: a disc settling elsewhere outside a stroke was moved.
 	anchor    board.Vec
@@ -612,6 +614,40 @@ func streakFrom(d *sight.Detection, p, v board.Vec) bool {
 	return rel.Dot(u) > 0 && math.Abs(rel.Cross(u)) < 10+0.15*rel.Dot(u)
 }
 
+// streakLeaving reports whether detection d is a disc blurred by its
+// motion that leaves the place of tr, a disc at rest or hidden under a
+// hand (or seen moving once, which way not known yet): the line of the streak passes through that place,
+// and the disc can have come that far since tr was last seen. (A striker
+// flicked from under the fingers is first seen as streaks beyond the
+// hand, of an unsure class: their size and colour tell little.)
+func (tk *Tracker) streakLeaving(d *sight.Detection, tr *track) bool {
+	p := tr.pos
+	switch {
+	case tr.state.atRest() || tr.state == Occluded:
+	case tr.state == Moving && tr.vel.Len() == 0 && tr.misses <= 1:
+		// (Or from where it was seen once, its way not known yet.)
+		p = tr.lastObs.p
+	default:
+		return false
+	}
+	if d.Blur.Len() == 0 {
+		return false
+	}
+	u := d.Blur.Unit()
+	rel := d.MM.Sub(p)
+	along := math.Abs(rel.Dot(u))
+	if along <= tr.r || math.Abs(rel.Cross(u)) >= tr.r+0.1*along {
+		return false
+	}
+	// Not farther than it can have come: a streak is as long as the
+	// disc slid while the shutter was open, at most a frame's time, at
+	// least (for a streak to be seen) half of it — its tail is at most
+	// twice a streak's length per frame since it was seen from p.
+	l := d.Blur.Len()
+	frames := math.Max(1, math.Round((tk.t-tr.lastSeenT)/tk.dt))
+	return along-l/2 <= 2*l*frames+tr.r
+}
+
 // pass runs one assignment pass over the tracks not yet matched and the
 // detections not yet used. gate returns, for track i, the point to
 // measure from, the gate radius and whether the track takes part. wake is
@@ -675,7 +711,8 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 			striker := i == idxS || d.Kind == board.Striker
 			if i == idxS && sameKind && dist > 3*tk.cfg.MoveMM && d.ClassScore < 0.6 &&
 				!(tr.state == Moving && tr.misses == 0 && d.MM.Dist(tr.lastObs.p) < 3*tk.cfg.MoveMM+0.5*math.Max(tr.vel.Len(), 500)*(tk.t-tr.lastObs.t)) &&
-				!(tr.state == Moving && streakFrom(d, tr.lastObs.p, tr.vel)) {
+				!(tr.state == Moving && streakFrom(d, tr.lastObs.p, tr.vel)) &&
+				!tk.streakLeaving(d, tr) {
 				// Taken up far from where it was: only on a confident class
 				// (or close to its last sighting, moving: a striker in a
 				// hand's fingers is often seen as no class at all; or a
@@ -708,6 +745,9 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 			// size and colour tell little; a red or pink striker
 			// streaks as the queen).
 			onPath = onPath || i == idxS && tr.state == Moving && streakFrom(d, tr.lastObs.p, tr.vel)
+			// And so is a streak leaving the place where the striker lay
+			// still or hidden by the hand that flicked it.
+			onPath = onPath || i == idxS && tk.streakLeaving(d, tr)
 			// (A detection whose class the detector cannot tell at all
 			// may be any disc.)
 			clueless := d.ClassScore < 0.3

@@ -99,6 +99,9 @@ func scoreTruth(tr *corpus.Truth, ft corpus.FrameTruth, fr Frame) frameScore {
 func corpusTruthFiles(t *testing.T) []string {
 	t.Helper()
 	dir := filepath.Join(repoRoot(t), "testdata", "videos")
+	if d := os.Getenv("BOARDCAM_VISION_DIR"); d != "" {
+		dir = d // (TestCorpusDiag on another folder: testdata/conditions)
+	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.truth.json"))
 	gz, _ := filepath.Glob(filepath.Join(dir, "*.truth.json.gz"))
 	files = append(files, gz...)

@@ -219,9 +219,14 @@ func (d *Detector) findStreaks(pl plane) {
 		}
 		// (Next to a hand: the hand's moving edge, its shadow, the
 		// fingers beyond the mask — and a disc in the fingers is the
-		// hand's business.)
-		if d.handNear(i0-streakHandBlocks, j0-streakHandBlocks, i1+streakHandBlocks, j1+streakHandBlocks) {
-			continue
+		// hand's business. The group of changed blocks holds last
+		// frame's streak too — the board uncovered where the disc was —
+		// so a disc just flicked from the fingers makes one group with
+		// the hand's trail for a few frames: near a hand, each streak
+		// found is judged by its own place, see streakGroups.)
+		nearHand := d.handNear(i0-streakHandBlocks, j0-streakHandBlocks, i1+streakHandBlocks, j1+streakHandBlocks)
+		if d.trace != nil {
+			d.tracef(float64((i0+i1+1)*bs/2), float64((j0+j1+1)*bs/2), "streak group %d-%d x %d-%d blocks, a hand near %v", i0, i1, j0, j1, nearHand)
 		}
 		// its pixels, one block around
 		x0, y0 := max((i0-1)*bs, 0), max((j0-1)*bs, 0)
@@ -230,7 +235,7 @@ func (d *Detector) findStreaks(pl plane) {
 			continue // a sweeping change over much of the board: not discs
 		}
 		d.streakMask(pl, x0, y0, x1, y1)
-		d.streakGroups(pl, x0, y0, x1, y1)
+		d.streakGroups(pl, x0, y0, x1, y1, nearHand)
 	}
 	if len(st.found) == 0 {
 		return
@@ -315,7 +320,9 @@ func (d *Detector) streakMask(pl plane, x0, y0, x1, y1 int) {
 
 // streakGroups measures the groups of moving pixels of the box and keeps
 // those shaped like a disc in motion.
-func (d *Detector) streakGroups(pl plane, x0, y0, x1, y1 int) {
+//
+// nearHand says a hand was near the box lately (see streakDisc).
+func (d *Detector) streakGroups(pl plane, x0, y0, x1, y1 int, nearHand bool) {
 	st := &d.streak
 	n := d.v.n
 	minArea := int(0.5 * math.Pi * d.rMan * d.rMan)
@@ -347,9 +354,12 @@ func (d *Detector) streakGroups(pl plane, x0, y0, x1, y1 int) {
 				}
 			}
 			if len(st.pixels) < minArea {
+				if d.trace != nil && len(st.pixels) > minArea/4 {
+					d.tracef(float64(x), float64(y), "streak pixels %d < %d", len(st.pixels), minArea)
+				}
 				continue
 			}
-			if c, ok := d.streakDisc(pl, st.pixels); ok {
+			if c, ok := d.streakDisc(pl, st.pixels, nearHand); ok {
 				st.found = append(st.found, c)
 			}
 		}
@@ -365,7 +375,11 @@ func (d *Detector) streakGroups(pl plane, x0, y0, x1, y1 int) {
 // their spread across the motion the disc's own (r²/4), along it that
 // plus the blur's (L²/12), and their total weight the disc's area times
 // |D − B| — its colour.
-func (d *Detector) streakDisc(pl plane, px []int32) (disc, bool) {
+//
+// nearHand says a hand was near the group lately: the streak is then
+// judged only when no hand was near its own footprint (the stadium the
+// disc swept in the exposure), streakHandBlocks around.
+func (d *Detector) streakDisc(pl plane, px []int32, nearHand bool) (disc, bool) {
 	st := &d.streak
 	n := d.v.n
 	gain := float32(d.bg.gain)
@@ -388,6 +402,9 @@ func (d *Detector) streakDisc(pl plane, px []int32) (disc, bool) {
 	norm := math.Sqrt(sum[0]*sum[0] + sum[1]*sum[1] + sum[2]*sum[2])
 	m := float64(len(px))
 	if norm < streakThr/2*m {
+		if d.trace != nil {
+			d.tracef(float64(int(px[0])%n), float64(int(px[0])/n), "streak %d px: colours disagree", len(px))
+		}
 		return disc{}, false // changes that do not agree in colour: light, noise
 	}
 	uc := [3]float64{sum[0] / norm, sum[1] / norm, sum[2] / norm}
@@ -420,6 +437,9 @@ func (d *Detector) streakDisc(pl plane, px []int32) (disc, bool) {
 	blur := math.Sqrt(12 * math.Max(0, l1-l2))
 	ang := 0.5 * math.Atan2(2*sxy, sxx-syy)
 	ux, uy := math.Cos(ang), math.Sin(ang)
+	if d.trace != nil {
+		d.tracef(cx, cy, "streak %d px: r %.1f (man %.1f, striker %.1f) blur %.1f contrast %.1f", len(px), r, d.rMan, d.rStr, blur, w/(math.Pi*r*r))
+	}
 	if r < 0.75*d.rMan || r > 1.25*d.rStr {
 		return disc{}, false
 	}
@@ -430,6 +450,18 @@ func (d *Detector) streakDisc(pl plane, px []int32) (disc, bool) {
 	contrast := w / (math.Pi * r * r)
 	if contrast < streakContrast {
 		return disc{}, false
+	}
+	if nearHand {
+		bs := float64(d.bg.bs)
+		hx, hy := 0.5*blur*math.Abs(ux)+r, 0.5*blur*math.Abs(uy)+r
+		i0, j0 := int(math.Floor((cx-hx)/bs)), int(math.Floor((cy-hy)/bs))
+		i1, j1 := int(math.Floor((cx+hx)/bs)), int(math.Floor((cy+hy)/bs))
+		if d.handNear(i0-streakHandBlocks, j0-streakHandBlocks, i1+streakHandBlocks, j1+streakHandBlocks) {
+			if d.trace != nil {
+				d.tracef(cx, cy, "streak dropped: a hand near it")
+			}
+			return disc{}, false
+		}
 	}
 	big := r > (d.rMan+d.rStr)/2
 	// A disc the edge search found in it is this disc: blurred, when it

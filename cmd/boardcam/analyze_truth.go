@@ -511,7 +511,10 @@ func stateLine(s rules.State) string {
 
 // cmdAnalyzeTruth runs the pipeline over a corpus clip configured as
 // `boardcam eval` configures it and compares what it says with the truth.
-func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, calArg, view string, s stdio) error {
+func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, calArg, view string, every int, s stdio) error {
+	if every < 1 || (every > 1 && t.Clip.FPS%every != 0) {
+		return usageError("--every %d: want a divisor of the clip's %d fps", every, t.Clip.FPS)
+	}
 	vlo, vhi := -1, -2
 	var vids map[string]bool
 	if view != "" {
@@ -535,6 +538,10 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 	// evalpipe configures it.
 	clip := eval.Clip{Name: t.Clip.Name, Video: video, FPS: t.Clip.FPS, Width: t.Clip.Width, Height: t.Clip.Height,
 		Frames: t.Clip.Frames, Geometry: g, Referee: t.Referee, Calibration: eval.CalibrationAuto}
+	if every > 1 {
+		clip.FPS /= every
+		clip.Frames = (clip.Frames + every - 1) / every
+	}
 	if len(t.Cameras) > 0 {
 		if d, ok := eval.SouthAtOf(&t.Cameras[0], g); ok {
 			clip.SouthAt = d
@@ -601,17 +608,32 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 			}
 			cal = cams[k]
 		}
-		res, err := a.Process(&img, i, float64(i)/float64(t.Clip.FPS))
+		if i%every != 0 {
+			// not filmed by the slower camera: the tracker's view stays
+			v := frameView{index: i, t: float64(i) / float64(t.Clip.FPS), note: "not filmed"}
+			if len(views) > 0 {
+				v.pieces = views[len(views)-1].pieces
+			}
+			views = append(views, v)
+			continue
+		}
+		res, err := a.Process(&img, i/every, float64(i)/float64(t.Clip.FPS))
 		if err != nil {
 			return fmt.Errorf("analyze: %s: %w", video, err)
 		}
-		got = append(got, res.Events...)
+		for _, e := range res.Events {
+			e.Frame *= every
+			got = append(got, e)
+		}
 		v := frameView{index: i, t: res.T, note: res.Note,
 			pieces: append([]tracker.Piece(nil), a.Tracker().Pieces()...),
 			dets:   append([]vision.Detection(nil), res.Detections...)}
 		views = append(views, v)
 	}
-	got = append(got, a.Finish()...)
+	for _, e := range a.Finish() {
+		e.Frame *= every
+		got = append(got, e)
+	}
 	if err := compareTruth(s.Out, t, g, got, views); err != nil {
 		return err
 	}

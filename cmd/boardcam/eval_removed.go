@@ -19,6 +19,8 @@ import (
 
 	"github.com/boardcam/boardcam/daemon"
 	"github.com/boardcam/boardcam/referee"
+	"github.com/boardcam/boardcam/sight"
+	"github.com/boardcam/boardcam/vision/analysis"
 )
 
 // boardcam eval --remove: the corpus played through `boardcam run` (every
@@ -323,7 +325,7 @@ func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
 			out.Error = err.Error()
 			return out
 		}
-		src, err := daemon.NewCaptureSource(spec, daemon.CaptureOptions{})
+		src, err := daemon.NewCaptureSource(spec, daemon.CaptureOptions{}, analysis.Pictures{})
 		if err != nil {
 			out.Error = err.Error()
 			return out
@@ -427,7 +429,7 @@ func (e *everyKth) Info() daemon.SourceInfo {
 	return i
 }
 
-func (e *everyKth) Read(dst *gocv.Mat) (time.Duration, error) {
+func (e *everyKth) Read(dst sight.Image) (time.Duration, error) {
 	pts, err := e.Source.Read(dst)
 	if err != nil {
 		return pts, err

@@ -201,6 +201,7 @@ func run(ctx context.Context, args []string, s stdio) int {
 
 func main() {
 	tuneMemory()
+	processLimits = true
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	os.Exit(run(ctx, os.Args[1:], stdio{In: os.Stdin, Out: os.Stdout, Err: os.Stderr}))

@@ -62,6 +62,12 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 	if err != nil {
 		return err
 	}
+	if processLimits {
+		// The evidence frames are most of the Go heap: the collector
+		// keeps the heap near them rather than at 1.5 times the live size.
+		limit, pct := tuneDaemonMemory(d.Config.GoMemoryLimit())
+		d.Logger.Debug("Go memory", "limit_mib", limit>>20, "gogc", pct)
+	}
 	if err := d.Initialize(); err != nil {
 		return err
 	}

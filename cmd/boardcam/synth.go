@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/render/synth"
 )
 
 func init() {
@@ -169,7 +170,7 @@ type synthResult struct {
 func synthClips(ctx context.Context, specs []*corpus.Spec, dir, tmp string, jobs int, logf func(string, ...any)) []synthResult {
 	var mu sync.Mutex
 	shown := map[string]int{}
-	opt := corpus.Options{Context: ctx, Progress: func(name string, done, total int) {
+	opt := synth.Options{Context: ctx, Progress: func(name string, done, total int) {
 		q := 4 * done / total
 		mu.Lock()
 		last := shown[name]
@@ -194,11 +195,11 @@ func synthClips(ctx context.Context, specs []*corpus.Spec, dir, tmp string, jobs
 				logf("%s: start (%d×%d, %d fps)", sp.Name, sp.Render.Width, sp.Render.Height, sp.Scenario.FPS)
 				var r synthResult
 				if tmp != "" {
-					var c corpus.CheckResult
-					c, r.err = corpus.Check(sp, dir, tmp, opt)
+					var c synth.CheckResult
+					c, r.err = synth.Check(sp, dir, tmp, opt)
 					r.diffs, r.notes = c.Diffs, c.Notes
 				} else {
-					r.truth, r.err = corpus.Generate(sp, dir, opt)
+					r.truth, r.err = synth.Generate(sp, dir, opt)
 				}
 				r.secs = time.Since(start).Seconds()
 				switch {
@@ -329,7 +330,7 @@ func synthDry(specs []*corpus.Spec, s stdio) error {
 	fmt.Fprintf(tw, "clip\tsize\tfps\tseconds\tstrokes\tpocketed\tfouls\tcovers\n")
 	var errs []error
 	for _, sp := range specs {
-		sim, err := corpus.Simulate(sp)
+		sim, err := synth.Simulate(sp)
 		if err != nil {
 			errs = append(errs, err)
 			continue

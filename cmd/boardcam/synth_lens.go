@@ -13,6 +13,7 @@ import (
 
 	"github.com/boardcam/boardcam/calibrate"
 	"github.com/boardcam/boardcam/corpus"
+	"github.com/boardcam/boardcam/render/synth"
 )
 
 // lensViews is how many chessboard photos each camera gets: what
@@ -26,7 +27,7 @@ const lensViews = 15
 // clip uses which file. With only (a subset of the specs) the other
 // clips' entries are kept.
 func synthLenses(ctx context.Context, dir string, specs []*corpus.Spec, all bool, logf func(string, ...any), s stdio) error {
-	names, first, cams, err := corpus.LensClips(specs)
+	names, first, cams, err := synth.LensClips(specs)
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func synthLenses(ctx context.Context, dir string, specs []*corpus.Spec, all bool
 		}
 		start := time.Now()
 		seed, _ := strconv.ParseUint(fp[:8], 16, 64)
-		views, err := corpus.ChessboardViews(cams[fp], pat, lensViews, seed)
+		views, err := synth.ChessboardViews(cams[fp], pat, lensViews, seed)
 		if err != nil {
 			return fmt.Errorf("%s: %w", first[fp].Name, err)
 		}

@@ -144,114 +144,133 @@ func (b *Buzzer) Close() error {
 
 func (b *Buzzer) run() {
 	defer close(b.done)
-	var (
-		queue    []display.QueuedAlert
-		cur      *display.QueuedAlert
-		step     int
-		stepEnd  time.Time
-		gapUntil time.Time
-		timer    clock.Timer
-	)
-	// Reports are sent at the end of each round, once the timer is armed,
-	// so that whoever waits for a report sees the buzzer's next deadline.
-	var reports []display.Report
-	report := func(op string, a display.QueuedAlert, err error) {
-		reports = append(reports, display.Report{Sink: b.o.Name, Op: op + " " + a.Kind.String(), Queued: a.At, Done: b.clock.Now(), Err: err})
-	}
-	set := func(on bool, a display.QueuedAlert) {
-		if err := b.line.Set(on); err != nil {
-			report("set", a, err)
-		}
-	}
+	st := &buzzerState{b: b}
 	for {
 		var tc <-chan time.Time
-		if timer != nil {
-			tc = timer.C()
+		if st.timer != nil {
+			tc = st.timer.C()
 		}
 		select {
 		case <-b.stop:
-			if timer != nil {
-				timer.Stop()
+			if st.timer != nil {
+				st.timer.Stop()
 			}
 			return
 		case <-tc:
-			timer = nil
+			st.timer = nil
 		case <-b.mb.Wake():
-			m := b.mb.Take()
-			now := b.clock.Now()
-			for _, a := range m.Alerts {
-				if _, ok := b.patterns[a.Kind]; !ok {
-					report("unknown", a, fmt.Errorf("buzzer: no pattern for %s", a.Kind))
-					continue
-				}
-				// Pre-emption: a more important alert drops the less
-				// important ones waiting and cuts the one playing.
-				kept := queue[:0]
-				for _, q := range queue {
-					if q.Kind < a.Kind {
-						report("drop", q, nil)
-						continue
-					}
-					kept = append(kept, q)
-				}
-				queue = kept
-				if cur != nil && cur.Kind < a.Kind {
-					set(false, *cur)
-					report("drop", *cur, nil)
-					cur = nil
-					gapUntil = now.Add(b.o.Gap)
-				}
-				if len(queue) >= b.o.MaxQueue {
-					report("drop", queue[0], nil)
-					queue = queue[1:]
-				}
-				queue = append(queue, a)
-			}
+			st.enqueue(b.mb.Take().Alerts, b.clock.Now())
 		}
 		now := b.clock.Now()
-		// Advance the pattern playing, or start the next one.
-		for {
-			if cur != nil {
-				if now.Before(stepEnd) {
-					break
-				}
-				step++
-				p := b.patterns[cur.Kind]
-				if step >= len(p) {
-					err := b.line.Set(false)
-					report("end", *cur, err)
-					cur = nil
-					gapUntil = now.Add(b.o.Gap)
-					continue
-				}
-				set(step%2 == 0, *cur)
-				stepEnd = now.Add(p[step])
-				break
-			}
-			if len(queue) == 0 || now.Before(gapUntil) {
-				break
-			}
-			a := queue[0]
-			queue = queue[1:]
-			cur, step = &a, 0
-			err := b.line.Set(true)
-			stepEnd = now.Add(b.patterns[a.Kind][0])
-			report("alert", a, err)
-			break
-		}
-		if timer != nil {
-			timer.Stop()
-			timer = nil
-		}
-		switch {
-		case cur != nil:
-			timer = b.clock.NewTimer(stepEnd.Sub(now))
-		case len(queue) > 0:
-			timer = b.clock.NewTimer(gapUntil.Sub(now))
-		}
-		for _, r := range reports {
+		st.advance(now)
+		st.arm(now)
+		// Reports are sent at the end of each round, once the timer is
+		// armed, so that whoever waits for a report sees the buzzer's next
+		// deadline.
+		for _, r := range st.reports {
 			b.o.Report.Send(r)
 		}
-		reports = reports[:0]
+		st.reports = st.reports[:0]
+	}
+}
+
+// buzzerState is the buzzer goroutine's state: the alerts waiting, the one
+// playing (cur) and where its pattern is, the quiet gap after it.
+type buzzerState struct {
+	b        *Buzzer
+	queue    []display.QueuedAlert
+	cur      *display.QueuedAlert
+	step     int
+	stepEnd  time.Time
+	gapUntil time.Time
+	timer    clock.Timer
+	reports  []display.Report
+}
+
+func (st *buzzerState) report(op string, a display.QueuedAlert, err error) {
+	st.reports = append(st.reports, display.Report{Sink: st.b.o.Name, Op: op + " " + a.Kind.String(), Queued: a.At, Done: st.b.clock.Now(), Err: err})
+}
+
+func (st *buzzerState) set(on bool, a display.QueuedAlert) {
+	if err := st.b.line.Set(on); err != nil {
+		st.report("set", a, err)
+	}
+}
+
+// enqueue queues new alerts. Pre-emption: a more important alert drops the
+// less important ones waiting and cuts the one playing.
+func (st *buzzerState) enqueue(alerts []display.QueuedAlert, now time.Time) {
+	for _, a := range alerts {
+		if _, ok := st.b.patterns[a.Kind]; !ok {
+			st.report("unknown", a, fmt.Errorf("buzzer: no pattern for %s", a.Kind))
+			continue
+		}
+		kept := st.queue[:0]
+		for _, q := range st.queue {
+			if q.Kind < a.Kind {
+				st.report("drop", q, nil)
+				continue
+			}
+			kept = append(kept, q)
+		}
+		st.queue = kept
+		if st.cur != nil && st.cur.Kind < a.Kind {
+			st.set(false, *st.cur)
+			st.report("drop", *st.cur, nil)
+			st.cur = nil
+			st.gapUntil = now.Add(st.b.o.Gap)
+		}
+		if len(st.queue) >= st.b.o.MaxQueue {
+			st.report("drop", st.queue[0], nil)
+			st.queue = st.queue[1:]
+		}
+		st.queue = append(st.queue, a)
+	}
+}
+
+// advance moves the pattern playing on, or starts the next one.
+func (st *buzzerState) advance(now time.Time) {
+	for {
+		if st.cur != nil {
+			if now.Before(st.stepEnd) {
+				return
+			}
+			st.step++
+			p := st.b.patterns[st.cur.Kind]
+			if st.step >= len(p) {
+				err := st.b.line.Set(false)
+				st.report("end", *st.cur, err)
+				st.cur = nil
+				st.gapUntil = now.Add(st.b.o.Gap)
+				continue
+			}
+			st.set(st.step%2 == 0, *st.cur)
+			st.stepEnd = now.Add(p[st.step])
+			return
+		}
+		if len(st.queue) == 0 || now.Before(st.gapUntil) {
+			return
+		}
+		a := st.queue[0]
+		st.queue = st.queue[1:]
+		st.cur, st.step = &a, 0
+		err := st.b.line.Set(true)
+		st.stepEnd = now.Add(st.b.patterns[a.Kind][0])
+		st.report("alert", a, err)
+		return
+	}
+}
+
+// arm sets the timer for the next step, or for the end of the gap.
+func (st *buzzerState) arm(now time.Time) {
+	if st.timer != nil {
+		st.timer.Stop()
+		st.timer = nil
+	}
+	switch {
+	case st.cur != nil:
+		st.timer = st.b.clock.NewTimer(st.stepEnd.Sub(now))
+	case len(st.queue) > 0:
+		st.timer = st.b.clock.NewTimer(st.gapUntil.Sub(now))
 	}
 }

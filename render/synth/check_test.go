@@ -1,4 +1,4 @@
-package corpus
+package synth
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/boardcam/boardcam/corpus"
 )
 
 const tinyCheckSpec = `# A tiny clip for Check's tests.
@@ -39,7 +41,7 @@ func TestCheckComparesFramesNotEncoderBytes(t *testing.T) {
 	if err := os.WriteFile(specPath, []byte(tinyCheckSpec), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sp, err := LoadSpec(specPath)
+	sp, err := corpus.LoadSpec(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func TestCheckComparesFramesNotEncoderBytes(t *testing.T) {
 
 	// Another machine's encoder: the same frames, other bytes (here a
 	// re-encoding), and the truth records that video.
-	video := VideoFile(dir, "tiny")
+	video := corpus.VideoFile(dir, "tiny")
 	other := filepath.Join(dir, "other.mp4")
 	out, err := exec.Command("ffmpeg", "-hide_banner", "-loglevel", "error", "-i", video, "-c:v", "libx264", "-crf", "30",
 		"-pix_fmt", "yuv420p", "-threads", "1", "-fflags", "+bitexact", "-flags:v", "+bitexact", "-map_metadata", "-1", "-y", other).CombinedOutput()
@@ -74,13 +76,13 @@ func TestCheckComparesFramesNotEncoderBytes(t *testing.T) {
 	if err := os.Rename(other, video); err != nil {
 		t.Fatal(err)
 	}
-	rewrite := func(edit func(*Truth)) {
+	rewrite := func(edit func(*corpus.Truth)) {
 		t.Helper()
-		p, err := FindTruth(dir, "tiny")
+		p, err := corpus.FindTruth(dir, "tiny")
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := ReadTruth(p)
+		c, err := corpus.ReadTruth(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,11 +95,11 @@ func TestCheckComparesFramesNotEncoderBytes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	sum, size, err := fileSHA256(video)
+	sum, size, err := corpus.FileSHA256(video)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rewrite(func(c *Truth) { c.Clip.SHA256, c.Clip.Bytes = sum, size })
+	rewrite(func(c *corpus.Truth) { c.Clip.SHA256, c.Clip.Bytes = sum, size })
 	res := check("encoded elsewhere")
 	if len(res.Diffs) > 0 || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "tiny.mp4 is encoded differently on this machine from identical frames") {
 		t.Errorf("encoded elsewhere: %+v", res)
@@ -105,27 +107,27 @@ func TestCheckComparesFramesNotEncoderBytes(t *testing.T) {
 
 	// The frames the code renders changed.
 	frames := tr.Clip.FramesSHA256
-	rewrite(func(c *Truth) { c.Clip.FramesSHA256 = strings.Repeat("0", 64) })
+	rewrite(func(c *corpus.Truth) { c.Clip.FramesSHA256 = strings.Repeat("0", 64) })
 	if res := check("other frames"); len(res.Diffs) != 1 || !strings.Contains(res.Diffs[0], "frames: the rendered frames differ") {
 		t.Errorf("other frames: %+v", res)
 	}
 
 	// Anything else in the truth changed.
-	rewrite(func(c *Truth) { c.Clip.FramesSHA256 = frames; c.Clip.Seed++ })
+	rewrite(func(c *corpus.Truth) { c.Clip.FramesSHA256 = frames; c.Clip.Seed++ })
 	if res := check("other truth"); len(res.Diffs) != 1 || !strings.Contains(res.Diffs[0], "truth: tiny.truth.json differs") {
 		t.Errorf("other truth: %+v", res)
 	}
 
 	// A truth from before the frames were hashed: only the video's bytes
 	// can tell, and they differ.
-	rewrite(func(c *Truth) { c.Clip.FramesSHA256 = ""; c.Clip.Seed-- })
+	rewrite(func(c *corpus.Truth) { c.Clip.FramesSHA256 = ""; c.Clip.Seed-- })
 	res = check("no frames hash")
 	if len(res.Diffs) != 2 || !strings.Contains(res.Diffs[0], "video: tiny.mp4 differs") || !strings.Contains(res.Diffs[1], "truth: tiny.truth.json differs") {
 		t.Errorf("no frames hash: %+v", res)
 	}
 
 	// A video that is not the one its truth describes.
-	rewrite(func(c *Truth) { c.Clip.FramesSHA256 = frames })
+	rewrite(func(c *corpus.Truth) { c.Clip.FramesSHA256 = frames })
 	f, err := os.OpenFile(video, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

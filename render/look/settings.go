@@ -1,4 +1,4 @@
-package render
+package look
 
 import (
 	"bytes"
@@ -363,14 +363,14 @@ func (s Settings) validate() []fieldError {
 		bad("board.markings", "%q is not icf or home", b.Markings)
 	}
 	b.Lines.validate(bad)
-	if _, err := parseColour(b.Wood, woodColours); err != nil {
+	if _, err := ParseColour(b.Wood, WoodColours); err != nil {
 		bad("board.wood", "%v", err)
 	}
-	if _, err := parseColour(b.Frame, frameColours); err != nil {
+	if _, err := ParseColour(b.Frame, FrameColours); err != nil {
 		bad("board.frame", "%v", err)
 	}
-	if _, ok := netColours[b.Net]; !ok {
-		bad("board.net", "%q is not one of %s", b.Net, names(netColours))
+	if _, ok := NetColours[b.Net]; !ok {
+		bad("board.net", "%q is not one of %s", b.Net, names(NetColours))
 	}
 	rng("board.grain", b.Grain, 0, 1)
 	rng("board.wear", b.Wear, 0, 1)
@@ -379,10 +379,10 @@ func (s Settings) validate() []fieldError {
 	p := s.Pieces
 	for _, f := range []struct {
 		path, v string
-		m       map[string]bgr
-	}{{"pieces.whites", p.Whites, whiteColours}, {"pieces.blacks", p.Blacks, blackColours},
-		{"pieces.queen", p.Queen, queenColours}, {"pieces.striker", p.Striker, strikerColours}} {
-		if _, err := parseColour(f.v, f.m); err != nil {
+		m       map[string]BGR
+	}{{"pieces.whites", p.Whites, WhiteColours}, {"pieces.blacks", p.Blacks, BlackColours},
+		{"pieces.queen", p.Queen, QueenColours}, {"pieces.striker", p.Striker, StrikerColours}} {
+		if _, err := ParseColour(f.v, f.m); err != nil {
 			bad(f.path, "%v", err)
 		}
 	}
@@ -405,8 +405,8 @@ func (s Settings) validate() []fieldError {
 		rng(p+".ramp", d.Ramp, 0, 60)
 	}
 	g := s.Background
-	if _, ok := backgroundKinds[g.Kind]; !ok {
-		bad("background.kind", "%q is not one of %s", g.Kind, names(backgroundKinds))
+	if _, ok := BackgroundKinds[g.Kind]; !ok {
+		bad("background.kind", "%q is not one of %s", g.Kind, names(BackgroundKinds))
 	}
 	rng("background.clutter", g.Clutter, 0, 1)
 	rng("background.depth", g.Depth, 0, 2000)
@@ -441,7 +441,8 @@ func (s Settings) validate() []fieldError {
 var validPreset = map[string]bool{"ultrafast": true, "superfast": true, "veryfast": true, "faster": true,
 	"fast": true, "medium": true, "slow": true, "slower": true, "veryslow": true}
 
-var backgroundKinds = map[string]bool{"table": true, "floor": true, "cloth": true}
+// BackgroundKinds are the kinds of room background.kind may name.
+var BackgroundKinds = map[string]bool{"table": true, "floor": true, "cloth": true}
 
 func names[V any](m map[string]V) string {
 	var ns []string

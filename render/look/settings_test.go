@@ -1,4 +1,4 @@
-package render
+package look
 
 import (
 	"strings"
@@ -67,11 +67,11 @@ func TestParseSettings(t *testing.T) {
 }
 
 func TestColours(t *testing.T) {
-	c, err := parseColour("#ff8000", woodColours)
-	if err != nil || c != rgb(255, 128, 0) {
+	c, err := ParseColour("#ff8000", WoodColours)
+	if err != nil || c != RGB(255, 128, 0) {
 		t.Errorf("#ff8000 = %v, %v", c, err)
 	}
-	if _, err := parseColour("#ff80", woodColours); err == nil {
+	if _, err := ParseColour("#ff80", WoodColours); err == nil {
 		t.Error("short hex accepted")
 	}
 }

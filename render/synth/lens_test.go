@@ -1,4 +1,4 @@
-package corpus
+package synth
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/calibrate"
+	"github.com/boardcam/boardcam/corpus"
 	"github.com/boardcam/boardcam/render"
 )
 
@@ -64,7 +65,7 @@ func TestChessboardViewsGiveTheLens(t *testing.T) {
 	cams := map[string]*render.Camera{}
 	lenses := map[string]*calibrate.Lens{}
 	for _, name := range []string{"arm-foul", "queen-returned"} {
-		sp, err := LoadSpec(filepath.Join("..", "testdata", "videos", name+".yaml"))
+		sp, err := corpus.LoadSpec(filepath.Join("..", "..", "testdata", "videos", name+".yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +73,7 @@ func TestChessboardViewsGiveTheLens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		views, err := ChessboardViews(cam, DefaultChessboardPattern, 15, 7)
+		views, err := ChessboardViews(cam, corpus.DefaultChessboardPattern, 15, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +82,7 @@ func TestChessboardViewsGiveTheLens(t *testing.T) {
 				gocv.IMWrite(filepath.Join(dir, fmt.Sprintf("%s-%02d.png", name, i)), v)
 			}
 		}
-		pat := calibrate.Chessboard{Cols: DefaultChessboardPattern.Cols, Rows: DefaultChessboardPattern.Rows, Square: DefaultChessboardPattern.Square}
+		pat := calibrate.Chessboard{Cols: corpus.DefaultChessboardPattern.Cols, Rows: corpus.DefaultChessboardPattern.Rows, Square: corpus.DefaultChessboardPattern.Square}
 		l, rep, err := calibrate.CalibrateLens(views, nil, pat, false, time.Unix(0, 0))
 		for _, v := range views {
 			v.Close()
