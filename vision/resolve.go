@@ -490,20 +490,32 @@ func (d *Detector) lonelyOnCentre(c disc) bool {
 // dropLoneCircle decides about a queen alone on the red centre circle
 // whose empty look is not known (see lonelyOnCentre). The circle is the
 // queen's size and colour, and on many boards its ink the queen's red: it
-// is reported as the queen — with half its score, see toDetection — only
-// when something says a disc lies there: it stands up from the board (see
-// standsUp), or the queen was reported there in the last frame (she stayed
-// after the opening arrangement broke up, or came there: a disc that moves
-// is no print). Otherwise the candidate is parked — kept like a disc,
-// carried over while nothing changes there, but not reported — whatever
-// else is on the board: a game in progress says nothing of whether the
-// queen is still on it.
+// is reported as the queen — with half its score, see toDetection — when
+// the queen was reported there in the last frame (she stayed after the
+// opening arrangement broke up, or came there), or when it stands up from
+// the board (see rimShade) and a game is in progress, the striker or men
+// of both colours being on the board (a queen on the board always has men
+// of both colours with it: a side's last man cannot be pocketed before the
+// queen is covered). A game in progress alone says nothing of whether the
+// queen is still on the board; an empty board, or one with a stray man,
+// does not get a queen on its centre circle. Otherwise the candidate is
+// parked — kept like a disc, carried over while nothing changes there, but
+// not reported — until one of these holds.
 func (d *Detector) dropLoneCircle() {
 	li := -1
+	var white, black, striker bool
 	for i := range d.accepted {
 		d.accepted[i].parked = false
-		if d.lonelyOnCentre(d.accepted[i]) {
+		c := d.accepted[i]
+		switch {
+		case d.lonelyOnCentre(c):
 			li = i
+		case c.kind == board.White:
+			white = true
+		case c.kind == board.Black:
+			black = true
+		case c.kind == board.Striker:
+			striker = true
 		}
 	}
 	if li < 0 {
@@ -514,9 +526,9 @@ func (d *Detector) dropLoneCircle() {
 		return
 	}
 	shade, ok := d.rimShade(d.plane(), li)
-	c.parked = !ok || shade < standingRim
+	c.parked = !(striker || white && black) || !ok || shade < standingRim
 	if d.trace != nil {
-		d.tracef(c.x, c.y, "alone on the red centre circle: rim %.1f (seen %v), parked %v", shade, ok, c.parked)
+		d.tracef(c.x, c.y, "alone on the red centre circle: rim %.1f (seen %v), game on %v, parked %v", shade, ok, striker || white && black, c.parked)
 	}
 }
 
