@@ -58,7 +58,7 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Clock: clocktest.New(), analyzer: a, catchUp: -1}
 	d.metrics = NewMetrics(nil, d.Clock.Now())
 	t.Cleanup(func() { d.latest.Close() })
-	c := &capture{out: make(chan *Frame, len(frames)), pool: make(chan *Frame, len(frames)), lossless: lossless, pics: testSight.Pictures}
+	c := &capture{out: make(chan *Frame, len(frames)), pool: newFramePool(len(frames)), lossless: lossless, pics: testSight.Pictures}
 	for _, f := range frames {
 		m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(f.level, f.level, f.level, 0), 48, 64, gocv.MatTypeCV8UC3)
 		c.out <- &Frame{Image: &m, Index: f.index, Resumed: f.resumed, Captured: d.Clock.Now().Add(f.at)}
@@ -72,8 +72,7 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	for o := range out {
 		obs = append(obs, o)
 	}
-	for len(c.pool) > 0 {
-		f := <-c.pool
+	for f := c.pool.get(); f != nil; f = c.pool.get() {
 		f.Image.Close()
 	}
 	return obs, d

@@ -287,7 +287,7 @@ func TestCameraGapFromTimeStamps(t *testing.T) {
 	for f := range c.out {
 		idx = append(idx, f.Index)
 		missed += f.CameraMissed
-		c.pool <- f
+		c.pool.put(f)
 	}
 	if fmt.Sprint(idx) != "[0 1 2 6 7]" || missed != 3 {
 		t.Errorf("indices %v, camera missed %d; want [0 1 2 6 7] and 3", idx, missed)
@@ -381,10 +381,40 @@ func TestFrameQueueBoundedInBytes(t *testing.T) {
 		}
 	}
 	for _, f := range taken {
-		c.pool <- f
+		c.pool.put(f)
 	}
 	c.fit(640, 480) // smaller frames: more buffers again
-	if d, n := c.depth.Load(), len(c.pool); d != 13 || n != 14 {
+	if d, n := c.depth.Load(), c.pool.len(); d != 13 || n != 14 {
 		t.Fatalf("at 640×480: depth %d, %d buffers; want 13 and 14", d, n)
+	}
+}
+
+// While the analysis keeps up (each frame given back before the next is
+// read) one buffer goes round: the others are never filled, so the
+// memory follows the backlog reached, not the queue's bound.
+func TestFramePoolReusesTheBufferGivenBackLast(t *testing.T) {
+	c := &capture{queue: 30, queueMB: 12, src: &stampedSource{}, pics: testSight.Pictures}
+	if err := c.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.fit(1280, 720)
+	for i := 0; i < 20; i++ {
+		f, pooled, err := c.take(nil, false)
+		if err != nil || !pooled {
+			t.Fatalf("take %d: pooled %v, %v", i, pooled, err)
+		}
+		writeWorldFrame(f.Image.(*gocv.Mat), i)
+		c.pool.put(f)
+	}
+	var filled []*Frame
+	for f := c.pool.get(); f != nil; f = c.pool.get() {
+		if !f.Image.Empty() {
+			filled = append(filled, f)
+		}
+		defer c.pool.put(f)
+	}
+	if len(filled) != 1 {
+		t.Errorf("%d buffers filled after 20 frames analysed one at a time, want 1", len(filled))
 	}
 }

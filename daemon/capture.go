@@ -63,7 +63,7 @@ type capture struct {
 	metrics   *Metrics
 	status    func(web.Camera)
 	lost      func() // the picture was lost (stall or disconnection)
-	pool      chan *Frame
+	pool      *framePool
 	out       chan *Frame
 	spare     *Frame
 	catchUp   int64 // frames up to this index are read unpaced and kept
@@ -104,7 +104,7 @@ func (c *capture) Initialize() error {
 	}
 	c.catchUp = -1
 	c.out = make(chan *Frame, q+1)
-	c.pool = make(chan *Frame, q+1)
+	c.pool = newFramePool(q + 1)
 	info := c.src.Info()
 	c.fit(info.Width, info.Height)
 	c.spare = c.newFrame()
@@ -138,7 +138,7 @@ func (c *capture) fit(w, h int) {
 		if c.retire > 0 {
 			c.retire--
 		} else {
-			c.pool <- c.newFrame()
+			c.pool.put(c.newFrame())
 		}
 		c.buffers++
 	}
@@ -155,16 +155,15 @@ func (c *capture) Close() {
 		return
 	}
 	for {
-		select {
-		case f := <-c.pool:
-			f.Image.Close()
-		default:
+		f := c.pool.get()
+		if f == nil {
 			if c.spare != nil {
 				c.spare.Image.Close()
 				c.spare = nil
 			}
 			return
 		}
+		f.Image.Close()
 	}
 }
 
@@ -268,20 +267,73 @@ func (c *capture) run(done <-chan struct{}) error {
 	}
 }
 
+// framePool holds the free frame buffers, the one given back last taken
+// first: while the analysis keeps up the same few buffers go round and the
+// others are never filled (a buffer's Mat gets its pixels at its first
+// read), so the memory follows the backlog the analysis actually let
+// build up, not the queue's bound (a FIFO channel filled every buffer in
+// turn: 5 × 2.76 MB at 720p whatever the backlog).
+type framePool struct {
+	mu   sync.Mutex
+	free []*Frame
+	n    chan struct{} // one token per buffer in free
+}
+
+func newFramePool(capacity int) *framePool {
+	return &framePool{n: make(chan struct{}, capacity)}
+}
+
+// put gives a buffer back; it never blocks (the capacity is every
+// buffer's).
+func (p *framePool) put(f *Frame) {
+	p.mu.Lock()
+	p.free = append(p.free, f)
+	p.mu.Unlock()
+	p.n <- struct{}{}
+}
+
+// get takes the buffer given back last, or nil when none is free.
+func (p *framePool) get() *Frame {
+	select {
+	case <-p.n:
+		return p.pop()
+	default:
+		return nil
+	}
+}
+
+// wait takes a buffer when one is free, or nil when done is closed first.
+func (p *framePool) wait(done <-chan struct{}) *Frame {
+	select {
+	case <-p.n:
+		return p.pop()
+	case <-done:
+		return nil
+	}
+}
+
+func (p *framePool) pop() *Frame {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f := p.free[len(p.free)-1]
+	p.free[len(p.free)-1] = nil
+	p.free = p.free[:len(p.free)-1]
+	return f
+}
+
+// len is the number of free buffers.
+func (p *framePool) len() int { return len(p.n) }
+
 // take returns a free frame buffer, or the spare (dropped) one when none
 // is free and the capture may not wait.
 func (c *capture) take(done <-chan struct{}, wait bool) (*Frame, bool, error) {
 	for {
-		var f *Frame
-		select {
-		case f = <-c.pool:
-		default:
+		f := c.pool.get()
+		if f == nil {
 			if !wait {
 				return c.spare, false, nil
 			}
-			select {
-			case f = <-c.pool:
-			case <-done:
+			if f = c.pool.wait(done); f == nil {
 				return nil, false, errStopped
 			}
 		}
@@ -306,7 +358,7 @@ func (c *capture) deliver(f *Frame, pooled bool) {
 		// that a video's last frame still reaches the analysis.
 		c.pics.Copy(c.spare.Image, f.Image)
 		c.spare.Index, c.spare.PTS = f.Index, f.PTS
-		c.pool <- f
+		c.pool.put(f)
 		pooled = false
 	}
 	if !pooled {
@@ -322,7 +374,7 @@ func (c *capture) deliver(f *Frame, pooled bool) {
 	case c.out <- f:
 	default: // cannot happen: the channel holds every buffer of the pool
 		c.metrics.drop("analyze")
-		c.pool <- f
+		c.pool.put(f)
 	}
 }
 
@@ -362,7 +414,7 @@ func (c *capture) readFile(done <-chan struct{}) error {
 		pts, err := c.src.Read(f.Image)
 		if err != nil {
 			if pooled {
-				c.pool <- f
+				c.pool.put(f)
 			}
 			return err
 		}
@@ -375,7 +427,7 @@ func (c *capture) readFile(done <-chan struct{}) error {
 			if d := due.Sub(c.clock.Now()); d > 0 {
 				if !clock.Sleep(c.clock, d, done) {
 					if pooled {
-						c.pool <- f
+						c.pool.put(f)
 					}
 					return errStopped
 				}
@@ -443,7 +495,7 @@ func (c *capture) readLive(done <-chan struct{}) error {
 		}
 		if res.err != nil {
 			if pooled {
-				c.pool <- f
+				c.pool.put(f)
 			}
 			if errors.Is(res.err, ErrStalled) && !stalled {
 				c.setStatus(web.CameraStalled, res.err.Error())
@@ -487,7 +539,7 @@ func (c *capture) cameraGap(ts time.Duration) {
 // abandonFrame replaces a frame buffer left with an abandoned reader.
 func (c *capture) abandonFrame(f *Frame, pooled bool) {
 	if pooled {
-		c.pool <- c.newFrame()
+		c.pool.put(c.newFrame())
 	} else {
 		c.spare = c.newFrame()
 	}

@@ -847,7 +847,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 				d.keepLatest(f)
 				d.ev.frame(f)
 				captured := f.Captured
-				d.cap.pool <- f
+				d.cap.pool.put(f)
 				if skip == "rest" {
 					acc.skippedAtRest()
 					d.metrics.degraded(DegradedAtRest)
@@ -880,7 +880,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 			det.Forget()
 		}
 		captured, index, pts := f.Captured, f.Index, f.PTS
-		d.cap.pool <- f
+		d.cap.pool.put(f)
 		d.metrics.frameOut(d.Clock.Now())
 		if err != nil {
 			if err.Error() != lastErr {

@@ -102,6 +102,8 @@ func (tk *Tracker) observe(i int, d *sight.Detection) {
 			if f := tr.moveFirst; tr.moveStreak > 0 && f.p.Sub(tr.restPos).Dot(o.p.Sub(f.p)) > 0 {
 				// Already seen leaving, this way, the frame before.
 				tk.startMoving(i, &f, o)
+			} else if f, ok := tk.offPlace(tr, o); ok {
+				tk.startMoving(i, &f, o)
 			} else {
 				tk.startMoving(i, nil, o)
 			}
@@ -109,11 +111,16 @@ func (tk *Tracker) observe(i int, d *sight.Detection) {
 			if tr.moveStreak > 0 {
 				first := tr.moveFirst
 				tk.startMoving(i, &first, o)
+			} else if f, ok := tk.offPlace(tr, o); ok {
+				tk.startMoving(i, &f, o)
 			} else {
 				tr.moveStreak, tr.moveFirst = 1, o
 			}
 		default:
 			tr.moveStreak = 0
+			if dist > tk.cfg.MoveMM {
+				tr.offObs = o
+			}
 			// A running mean, partial detections (three times the
 			// error) counting a ninth.
 			w := 1.0
@@ -289,7 +296,10 @@ func (tk *Tracker) addMoving(i int, o obs) {
 		pred := tk.mot.at(s, o.t)
 		sp := tk.mot.vel(s, last.t).Len()
 		thr := 3 + 3.5*math.Hypot(o.sigma, last.sigma) + 0.06*sp*gap + 0.5*500*gap*gap
-		bent = o.p.Dist(pred) > thr
+		// (Or its predicted way runs into a disc seen leaving its place
+		// in this frame: at a low frame rate a glancing touch turns it
+		// less than thr.)
+		bent = o.p.Dist(pred) > thr || tk.chordStruck(i, last.p, pred)
 	}
 	if bent {
 		prior := o.p.Sub(last.p).Scale(1 / gap)

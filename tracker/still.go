@@ -97,7 +97,7 @@ func (h *handSnaps) at(t float64) *handSnap {
 // compares.
 func (tk *Tracker) observeHand() {
 	s := &tk.tracks[idxS]
-	if tk.stroke != nil || tk.occ == nil || !s.seen || !(s.state == Moving || s.moveStreak > 0) {
+	if tk.stroke != nil || tk.occ == nil || !s.seen || !(s.state == Moving || s.moveStreak > 0 || s.offObs.t == tk.t) {
 		return
 	}
 	if tk.occ.Hidden(s.pos, s.r+40) == 0 {

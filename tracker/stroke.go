@@ -352,10 +352,9 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 // fast, from a base-line area, out from under the hand that flicked it.
 func (tk *Tracker) checkFlick() bool {
 	s := &tk.tracks[idxS]
-	if s.state == Moving {
-
-	}
-	if s.state != Moving || !s.seen || len(s.segs) == 0 {
+	// (Or seen sliding in two frames, then covered: see lowfps.go.)
+	lost := tk.lostFlick()
+	if !lost && (s.state != Moving || !s.seen) || len(s.segs) == 0 {
 		return false
 	}
 	// The first segment of the striker's motion that is a slide fast
@@ -363,7 +362,7 @@ func (tk *Tracker) checkFlick() bool {
 	// with the velocity of the chord to the next sighting.
 	for k := range s.segs {
 		sg := &s.segs[k]
-		if sg.n == 0 {
+		if sg.n == 0 || lost && k != tk.flick2.k {
 			continue
 		}
 		first := s.hist[sg.first]
@@ -387,7 +386,7 @@ func (tk *Tracker) checkFlick() bool {
 			if tk.accelerating(sg, s.hist) {
 				continue // carried by a hand: it gathers speed; a flicked striker only loses it
 			}
-			if last := s.hist[sg.first+sg.n-1]; tk.occ != nil && tk.occ.Hidden(last.p, s.r+25) > 0.22 &&
+			if last := s.hist[sg.first+sg.n-1]; !lost && tk.occ != nil && tk.occ.Hidden(last.p, s.r+25) > 0.22 &&
 				!tk.handStayed(s.hist, sg.first, last) {
 				// A hand around it: carried (a flicked striker leaves the
 				// hand behind) — unless the hand stayed where it was while
@@ -395,6 +394,7 @@ func (tk *Tracker) checkFlick() bool {
 				continue
 			}
 			if sg.n == 2 && k == len(s.segs)-1 && s.state == Moving {
+				tk.flick2 = flickWait{frame: tk.frame, k: k}
 				continue // one more sighting tells
 			}
 			if tk.mot.residual(sg, s.hist) > 3+4*tk.cfg.NoiseMM*(1+sg.v0.Len()/2000) {
@@ -460,6 +460,9 @@ func (tk *Tracker) checkFlick() bool {
 			tk.markStart(true, startSeenSigma)
 		} else {
 			tk.markStart(false, startBandSigma)
+		}
+		if lost {
+			tk.noteLostFlick(k)
 		}
 		return true
 	}

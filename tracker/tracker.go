@@ -36,8 +36,9 @@ type Tracker struct {
 
 	// stroke
 	stroke     *strokeState
-	strokeSeen bool     // a stroke has been seen since tracking began
-	still      stillPos // where the striker last stood still
+	strokeSeen bool      // a stroke has been seen since tracking began
+	still      stillPos  // where the striker last stood still
+	flick2     flickWait // the striker's slide seen twice, waiting for a third sighting (see lowfps.go)
 	calStarted bool
 	renumbered bool
 	// breaker decides the numbering of the initial position.
@@ -126,6 +127,7 @@ type track struct {
 	restKindT  float64 // last detection at rest of the disc's own class
 	moveStreak int
 	moveFirst  obs
+	offObs     obs // the last detection at rest beyond MoveMM of the place, taken for noise (see offPlace)
 	// anchor is where the disc lay at the end of the last stroke or
 	// placement: a disc settling elsewhere outside a stroke was moved.
 	anchor    board.Vec

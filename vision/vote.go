@@ -18,6 +18,7 @@ type voter struct {
 	gx, gy   gocv.Mat // Sobel derivatives of the BGR image, 16SC3
 	acc      [2]gocv.Mat
 	smooth   [2]gocv.Mat
+	gauss    gocv.Mat   // the 5×5 Gaussian's 1-D kernel (see smoothVotes)
 	radii    [2]float64 // in rectified pixels: man, striker
 	thr, sat float64    // gradient magnitude: voting threshold and saturation
 	// edge holds the strongest channel's gradient magnitude per pixel (for
@@ -43,6 +44,7 @@ func newVoter(n int, rMan, rStriker float64) *voter {
 		edge:  make([]float32, n*n),
 		ex:    make([]float32, n*n),
 		ey:    make([]float32, n*n),
+		gauss: gocv.GetGaussianKernelWithParams(5, 1.0, gocv.MatTypeCV32F),
 	}
 	for i := range vt.acc {
 		vt.acc[i] = gocv.NewMatWithSize(n, n, gocv.MatTypeCV32F)
@@ -57,6 +59,7 @@ func newVoter(n int, rMan, rStriker float64) *voter {
 func (vt *voter) close() {
 	vt.gx.Close()
 	vt.gy.Close()
+	vt.gauss.Close()
 	for i := range vt.acc {
 		vt.acc[i].Close()
 		vt.smooth[i].Close()
@@ -116,6 +119,10 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 	}
 	reach := int(math.Ceil(vt.radii[1])) + 1
 	voteFrom := roi.Inset(-reach).Intersect(src)
+	// Pixels of inner vote inside roi whichever way their gradient points
+	// (over a radius and a half pixel from its edges), so their votes need
+	// no bounds tests.
+	inner := roi.Inset(int(math.Ceil(math.Max(vt.radii[0], vt.radii[1]))) + 1)
 	thr2 := int32(vt.thr * vt.thr)
 	inv := float32(1 / vt.sat)
 	r0, r1 := float32(vt.radii[0]), float32(vt.radii[1])
@@ -127,15 +134,20 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 		k0 := y*n + src.Min.X
 		gxr, gyr := gx[3*k0:3*(k0+w)], gy[3*k0:3*(k0+w)]
 		er, exr, eyr := vt.edge[k0:k0+w], vt.ex[k0:k0+w], vt.ey[k0:k0+w]
-		// the pixels that vote: within voteFrom
-		v0, v1 := 0, 0
+		exr, eyr = exr[:len(er)], eyr[:len(er)]
+		// the pixels that vote: within voteFrom; f0 ≤ i < f1 within inner
+		v0, v1, f0, f1 := 0, 0, 0, 0
 		if y >= voteFrom.Min.Y && y < voteFrom.Max.Y {
 			v0, v1 = voteFrom.Min.X-src.Min.X, voteFrom.Max.X-src.Min.X
 		}
+		if y >= inner.Min.Y && y < inner.Max.Y && !inner.Empty() {
+			f0, f1 = max(inner.Min.X-src.Min.X, v0), min(inner.Max.X-src.Min.X, v1)
+		}
 		cy := float32(y) + 0.5
 		for i := range er {
-			g := gxr[3*i : 3*i+3 : 3*i+3]
-			h := gyr[3*i : 3*i+3 : 3*i+3]
+			o := 3 * i
+			g := gxr[o : o+3 : o+3]
+			h := gyr[o : o+3 : o+3]
 			// the channel with the strongest gradient
 			b0, c0 := int32(g[0]), int32(h[0])
 			b1, c1 := int32(g[1]), int32(h[1])
@@ -165,6 +177,13 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 			ux, uy := fx/m, fy/m
 			cx := float32(i+src.Min.X) + 0.5
 			// both radii, both directions
+			if i >= f0 && i < f1 {
+				a0[int(cy+r0*uy)*n+int(cx+r0*ux)] += wt
+				a0[int(cy-r0*uy)*n+int(cx-r0*ux)] += wt
+				a1[int(cy+r1*uy)*n+int(cx+r1*ux)] += wt
+				a1[int(cy-r1*uy)*n+int(cx-r1*ux)] += wt
+				continue
+			}
 			if px, py := int(cx+r0*ux), int(cy+r0*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
 				a0[py*n+px] += wt
 			}
@@ -182,12 +201,16 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 	return nil
 }
 
-// smoothVotes smooths the vote maps within roi (a 5×5 Gaussian).
+// smoothVotes smooths the vote maps within roi (a 5×5 Gaussian of σ 1).
+// It is OpenCV's GaussianBlur without making the kernel each call (which
+// computes it in software floating point: most of a small region's cost):
+// GaussianBlur of a 32-bit float image is sepFilter2D with
+// getGaussianKernel's kernel both ways (TestSmoothVotesIsGaussianBlur).
 func (vt *voter) smoothVotes(roi image.Rectangle) {
 	for i := range vt.acc {
 		a := vt.acc[i].Region(roi)
 		s := vt.smooth[i].Region(roi)
-		gocv.GaussianBlur(a, &s, image.Pt(5, 5), 1.0, 1.0, gocv.BorderConstant)
+		gocv.SepFilter2D(a, &s, gocv.MatTypeCV32F, vt.gauss, vt.gauss, image.Pt(-1, -1), 0, gocv.BorderConstant)
 		s.Close()
 		a.Close()
 	}

@@ -99,105 +99,147 @@ func cmdCalibrate(ctx context.Context, args []string, s stdio) error {
 	if *out == "" {
 		*out = "calibration.json"
 	}
-	opt := calibrate.Options{Orientation: calibrate.DefaultOrientation()}
-	if *boardFile != "" {
-		g, err := board.Load(*boardFile)
-		if err != nil {
-			return err
-		}
-		opt.Geometry = g
+	c := &boardCalibration{input: posArgs[0], frame: *frame, seek: set["frame"], lensFile: *lensFile, out: *out, debug: *debug, json: *jsonOut}
+	if err := c.options(*boardFile, *southAt, *breaker, *corners); err != nil {
+		return err
 	}
-	d, err := calibrate.ParseDirection(*southAt)
-	if err != nil {
-		return usageError("--south-at: %v", err)
-	}
-	opt.Orientation.SouthAt = d
-	if *breaker != "" {
-		side, err := board.ParseSide(*breaker)
-		if err != nil {
-			return usageError("--breaker: %v", err)
-		}
-		opt.Orientation.Breaker, opt.Orientation.BreakerSource = side, "config"
-	}
-	var manual *[4]calibrate.Point
-	if *corners != "" {
-		c, err := calibrate.ParseCorners(*corners)
-		if err != nil {
-			return usageError("--corners: %v", err)
-		}
-		manual = &c
-	}
-	var lens *calibrate.Lens
-	if *lensFile != "" {
-		var err error
-		if lens, err = calibrate.LoadLens(*lensFile); err != nil {
-			return err
-		}
-	}
-	input := posArgs[0]
-	img, err := readFrame(input, *frame, set["frame"])
+	img, err := c.read()
 	if err != nil {
 		return err
 	}
 	defer img.Close()
-	if lens != nil {
-		if img.Cols() != lens.ImageSize.W || img.Rows() != lens.ImageSize.H {
-			return fmt.Errorf("%s is %dx%d but the lens in %s was calibrated at %dx%d: use frames of the same camera mode", input, img.Cols(), img.Rows(), *lensFile, lens.ImageSize.W, lens.ImageSize.H)
-		}
-		u, err := calibrate.NewUndistorter(lens)
-		if err != nil {
-			return err
-		}
-		und := gocv.NewMat()
-		err = u.Apply(img, &und)
-		u.Close()
-		if err != nil {
-			und.Close()
-			return err
-		}
-		img.Close()
-		img = und
-	}
 	start := time.Now()
-	var cal *calibrate.Calibration
-	var rep *calibrate.Report
-	if manual != nil {
-		cal, rep, err = calibrate.FromCorners(img, *manual, opt)
-		if err != nil {
-			return fmt.Errorf("--corners: %w", err)
-		}
-		rep = nil // nothing was detected: the debug image shows the corners given
-	} else {
-		cal, rep, err = calibrate.Detect(img, opt)
-		if err != nil {
-			if cal != nil && *debug != "" {
-				// What was found, refused: the debug image shows why.
-				if derr := writeCalDebug(*debug, img, cal, opt.Geometry, rep); derr == nil {
-					fmt.Fprintf(s.Err, "debug image  %s (the board found, not used)\n", *debug)
-				}
-			}
-			if errors.Is(err, calibrate.ErrNoBoard) || errors.Is(err, calibrate.ErrUnsure) {
-				return fmt.Errorf("%s: %w\nGive the corners by hand: boardcam calibrate %s --corners x1,y1,x2,y2,x3,y3,x4,y4 (top-left, top-right, bottom-right, bottom-left of the playing surface)", input, err, input)
-			}
-			return fmt.Errorf("%s: %w", input, err)
-		}
-	}
-	elapsed := time.Since(start)
-	cal.Lens = lens
-	// The set of pieces: learned from the frame when pieces lie on it.
-	if set, err := vision.LearnSet(img, cal, vision.Config{Geometry: opt.Geometry}); err == nil {
-		cal.Set = set
-	}
-	if *debug != "" {
-		if err := writeCalDebug(*debug, img, cal, opt.Geometry, rep); err != nil {
-			return fmt.Errorf("--debug: %w", err)
-		}
-	}
-	backup, err := saveKeepingOld(*out, cal.Save)
+	cal, rep, err := c.find(img, s)
 	if err != nil {
 		return err
 	}
-	if *jsonOut {
+	elapsed := time.Since(start)
+	cal.Lens = c.lens
+	// The set of pieces: learned from the frame when pieces lie on it.
+	if set, err := vision.LearnSet(img, cal, vision.Config{Geometry: c.opt.Geometry}); err == nil {
+		cal.Set = set
+	}
+	if c.debug != "" {
+		if err := writeCalDebug(c.debug, img, cal, c.opt.Geometry, rep); err != nil {
+			return fmt.Errorf("--debug: %w", err)
+		}
+	}
+	return c.save(cal, elapsed, s)
+}
+
+// boardCalibration is a calibrate command finding the board (not --lens).
+type boardCalibration struct {
+	input    string
+	frame    int
+	seek     bool
+	lensFile string
+	out      string
+	debug    string
+	json     bool
+
+	opt    calibrate.Options
+	manual *[4]calibrate.Point // --corners
+	lens   *calibrate.Lens
+}
+
+// options reads the flags that shape the calibration, and the lens file.
+func (c *boardCalibration) options(boardFile, southAt, breaker, corners string) error {
+	c.opt = calibrate.Options{Orientation: calibrate.DefaultOrientation()}
+	if boardFile != "" {
+		g, err := board.Load(boardFile)
+		if err != nil {
+			return err
+		}
+		c.opt.Geometry = g
+	}
+	d, err := calibrate.ParseDirection(southAt)
+	if err != nil {
+		return usageError("--south-at: %v", err)
+	}
+	c.opt.Orientation.SouthAt = d
+	if breaker != "" {
+		side, err := board.ParseSide(breaker)
+		if err != nil {
+			return usageError("--breaker: %v", err)
+		}
+		c.opt.Orientation.Breaker, c.opt.Orientation.BreakerSource = side, "config"
+	}
+	if corners != "" {
+		cs, err := calibrate.ParseCorners(corners)
+		if err != nil {
+			return usageError("--corners: %v", err)
+		}
+		c.manual = &cs
+	}
+	if c.lensFile != "" {
+		if c.lens, err = calibrate.LoadLens(c.lensFile); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// read reads the frame, undistorted when a lens is given.
+func (c *boardCalibration) read() (gocv.Mat, error) {
+	img, err := readFrame(c.input, c.frame, c.seek)
+	if err != nil || c.lens == nil {
+		return img, err
+	}
+	if img.Cols() != c.lens.ImageSize.W || img.Rows() != c.lens.ImageSize.H {
+		err := fmt.Errorf("%s is %dx%d but the lens in %s was calibrated at %dx%d: use frames of the same camera mode", c.input, img.Cols(), img.Rows(), c.lensFile, c.lens.ImageSize.W, c.lens.ImageSize.H)
+		img.Close()
+		return gocv.Mat{}, err
+	}
+	u, err := calibrate.NewUndistorter(c.lens)
+	if err != nil {
+		img.Close()
+		return gocv.Mat{}, err
+	}
+	und := gocv.NewMat()
+	err = u.Apply(img, &und)
+	u.Close()
+	img.Close()
+	if err != nil {
+		und.Close()
+		return gocv.Mat{}, err
+	}
+	return und, nil
+}
+
+// find finds the board, or takes the corners given. A board found but
+// refused goes to the debug image, and the error says what to do.
+func (c *boardCalibration) find(img gocv.Mat, s stdio) (*calibrate.Calibration, *calibrate.Report, error) {
+	if c.manual != nil {
+		cal, _, err := calibrate.FromCorners(img, *c.manual, c.opt)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--corners: %w", err)
+		}
+		return cal, nil, nil // nothing was detected: the debug image shows the corners given
+	}
+	cal, rep, err := calibrate.Detect(img, c.opt)
+	if err == nil {
+		return cal, rep, nil
+	}
+	if cal != nil && c.debug != "" {
+		// What was found, refused: the debug image shows why.
+		if derr := writeCalDebug(c.debug, img, cal, c.opt.Geometry, rep); derr == nil {
+			fmt.Fprintf(s.Err, "debug image  %s (the board found, not used)\n", c.debug)
+		}
+	}
+	if errors.Is(err, calibrate.ErrNoBoard) || errors.Is(err, calibrate.ErrUnsure) {
+		return nil, nil, fmt.Errorf("%s: %w\nGive the corners by hand: boardcam calibrate %s --corners x1,y1,x2,y2,x3,y3,x4,y4 (top-left, top-right, bottom-right, bottom-left of the playing surface)", c.input, err, c.input)
+	}
+	return nil, nil, fmt.Errorf("%s: %w", c.input, err)
+}
+
+// save writes the calibration (keeping the previous file) and says what
+// was found, or prints the JSON saved.
+func (c *boardCalibration) save(cal *calibrate.Calibration, elapsed time.Duration, s stdio) error {
+	backup, err := saveKeepingOld(c.out, cal.Save)
+	if err != nil {
+		return err
+	}
+	if c.json {
 		b, err := cal.Marshal()
 		if err != nil {
 			return err
@@ -205,14 +247,14 @@ func cmdCalibrate(ctx context.Context, args []string, s stdio) error {
 		_, err = s.Out.Write(b)
 		return err
 	}
-	printCalibration(s.Out, input, cal, elapsed)
-	fmt.Fprintf(s.Out, "saved        %s", *out)
+	printCalibration(s.Out, c.input, cal, elapsed)
+	fmt.Fprintf(s.Out, "saved        %s", c.out)
 	if backup != "" {
 		fmt.Fprintf(s.Out, " (previous kept as %s)", backup)
 	}
 	fmt.Fprintln(s.Out)
-	if *debug != "" {
-		fmt.Fprintf(s.Out, "debug image  %s\n", *debug)
+	if c.debug != "" {
+		fmt.Fprintf(s.Out, "debug image  %s\n", c.debug)
 	}
 	return nil
 }

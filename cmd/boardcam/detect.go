@@ -96,6 +96,60 @@ type detectBreaker struct {
 }
 
 func cmdDetect(ctx context.Context, args []string, s stdio) error {
+	d, err := parseDetect(args, s)
+	if err != nil {
+		return err
+	}
+	src, err := openFrames(d.input, d.seek)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	frame := gocv.NewMat()
+	defer frame.Close()
+	defer func() {
+		if d.det != nil {
+			d.det.Close()
+		}
+	}()
+	result, elapsed, err := d.run(ctx, src, &frame, s)
+	if err != nil {
+		return err
+	}
+	if d.out != "" {
+		if err := d.draw(frame, result); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
+	res := detectResult(d.input, d.frameN, frame, d.cal, d.det, result, elapsed)
+	if d.json {
+		enc := json.NewEncoder(s.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printDetect(s.Out, res, d.out)
+	return nil
+}
+
+// detectRun is a detect command: its options read from the flags, then
+// the calibration and detector made on the first frame.
+type detectRun struct {
+	input       string
+	frameN      int
+	seek        bool // --frame given: the source may seek
+	json        bool
+	out         string
+	detector    string
+	opt         calibrate.Options
+	cal         *calibrate.Calibration // --calibration, or found on the first frame
+	lens        *calibrate.Lens
+	vcfg        vision.Config
+	newDetector vision.DetectorFactory
+	det         vision.FrameDetector
+}
+
+// parseDetect reads detect's flags and the files they name.
+func parseDetect(args []string, s stdio) (*detectRun, error) {
 	fs := newFlags("detect", detectSynopsis, detectDescription, s)
 	frameN := fs.Int("frame", 0, "frame number when the input is a video (0 = first)")
 	jsonOut := fs.Bool("json", false, "print the result as one JSON object")
@@ -110,20 +164,20 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 	detector := fs.String("detector", vision.DefaultDetector, "disc detector: "+strings.Join(vision.DetectorNames(), ", ")+" (the daemon's pipeline.detector)")
 	posArgs, err := parseInterspersed(fs, args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if len(posArgs) != 1 {
-		return usageError("give one image or video, got %d arguments", len(posArgs))
+		return nil, usageError("give one image or video, got %d arguments", len(posArgs))
 	}
 	if *frameN < 0 {
-		return usageError("--frame %d: frames count from 0", *frameN)
+		return nil, usageError("--frame %d: frames count from 0", *frameN)
 	}
 	if *calFile != "" {
 		for _, n := range []string{"lens-file", "breaker", "south-at"} {
 			if set[n] {
-				return usageError("--%s does not apply with --calibration (the calibration file has it)", n)
+				return nil, usageError("--%s does not apply with --calibration (the calibration file has it)", n)
 			}
 		}
 	}
@@ -131,133 +185,124 @@ func cmdDetect(ctx context.Context, args []string, s stdio) error {
 		switch strings.ToLower(filepath.Ext(*out)) {
 		case ".png", ".jpg", ".jpeg":
 		default:
-			return usageError("--out %s: want a .png or .jpg file name", *out)
+			return nil, usageError("--out %s: want a .png or .jpg file name", *out)
 		}
 	}
+	d := &detectRun{input: posArgs[0], frameN: *frameN, seek: set["frame"] && *frameN != 0, json: *jsonOut, out: *out, detector: *detector}
 	g := board.ICF()
 	if *boardFile != "" {
 		if g, err = board.Load(*boardFile); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	opt := calibrate.Options{Geometry: g, Orientation: calibrate.DefaultOrientation()}
-	if d, err := calibrate.ParseDirection(*southAt); err != nil {
-		return usageError("--south-at: %v", err)
+	d.opt = calibrate.Options{Geometry: g, Orientation: calibrate.DefaultOrientation()}
+	if dir, err := calibrate.ParseDirection(*southAt); err != nil {
+		return nil, usageError("--south-at: %v", err)
 	} else {
-		opt.Orientation.SouthAt = d
+		d.opt.Orientation.SouthAt = dir
 	}
 	if *breaker != "" {
 		side, err := board.ParseSide(*breaker)
 		if err != nil {
-			return usageError("--breaker: %v", err)
+			return nil, usageError("--breaker: %v", err)
 		}
-		opt.Orientation.Breaker, opt.Orientation.BreakerSource = side, "config"
+		d.opt.Orientation.Breaker, d.opt.Orientation.BreakerSource = side, "config"
 	}
-	var cal *calibrate.Calibration
 	if *calFile != "" {
-		if cal, err = calibrate.Load(*calFile); err != nil {
-			return err
+		if d.cal, err = calibrate.Load(*calFile); err != nil {
+			return nil, err
 		}
 	}
-	var lens *calibrate.Lens
 	if *lensFile != "" {
-		if lens, err = calibrate.LoadLens(*lensFile); err != nil {
-			return err
+		if d.lens, err = calibrate.LoadLens(*lensFile); err != nil {
+			return nil, err
 		}
 	}
-	vcfg := vision.Config{Geometry: g}
+	d.vcfg = vision.Config{Geometry: g}
 	if *classFile != "" {
 		m, err := vision.LoadClassModel(*classFile)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		vcfg.Classes = m
+		d.vcfg.Classes = m
 	}
-	newDetector, err := vision.Detectors(*detector)
-	if err != nil {
-		return usageError("--detector: %v", err)
+	if d.newDetector, err = vision.Detectors(*detector); err != nil {
+		return nil, usageError("--detector: %v", err)
 	}
-	input := posArgs[0]
-	src, err := openFrames(input, set["frame"] && *frameN != 0)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
+	return d, nil
+}
 
-	var det vision.FrameDetector
-	defer func() {
-		if det != nil {
-			det.Close()
-		}
-	}()
-	frame := gocv.NewMat()
-	defer frame.Close()
+// run reads frames up to the one asked for, detecting in each (the
+// detector follows the frames), and gives the last one's result.
+func (d *detectRun) run(ctx context.Context, src *frameSource, frame *gocv.Mat, s stdio) (vision.Frame, time.Duration, error) {
 	var result vision.Frame
 	var elapsed time.Duration
-	for i := 0; i <= *frameN; i++ {
+	for i := 0; i <= d.frameN; i++ {
 		if err := ctx.Err(); err != nil {
-			return err
+			return result, 0, err
 		}
-		if !src.Read(&frame) {
+		if !src.Read(frame) {
 			if i == 0 {
-				return fmt.Errorf("%s: no frames could be read", input)
+				return result, 0, fmt.Errorf("%s: no frames could be read", d.input)
 			}
-			return fmt.Errorf("%s: the video ends after %d frames (--frame %d)", input, i, *frameN)
+			return result, 0, fmt.Errorf("%s: the video ends after %d frames (--frame %d)", d.input, i, d.frameN)
 		}
-		if det == nil {
-			if cal == nil {
-				if cal, err = findBoard(frame, input, lens, opt); err != nil {
-					return err
-				}
-			}
-			if cal.ImageSize.W != frame.Cols() || cal.ImageSize.H != frame.Rows() {
-				return fmt.Errorf("%s is %dx%d but the calibration is for %dx%d pictures", input, frame.Cols(), frame.Rows(), cal.ImageSize.W, cal.ImageSize.H)
-			}
-			if cal.Set == nil && vcfg.Set == nil {
-				// The set of pieces, from this frame (a calibration made
-				// with boardcam calibrate has it already).
-				if set, err := vision.LearnSet(frame, cal, vcfg); err == nil {
-					c := *cal
-					c.Set = set
-					cal = &c
-				}
-			}
-			if det, err = newDetector(cal, vcfg); err != nil {
-				return err
+		if d.det == nil {
+			if err := d.start(*frame); err != nil {
+				return result, 0, err
 			}
 		}
 		start := time.Now()
-		result, err = det.Detect(frame, i, src.Time(i))
+		var err error
+		result, err = d.det.Detect(*frame, i, src.Time(i))
 		elapsed = time.Since(start)
 		if err != nil {
-			return fmt.Errorf("%s frame %d: %w", input, i, err)
+			return result, 0, fmt.Errorf("%s frame %d: %w", d.input, i, err)
 		}
-		if *frameN >= 100 && i%100 == 0 && i > 0 && !*jsonOut {
-			fmt.Fprintf(s.Err, "frame %d of %d\n", i, *frameN)
-		}
-	}
-	if *out != "" {
-		dst := gocv.NewMat()
-		err := fmt.Errorf("the %s detector does not draw what it found", *detector)
-		if d, ok := det.(*vision.Detector); ok {
-			err = d.Draw(frame, result, &dst)
-		}
-		if err == nil {
-			err = cvio.WriteImage(*out, dst)
-		}
-		dst.Close()
-		if err != nil {
-			return fmt.Errorf("--out: %w", err)
+		if d.frameN >= 100 && i%100 == 0 && i > 0 && !d.json {
+			fmt.Fprintf(s.Err, "frame %d of %d\n", i, d.frameN)
 		}
 	}
-	res := detectResult(input, *frameN, frame, cal, det, result, elapsed)
-	if *jsonOut {
-		enc := json.NewEncoder(s.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+	return result, elapsed, nil
+}
+
+// start finds the board on the first frame (unless a calibration was
+// given), learns the set of pieces from it and makes the detector.
+func (d *detectRun) start(frame gocv.Mat) error {
+	var err error
+	if d.cal == nil {
+		if d.cal, err = findBoard(frame, d.input, d.lens, d.opt); err != nil {
+			return err
+		}
 	}
-	printDetect(s.Out, res, *out)
-	return nil
+	if d.cal.ImageSize.W != frame.Cols() || d.cal.ImageSize.H != frame.Rows() {
+		return fmt.Errorf("%s is %dx%d but the calibration is for %dx%d pictures", d.input, frame.Cols(), frame.Rows(), d.cal.ImageSize.W, d.cal.ImageSize.H)
+	}
+	if d.cal.Set == nil && d.vcfg.Set == nil {
+		// The set of pieces, from this frame (a calibration made with
+		// boardcam calibrate has it already).
+		if set, err := vision.LearnSet(frame, d.cal, d.vcfg); err == nil {
+			c := *d.cal
+			c.Set = set
+			d.cal = &c
+		}
+	}
+	d.det, err = d.newDetector(d.cal, d.vcfg)
+	return err
+}
+
+// draw writes the frame with what was found drawn over it (--out).
+func (d *detectRun) draw(frame gocv.Mat, result vision.Frame) error {
+	dst := gocv.NewMat()
+	defer dst.Close()
+	det, ok := d.det.(*vision.Detector)
+	if !ok {
+		return fmt.Errorf("the %s detector does not draw what it found", d.detector)
+	}
+	if err := det.Draw(frame, result, &dst); err != nil {
+		return err
+	}
+	return cvio.WriteImage(d.out, dst)
 }
 
 // findBoard calibrates on a frame (undistorted first when a lens model is

@@ -7,11 +7,15 @@ import (
 	"testing"
 )
 
-// run applies the configuration's Go memory limit to the process, and
-// GOMEMLIMIT wins over it.
+// run applies the configuration's Go memory limit and the daemon's GOGC
+// to the process; GOMEMLIMIT and GOGC win over them.
 func TestRunAppliesTheGoMemoryLimit(t *testing.T) {
-	old := debug.SetMemoryLimit(-1)
-	defer debug.SetMemoryLimit(old)
+	oldLimit, oldPct := debug.SetMemoryLimit(-1), debug.SetGCPercent(-1)
+	debug.SetGCPercent(oldPct)
+	defer func() {
+		debug.SetMemoryLimit(oldLimit)
+		debug.SetGCPercent(oldPct)
+	}()
 	cfg := filepath.Join(t.TempDir(), "mem.yaml")
 	if err := os.WriteFile(cfg, []byte("pipeline:\n  go_memory_mb: 300\nweb:\n  listen: \"\"\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -21,15 +25,18 @@ func TestRunAppliesTheGoMemoryLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("GOMEMLIMIT", "")
-	if got := limitGoMemory(d.Config.GoMemoryLimit()); got != 300<<20 {
-		t.Errorf("limit %d, want 300 MiB", got)
+	t.Setenv("GOGC", "")
+	if limit, pct := tuneDaemonMemory(d.Config.GoMemoryLimit()); limit != 300<<20 || pct != daemonGCPercent {
+		t.Errorf("limit %d, GOGC %d; want 300 MiB and %d", limit, pct, daemonGCPercent)
 	}
 	if got := debug.SetMemoryLimit(-1); got != 300<<20 {
 		t.Errorf("the runtime's limit is %d, want 300 MiB", got)
 	}
 	t.Setenv("GOMEMLIMIT", "1GiB")
+	t.Setenv("GOGC", "80")
 	debug.SetMemoryLimit(1 << 30)
-	if got := limitGoMemory(d.Config.GoMemoryLimit()); got != 1<<30 {
-		t.Errorf("with GOMEMLIMIT=1GiB the limit is %d", got)
+	debug.SetGCPercent(80)
+	if limit, pct := tuneDaemonMemory(d.Config.GoMemoryLimit()); limit != 1<<30 || pct != 80 {
+		t.Errorf("with GOMEMLIMIT=1GiB and GOGC=80: limit %d, GOGC %d", limit, pct)
 	}
 }

@@ -65,7 +65,8 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 	if processLimits {
 		// The evidence frames are most of the Go heap: the collector
 		// keeps the heap near them rather than at 1.5 times the live size.
-		d.Logger.Debug("Go memory limit", "mib", limitGoMemory(d.Config.GoMemoryLimit())>>20)
+		limit, pct := tuneDaemonMemory(d.Config.GoMemoryLimit())
+		d.Logger.Debug("Go memory", "limit_mib", limit>>20, "gogc", pct)
 	}
 	if err := d.Initialize(); err != nil {
 		return err
