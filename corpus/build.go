@@ -216,6 +216,14 @@ var tagChecks = map[string]func(s *Simulation) string{
 		c := s.Spec.Render.Pieces.Striker
 		return unless(c != "" && c != "white" && c != "ivory", "the striker is white or ivory")
 	},
+	"no_hand": func(s *Simulation) string {
+		for _, st := range s.Trace.Strokes {
+			if len(s.Trace.At(st.Start).Hands) == 0 {
+				return ""
+			}
+		}
+		return "every strike shows a hand at the flick (strike: no_hand)"
+	},
 }
 
 func unless(ok bool, msg string) string {

@@ -131,6 +131,7 @@ var Tags = map[string]string{
 	"small_board":           "the board small in the picture (1.5 to 2 mm per pixel)",
 	"glare":                 "strong glare on the lacquer",
 	"striker_colour":        "a striker of a colour other than white or ivory",
+	"no_hand":               "a strike with no hand in view: the hand leaves the picture before the flick",
 	"demo":                  "the demo clip: several strokes, pockets, a foul, a queen cover",
 }
 
@@ -155,7 +156,8 @@ func init() {
 var RequiredTags = []string{"break", "single_pocket", "multiple_pockets", "striker_pocketed", "queen_covered",
 	"queen_not_covered", "overboard", "cluster", "placement_both_lines", "placement_one_line",
 	"placement_base_circle", "placement_cut_moon", "placement_arrow", "hand_over_pocket", "dues_placed", "queen_returned", "camera_knock", "lights_dimmed",
-	"side_S", "side_E", "side_N", "side_W", "doubles", "home_board", "home_set", "drawn_lines", "res_1080p", "fps_60", "fps_120"}
+	"side_S", "side_E", "side_N", "side_W", "doubles", "home_board", "home_set", "drawn_lines", "res_1080p", "fps_60", "fps_120",
+	"long_exposure", "small_board", "glare", "striker_colour", "no_hand"}
 
 // MissingTags returns the required tags no spec covers.
 func MissingTags(specs []*Spec) []string {

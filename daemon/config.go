@@ -181,9 +181,10 @@ type EvidenceConfig struct {
 	// buffer_mb 20 or more for its 8 s).
 	MaxWidth int `yaml:"max_width"`
 	// BufferMB bounds the memory of all the frames kept (the replay
-	// seconds, the stroke in play and the last stroke; default 20, the 8 s
-	// ring of a 720p camera and a stroke a few seconds longer): past it the
-	// oldest go. Stills and clips being written are on disk.
+	// seconds, the stroke in play and the last stroke; default 12, the 8 s
+	// ring of a 720p camera kept at 960×540, 10.5 MiB, and a stroke about
+	// a second longer; 20 with max_width 1280): past it the oldest go.
+	// Stills and clips being written are on disk.
 	BufferMB int64 `yaml:"buffer_mb"`
 	// Dir holds the stills and clips (default DIR/evidence, DIR the
 	// journal directory).

@@ -33,7 +33,7 @@ func TestConfigGoMemoryLimit(t *testing.T) {
 		src  string
 		want int64
 	}{
-		{"", 44},
+		{"", 36},
 		{"evidence:\n  buffer_mb: 64\n", 88},
 		{"evidence:\n  off: true\n", 24},
 		{"pipeline:\n  go_memory_mb: 200\n", 200},

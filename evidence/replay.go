@@ -42,10 +42,11 @@ type BufferConfig struct {
 	Quality int
 	// MaxBytes bounds all the compressed frames held: the ring's, those of
 	// the stroke in play and those of the last stroke that left the ring
-	// (default 20 MiB). Past it the last stroke's oldest frames go first,
+	// (default 12 MiB). Past it the last stroke's oldest frames go first,
 	// then the ring's oldest, whatever their age: the 8 s ring of a 720p
-	// camera is about 16 MiB, so the bound bites only on strokes from
-	// placement to rest longer than about 10 s, or on larger frames. A
+	// camera kept at 960×540 is about 10.5 MiB, so the bound bites only on
+	// strokes from placement to rest longer than about 9 s, or on larger
+	// frames (kept at 1280×720 the ring is 16.4 MiB: give 20). A
 	// decision's frames are spooled to disk when it is taken and do not
 	// count.
 	MaxBytes int64
@@ -69,7 +70,7 @@ const (
 	DefaultStrokeSeconds = 20
 	DefaultMaxWidth      = 960
 	DefaultQuality       = 80
-	DefaultMaxBytes      = 20 << 20
+	DefaultMaxBytes      = 12 << 20
 	DefaultSlots         = 1
 )
 

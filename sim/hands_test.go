@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -195,5 +196,50 @@ timeline:
 `)
 	if _, err := Run(demand, Options{ArmFoul: func(board.Side, scene.Hand) bool { return false }}); err == nil || !strings.Contains(err.Error(), "cannot reach over the foul line") {
 		t.Errorf("a demanded arm foul the judge denies: %v", err)
+	}
+}
+
+// A strike with no_hand: the hand places the striker and is gone from the
+// picture before the flick and during the flight; the striker lies still
+// where it was put until it slides off. A strike without it shows the hand
+// behind the striker at the flick. no_hand cannot swing the arm over the
+// foul line.
+func TestStrikeWithNoHand(t *testing.T) {
+	const src = `
+arrangement: {positions: {W1: [0, 0]}}
+timeline:
+  - strike: {side: S, at: 40, direction: 0, speed: 1.5, no_hand: %v}
+`
+	tr := runYAML(t, fmt.Sprintf(src, true))
+	if len(tr.Strokes) != 1 {
+		t.Fatalf("strokes %+v", tr.Strokes)
+	}
+	st := tr.Strokes[0]
+	for _, dt := range []float64{-0.3, -0.05, 0, 0.05, 0.2} {
+		if h := tr.At(st.Start + dt).Hands; len(h) != 0 {
+			t.Errorf("%+.2f s from the flick: hands %+v in the picture", dt, h)
+		}
+	}
+	var placed bool
+	for _, d := range tr.At(st.Start - 0.05).Discs {
+		if d.ID == "S" {
+			placed = d.State == scene.Rest && d.Pos.Dist(st.Striker) < 1e-6
+		}
+	}
+	if !placed {
+		t.Errorf("the striker is not lying at %v just before the flick", st.Striker)
+	}
+	if len(eventsOf(tr, events.StrokeStart)) != 1 {
+		t.Errorf("events %s", types(tr.Events))
+	}
+	with := runYAML(t, fmt.Sprintf(src, false))
+	if h := with.At(with.Strokes[0].Start).Hands; len(h) != 1 {
+		t.Errorf("a strike with its hand: hands %+v at the flick", h)
+	}
+	if _, err := Parse([]byte(`
+timeline:
+  - strike: {side: S, direction: 0, speed: 1, no_hand: true, arm_over_foul_line: true}
+`), ""); err == nil || !strings.Contains(err.Error(), "no hand in view") {
+		t.Errorf("no_hand with an arm over the foul line: %v", err)
 	}
 }

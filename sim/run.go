@@ -232,6 +232,7 @@ type shot struct {
 	speed   float64   // mm/s
 	aimTime float64
 	armFoul bool
+	noHand  bool // no hand in view at the flick (StrikeAction.NoHand)
 	jumps   []JumpAction
 	auto    bool
 	plan    string
@@ -288,7 +289,7 @@ func (r *runner) scriptedStrike(s *StrikeAction) error {
 	}
 	jumps := append(r.jumps, s.Jump...)
 	r.jumps = nil
-	_, err := r.strike(shot{side: side, pos: pos, dir: dir, speed: s.Speed, aimTime: s.AimTime, armFoul: s.ArmOverFoulLine, jumps: jumps})
+	_, err := r.strike(shot{side: side, pos: pos, dir: dir, speed: s.Speed, aimTime: s.AimTime, armFoul: s.ArmOverFoulLine, noHand: s.NoHand, jumps: jumps})
 	return err
 }
 
@@ -327,7 +328,7 @@ func (r *runner) strike(sh shot) (Decision, error) {
 	if err != nil {
 		return Decision{}, err
 	}
-	foul := r.armFoul(sh.side, w.hands[hand].hand(tFlick))
+	foul := !sh.noHand && r.armFoul(sh.side, w.hands[hand].hand(tFlick))
 	if foul {
 		w.emit(events.Event{Type: events.ArmOverFoulLine, T: tFlick, Side: events.SidePtr(sh.side)})
 	}
@@ -370,8 +371,9 @@ func (r *runner) strike(sh shot) (Decision, error) {
 
 // strikeMotion scripts the player's hand: it takes the striker (from the
 // board, or brings it in from the pocket's net), places it on the base line,
-// moves behind it, aims with small hovering moves and flicks. It returns the
-// instant of the flick and the hand's index.
+// moves behind it, aims with small hovering moves and flicks (or, with
+// sh.noHand, leaves the picture before the flick). It returns the instant
+// of the flick and the hand's index.
 func (r *runner) strikeMotion(sh shot) (float64, int, error) {
 	w := r.w
 	g := w.g
@@ -399,6 +401,16 @@ func (r *runner) strikeMotion(sh shot) (float64, int, error) {
 	}
 	pl.key(0.2, sh.pos, pl.dirTo(sh.pos), holdDepth, "")
 	w.tracks[idxS].push(segment{t0: pl.t, mode: segFixed, state: scene.Rest, p0: sh.pos, ang0: 2 * math.Pi * r.rng.Float64()})
+	aim := sh.aimTime
+	if aim <= 0 {
+		aim = 0.7 + 0.6*r.rng.Float64()
+	}
+	if sh.noHand {
+		// The hand lets go and leaves the picture; the flick comes a
+		// moment after it is gone.
+		pl.leave()
+		return pl.t + aim, pl.idx, nil
+	}
 
 	// Behind the striker: the fingertip just behind its rim, the wrist
 	// further back, bent toward the shoulder as far as needed to keep the
@@ -410,10 +422,6 @@ func (r *runner) strikeMotion(sh shot) (float64, int, error) {
 		wd = math.Atan2(d.Y, d.X)
 	} else {
 		wd, _ = strikePose(pl.tr, sh.side, tip, sh.dir)
-	}
-	aim := sh.aimTime
-	if aim <= 0 {
-		aim = 0.7 + 0.6*r.rng.Float64()
 	}
 	pl.key(0.35, tip, wd, zHover, "")
 	n := 2 + r.rng.IntN(2)

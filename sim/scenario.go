@@ -162,6 +162,11 @@ type StrikeAction struct {
 	Jump []JumpAction
 	// ArmOverFoulLine swings the player's elbow out over the foul line.
 	ArmOverFoulLine bool
+	// NoHand: the hand places the striker and leaves the picture; the
+	// striker is flicked a moment later with no hand in view (as a camera
+	// framed on the playing surface sees a player's finger coming from
+	// outside it): only its motion tells that a stroke began.
+	NoHand bool
 }
 
 // JumpAction scripts a disc to jump off the board in the next strike: at
@@ -689,7 +694,7 @@ func (p *parser) action(n *yaml.Node, where string, sc *Scenario) (Action, error
 }
 
 func (p *parser) strike(n *yaml.Node, where string, sc *Scenario) (*StrikeAction, error) {
-	f, err := p.fields(n, where, "side", "at", "direction", "speed", "aim_time", "jump", "arm_over_foul_line")
+	f, err := p.fields(n, where, "side", "at", "direction", "speed", "aim_time", "jump", "arm_over_foul_line", "no_hand")
 	if err != nil {
 		return nil, err
 	}
@@ -743,6 +748,14 @@ func (p *parser) strike(n *yaml.Node, where string, sc *Scenario) (*StrikeAction
 	if v := f["arm_over_foul_line"]; v != nil {
 		if s.ArmOverFoulLine, err = p.boolean(v, where+".arm_over_foul_line"); err != nil {
 			return nil, err
+		}
+	}
+	if v := f["no_hand"]; v != nil {
+		if s.NoHand, err = p.boolean(v, where+".no_hand"); err != nil {
+			return nil, err
+		}
+		if s.NoHand && s.ArmOverFoulLine {
+			return nil, p.errf(v, where+".no_hand", "a strike with no hand in view cannot swing the arm over the foul line")
 		}
 	}
 	return s, nil

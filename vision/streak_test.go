@@ -3,7 +3,10 @@ package vision
 import (
 	"testing"
 
+	"gocv.io/x/gocv"
+
 	"github.com/boardcam/boardcam/render"
+	"github.com/boardcam/boardcam/scene"
 )
 
 // Discs struck at a long exposure (1/30 s at 30 fps, 1/60 s at 60 fps)
@@ -22,6 +25,17 @@ func TestBlurredDiscs(t *testing.T) {
 		s.Camera.Exposure = c.exposure
 		// the stroke, from a second before the flick (at 2.3 s)
 		cl := simClip(t, "single-pocket", s, c.fps, 43*c.fps/30, 100*c.fps/30)
+		// These frames begin mid-aim, the hand already over the board;
+		// the pipeline sees the board before play. The detector is first
+		// shown that moment without the hand: a detector whose first
+		// frame holds a hand takes it for part of the bare board, finds
+		// it only once it moves, and its withdrawing fingers passed for a
+		// streak (an extra "man" behind the striker for a frame at 60
+		// fps, once counted here as a known defect).
+		bare := cl.scenes[0]
+		bare.Hands = nil
+		cl.frames = append([]gocv.Mat{renderScene(t, cl.r, &bare)}, cl.frames...)
+		cl.scenes = append([]scene.Scene{bare}, cl.scenes...)
 		rest, moving, det := runClip(t, cl, Config{}, float64(c.fps))
 		det.Close()
 		cl.close()
@@ -33,20 +47,8 @@ func TestBlurredDiscs(t *testing.T) {
 		if m, p := meanOf(moving.errs), quantile(moving.errs, 0.95); m > 3 || p > 6 {
 			t.Errorf("%d fps, %.1f ms: moving discs' error mean %.2f mm, p95 %.2f mm (want ≤ 3, 6)", c.fps, c.exposure, m, p)
 		}
-		// A known defect, counted so that it cannot grow unseen and must
-		// be struck off when fixed: at 60 fps, three frames after the
-		// flick, the striker's streak is reported a second time as a man
-		// by the base line (one frame).
-		known := knownRestExtras[c.fps]
-		if rest.extra < known {
-			t.Errorf("%d fps: %d extras at rest, %d known: the known defect is fixed, strike it off knownRestExtras", c.fps, rest.extra, known)
-		}
-		if p := float64(rest.found) / float64(rest.found+rest.extra-known); p < 0.998 {
-			t.Errorf("%d fps, %.1f ms: discs at rest precision %.4f (want ≥ 0.998; %d known extras not counted): %v", c.fps, c.exposure, p, known, rest.extras)
+		if p := float64(rest.found) / float64(rest.found+rest.extra); p < 0.998 {
+			t.Errorf("%d fps, %.1f ms: discs at rest precision %.4f (want ≥ 0.998): %v", c.fps, c.exposure, p, rest.extras)
 		}
 	}
 }
-
-// knownRestExtras are the extras at rest TestBlurredDiscs knows of, by
-// frame rate (an open defect of the streak finder, not a tolerance).
-var knownRestExtras = map[int]int{60: 1}

@@ -86,26 +86,7 @@ func cmdEval(ctx context.Context, args []string, s stdio) error {
 		return err
 	}
 	if *remove != "" {
-		names := removalNames()
-		if *remove != "all" {
-			names = nil
-			for _, n := range strings.Split(*remove, ",") {
-				n = strings.TrimSpace(n)
-				if _, ok := findRemoval(n); !ok {
-					return usageError("--remove: no pattern %q (have %s, all)", n, strings.Join(removalNames(), ", "))
-				}
-				names = append(names, n)
-			}
-		}
-		dirs := fs.Args()
-		if len(dirs) > 1 {
-			return usageError("--remove takes one corpus directory")
-		}
-		dir := "testdata/videos"
-		if len(dirs) == 1 {
-			dir = dirs[0]
-		}
-		return evalRemoved(ctx, s, dir, names, *jobs, *asJSON, *quiet)
+		return evalRemovedArgs(ctx, s, *remove, fs.Args(), *jobs, *asJSON, *quiet)
 	}
 	cs, err := eval.ParseCalibrationSource(*calSrc)
 	if err != nil {
@@ -133,37 +114,16 @@ func cmdEval(ctx context.Context, args []string, s stdio) error {
 	if err != nil {
 		return err
 	}
-	pn := *name
-	if pn == "auto" {
-		pn = "none"
-		if eval.Registered(eval.DefaultPipeline) {
-			pn = eval.DefaultPipeline
-		} else {
-			fmt.Fprintf(s.Err, "eval: no vision pipeline is built in yet: evaluating %q, which sees nothing (every rate reads zero)\n", pn)
-		}
-	}
-	if !eval.Registered(pn) {
-		return usageError("--pipeline: no pipeline %q (have auto, %s)", pn, strings.Join(eval.Names(), ", "))
-	}
-	p, err := eval.New(pn)
+	p, err := evalPipeline(*name, s)
 	if err != nil {
 		return err
 	}
-	var mu sync.Mutex
 	opt := eval.Options{EventWindow: *window, Calibration: cs, Orientation: osrc, Lens: ls, Video: evalVideo}
-	if cs == eval.CalibrationTruth && !*quiet {
-		fmt.Fprintf(s.Err, "eval: calibration: truth — diagnostic, not the product's figure\n")
-	}
 	if !*quiet {
-		last := ""
-		opt.Progress = func(clip string, done, total int) {
-			mu.Lock()
-			defer mu.Unlock()
-			if done == total || clip != last {
-				fmt.Fprintf(s.Err, "eval: %s: %d/%d frames\n", clip, done, total)
-				last = clip
-			}
+		if cs == eval.CalibrationTruth {
+			fmt.Fprintf(s.Err, "eval: calibration: truth — diagnostic, not the product's figure\n")
 		}
+		opt.Progress = evalProgress(s)
 	}
 	rep, runErr := eval.Run(ctx, files, eval.Refereed(p), opt)
 	if rep == nil {
@@ -182,15 +142,77 @@ func cmdEval(ctx context.Context, args []string, s stdio) error {
 		return runErr
 	}
 	if *require {
-		var missed []string
-		for _, t := range rep.Targets {
-			if !t.Pass {
-				missed = append(missed, t.Name)
+		return missedTargets(rep)
+	}
+	return nil
+}
+
+// evalRemovedArgs reads --remove's patterns (comma-separated, or all) and
+// its one corpus directory, and plays them.
+func evalRemovedArgs(ctx context.Context, s stdio, remove string, dirs []string, jobs int, asJSON, quiet bool) error {
+	names := removalNames()
+	if remove != "all" {
+		names = nil
+		for _, n := range strings.Split(remove, ",") {
+			n = strings.TrimSpace(n)
+			if _, ok := findRemoval(n); !ok {
+				return usageError("--remove: no pattern %q (have %s, all)", n, strings.Join(removalNames(), ", "))
 			}
+			names = append(names, n)
 		}
-		if len(missed) > 0 {
-			return fmt.Errorf("%d targets missed: %s", len(missed), strings.Join(missed, ", "))
+	}
+	if len(dirs) > 1 {
+		return usageError("--remove takes one corpus directory")
+	}
+	dir := "testdata/videos"
+	if len(dirs) == 1 {
+		dir = dirs[0]
+	}
+	return evalRemoved(ctx, s, dir, names, jobs, asJSON, quiet)
+}
+
+// evalPipeline makes the pipeline named (auto: the vision pipeline, or
+// none when no vision pipeline is built in, said on stderr).
+func evalPipeline(name string, s stdio) (eval.Pipeline, error) {
+	pn := name
+	if pn == "auto" {
+		pn = "none"
+		if eval.Registered(eval.DefaultPipeline) {
+			pn = eval.DefaultPipeline
+		} else {
+			fmt.Fprintf(s.Err, "eval: no vision pipeline is built in yet: evaluating %q, which sees nothing (every rate reads zero)\n", pn)
 		}
+	}
+	if !eval.Registered(pn) {
+		return nil, usageError("--pipeline: no pipeline %q (have auto, %s)", pn, strings.Join(eval.Names(), ", "))
+	}
+	return eval.New(pn)
+}
+
+// evalProgress says on stderr when each clip starts and ends.
+func evalProgress(s stdio) func(clip string, done, total int) {
+	var mu sync.Mutex
+	last := ""
+	return func(clip string, done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if done == total || clip != last {
+			fmt.Fprintf(s.Err, "eval: %s: %d/%d frames\n", clip, done, total)
+			last = clip
+		}
+	}
+}
+
+// missedTargets is an error naming the targets the report misses.
+func missedTargets(rep *eval.Report) error {
+	var missed []string
+	for _, t := range rep.Targets {
+		if !t.Pass {
+			missed = append(missed, t.Name)
+		}
+	}
+	if len(missed) > 0 {
+		return fmt.Errorf("%d targets missed: %s", len(missed), strings.Join(missed, ", "))
 	}
 	return nil
 }
