@@ -9,10 +9,11 @@ import (
 )
 
 // A red disc alone on the red centre circle, the circle's empty look not
-// known yet, cannot be told from the printed circle in one picture: it is
-// reported as the queen only when a queen lay there in the last frame or a
-// game is on the board (the striker, or men of both colours); never on an
-// empty board or beside a stray man.
+// known yet, is reported as the queen only when the queen lay there in the
+// last frame, or it stands up from the board (its rim shaded all around,
+// see rimShade) and a game is on the board (the striker, or men of both
+// colours); never on an empty board or beside a stray man. The printed
+// circle is not, even with a game on the board.
 func TestLoneCentreQueen(t *testing.T) {
 	s := render.DefaultSettings()
 	r := newRenderer(t, s, 9)
@@ -46,6 +47,8 @@ func TestLoneCentreQueen(t *testing.T) {
 		{"the striker comes", [][]scene.Disc{{queen, white}, {queen, white, striker}, {queen, white, striker}}, []bool{false, true, true}},
 		{"after the opening", [][]scene.Disc{opening(), after, after}, []bool{true, true, true}},
 		{"the pack set up around it", [][]scene.Disc{{queen}, opening()}, []bool{false, true}},
+		{"the printed circle, a game on", [][]scene.Disc{{white, black, striker}, {white, black, striker}}, []bool{false, false}},
+		{"the queen taken away", [][]scene.Disc{{queen, white, black, striker}, {white, black, striker}}, []bool{true, false}},
 	} {
 		det := truthDetector(t, r)
 		scenes := make([]*scene.Scene, len(c.scenes))

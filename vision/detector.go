@@ -532,7 +532,8 @@ func (d *Detector) merge() {
 		}
 		return false
 	}
-	for _, c := range d.cands {
+	var again []int
+	for i, c := range d.cands {
 		if c.support == 0 || overlaps(c) {
 			if d.trace != nil {
 				d.tracef(c.x, c.y, "dropped: support %.2f, overlaps a stronger disc %v", c.support, overlaps(c))
@@ -540,6 +541,7 @@ func (d *Detector) merge() {
 			continue
 		}
 		if c.sym < goodSymmetry && !d.symmetricAlone(&c) {
+			again = append(again, i)
 			continue
 		}
 		if d.trace != nil {
@@ -547,6 +549,29 @@ func (d *Detector) merge() {
 		}
 		c.fresh = true
 		d.accepted = append(d.accepted, c)
+	}
+	// A pack is accepted from its clearest discs inward: a disc dropped
+	// for want of neighbours may have them now.
+	for added := true; added && len(again) > 0; {
+		added = false
+		rest := again[:0]
+		for _, i := range again {
+			c := d.cands[i]
+			if overlaps(c) {
+				continue
+			}
+			if !d.symmetricAlone(&c) {
+				rest = append(rest, i)
+				continue
+			}
+			if d.trace != nil {
+				d.tracef(c.x, c.y, "accepted in a pack: big %v support %.2f sym %.2f", c.big, c.support, c.sym)
+			}
+			c.fresh = true
+			d.accepted = append(d.accepted, c)
+			added = true
+		}
+		again = rest
 	}
 }
 
@@ -585,7 +610,7 @@ func (d *Detector) symmetricAlone(c *disc) bool {
 		if d.trace != nil {
 			d.tracef(c.x, c.y, "symmetry %.2f without the lines that end at its outline (%.2f of the edges)", s, out)
 		}
-		if s >= goodSymmetry {
+		if s >= goodSymmetry && (!c.big || c.boardDist() >= plainBoardDist) {
 			c.sym = s
 		}
 	}
@@ -807,8 +832,8 @@ func (d *Detector) examineWith(pl plane, p peak, hid func(x, y float64) bool, mi
 	manOK := sm >= minSup && hm <= 0.7 && d.plausible(pl, x, y, d.rMan, boardF, sm, hm, hid, &c.man)
 	strOK := c.big && ss >= minSup && hs <= 0.7 && d.plausible(pl, x, y, d.rStr, boardF, ss, hs, hid, &c.str)
 	if d.trace != nil {
-		d.tracef(x, y, "peak %.2f (kind %d) at %.1f,%.1f: man sup %.2f hid %.2f ok %v sym %.2f board %.1f; striker sup %.2f hid %.2f ok %v sym %.2f; outline %.1f (man %.1f striker %.1f) big %v",
-			p.score, p.kind, p.x, p.y, sm, hm, manOK, c.man.sym, c.man.boardDist, ss, hs, strOK, c.str.sym, c.outline, d.rMan, d.rStr, c.big)
+		d.tracef(x, y, "peak %.2f (kind %d) at %.1f,%.1f: man sup %.2f hid %.2f ok %v sym %.2f board %.1f; striker sup %.2f hid %.2f ok %v sym %.2f board %.1f; outline %.1f (man %.1f striker %.1f) big %v",
+			p.score, p.kind, p.x, p.y, sm, hm, manOK, c.man.sym, c.man.boardDist, ss, hs, strOK, c.str.sym, c.str.boardDist, c.outline, d.rMan, d.rStr, c.big)
 	}
 	if c.big && !strOK {
 		c.big = false
@@ -933,18 +958,64 @@ func (d *Detector) acrossPrint(c disc) bool {
 // touching cluster: its whole outline is seen and it touches at least two
 // accepted discs, each exactly one radius sum away.
 func (d *Detector) fitsCluster(c disc) bool {
-	if c.support < 0.9 {
-		return false
-	}
-	n := 0
+	touching, near := 0, 0
 	for _, a := range d.accepted {
 		dist := math.Hypot(a.x-c.x, a.y-c.y)
 		if math.Abs(dist-(a.r+c.r)) <= 1.5 {
-			n++
+			touching++
+		}
+		if dist <= packGap*(a.r+c.r) {
+			near++
 		}
 	}
-	return n >= 2
+	if c.support >= 0.9 && touching >= 2 && c.boardDist() >= plainBoardDist {
+		return true
+	}
+	// A pack set by hand (the opening arrangement on a real board) is not
+	// tight: its men lie a little apart, over the printed star, and at
+	// 1.5–2 mm per pixel or through JPEG the rim between two men of
+	// similar colour (natural wood beside the red queen) is faint. Such a
+	// man is still a disc when its middle is clearly not the board (a gap
+	// in the pack shows the board) and its edges point at it more than at
+	// anything else around.
+	ok := near >= 2 && c.sym >= packSymmetry && c.boardDist() >= packBoardDist && d.bg.stillAt(c.x, c.y, c.r) && !(d.stats.Hands && d.nearHand(c))
+	if d.trace != nil {
+		d.tracef(c.x, c.y, "pack: %d accepted discs within %.1f radius sums, %d touching, symmetry %.2f, board distance %.1f: %v", near, packGap, touching, c.sym, c.boardDist(), ok)
+	}
+	return ok
 }
+
+// boardDist is how far the colour of the candidate's middle lies from the
+// board's (featDist), by its size hypothesis.
+func (c disc) boardDist() float64 {
+	if c.big {
+		return c.str.boardDist
+	}
+	return c.man.boardDist
+}
+
+// plainBoardDist: a candidate whose edges do not clearly point at its
+// centre (symmetry under goodSymmetry) is taken for a disc by its place
+// (exactly touching two discs in a pack, see fitsCluster) only when its
+// middle is at least this far from the board's colour (featDist: two of
+// the floors' spreads), and across printed lines (see symmetricAlone), if
+// striker-sized, too (a natural-wood man across a line may be of the
+// board's very colour; strikers are plastic or stone). The board seen
+// through a gap in a pack or between the star's points and its ring is
+// 2.4–3.0 from itself through JPEG; the natural-wood men on honey boards
+// of the corpus's openings are 4.9–6.9 from it.
+const plainBoardDist = 4
+
+// A disc in a loose pack (see fitsCluster) has at least two accepted
+// discs within packGap radius sums (touching men are 0.87 apart), at
+// least packSymmetry of the edge energy around it pointing at its centre,
+// and a middle at least packBoardDist from the board's colour (featDist:
+// a man 18% darker than the board, or as far in hue).
+const (
+	packGap       = 1.3
+	packSymmetry  = 0.25
+	packBoardDist = 10
+)
 
 // toMan turns a striker-sized candidate into a man, refining its centre
 // for a man's outline; false when it is no plausible man.

@@ -481,23 +481,26 @@ func (d *Detector) classify() {
 
 // lonelyOnCentre reports whether c is a queen alone on the red centre
 // circle whose empty look is not known: the queen, or the printed circle
-// itself, which one picture cannot tell apart.
+// itself (see dropLoneCircle).
 func (d *Detector) lonelyOnCentre(c disc) bool {
 	return c.kind == board.Queen && c.marking >= 0 && d.mk[c.marking].centre && d.mk[c.marking].patch == nil &&
 		d.neighbours(c, 1.2*2*d.rMan) < 3
 }
 
 // dropLoneCircle decides about a queen alone on the red centre circle
-// whose empty look is not known (see lonelyOnCentre). It is reported —
-// with half its score, see toDetection — only when something says a queen
-// lies there: it was reported there in the last frame (it stayed after the
-// opening arrangement broke up, or it was put back), or a game is in
-// progress, the striker or men of both colours being on the board (a queen
-// on the board always has men of both colours with it: a side's last man
-// cannot be pocketed before the queen is covered). An empty board, or one
-// with a stray man, does not get a queen on its centre circle: the
-// candidate is parked — kept like a disc, carried over while nothing
-// changes there, but not reported — until one of these holds.
+// whose empty look is not known (see lonelyOnCentre). The circle is the
+// queen's size and colour, and on many boards its ink the queen's red: it
+// is reported as the queen — with half its score, see toDetection — when
+// the queen was reported there in the last frame (she stayed after the
+// opening arrangement broke up, or came there), or when it stands up from
+// the board (see rimShade) and a game is in progress, the striker or men
+// of both colours being on the board (a queen on the board always has men
+// of both colours with it: a side's last man cannot be pocketed before the
+// queen is covered). A game in progress alone says nothing of whether the
+// queen is still on the board; an empty board, or one with a stray man,
+// does not get a queen on its centre circle. Otherwise the candidate is
+// parked — kept like a disc, carried over while nothing changes there, but
+// not reported — until one of these holds.
 func (d *Detector) dropLoneCircle() {
 	li := -1
 	var white, black, striker bool
@@ -519,10 +522,82 @@ func (d *Detector) dropLoneCircle() {
 		return
 	}
 	c := &d.accepted[li]
-	c.parked = !striker && !(white && black) && !d.queenWasAt(*c)
-	if c.parked && d.trace != nil {
-		d.tracef(c.x, c.y, "parked: the red centre circle (no queen was there, no game on the board)")
+	if d.queenWasAt(*c) {
+		return
 	}
+	shade, ok := d.rimShade(d.plane(), li)
+	c.parked = !(striker || white && black) || !ok || shade < standingRim
+	if d.trace != nil {
+		d.tracef(c.x, c.y, "alone on the red centre circle: rim %.1f (seen %v), game on %v, parked %v", shade, ok, striker || white && black, c.parked)
+	}
+}
+
+// standingRim is how much darker than its top (in hundredths of the
+// board's brightness) the rim of a disc standing on the board is, all
+// around (see rimShade): its bevelled edge turns from the light and its
+// foot shades the board beside it (our renderer's queen: 16 to 25, the
+// least under a high lamp with glare on a light, powdered board). A flat
+// print keeps its colour to its edge (another renderer's red centre
+// circles: −9 to 3); a printed dark outline, blurred at a rectified pixel
+// of 1.6 mm, darkens the edge of the real boards' red circles by 4 to
+// 14.4. The margins are small: a board whose print is outlined more
+// heavily has its centre taken for the queen (as every board's was before
+// this test), a queen lit flat enough is not reported until she moves.
+const standingRim = 15.0
+
+// rimShade measures whether accepted disc i stands up from the board:
+// along 16 rays, how far the darkest point from 3 mm inside its outline to
+// 1 mm outside falls below its top (the median over the middle third of
+// its radius), in hundredths of the board's brightness; the median over
+// the rays whose outside is the board's (no other disc or hand within
+// 4 mm beyond the outline). false when fewer than half are.
+func (d *Detector) rimShade(pl plane, i int) (float64, bool) {
+	const nr = 16
+	c := d.accepted[i]
+	ppm := d.v.ppm
+	var top []float64
+	for k := 0; k < nr; k++ {
+		a := 2 * math.Pi * float64(k) / nr
+		for _, f := range []float64{0.3, 0.45, 0.6} {
+			top = append(top, lum(pl.at(c.x+f*c.r*math.Cos(a), c.y+f*c.r*math.Sin(a))))
+		}
+	}
+	in := median(top)
+	var dips []float64
+	for k := 0; k < nr; k++ {
+		a := 2 * math.Pi * (float64(k) + 0.5) / nr
+		cs, sn := math.Cos(a), math.Sin(a)
+		ox, oy := c.x+cs*(c.r+4*ppm), c.y+sn*(c.r+4*ppm)
+		if d.stats.Hands && d.hands.at(ox, oy) || d.onOtherDisc(ox, oy, i) {
+			continue
+		}
+		low := math.Inf(1)
+		for o := -3.0; o <= 1; o += 0.5 {
+			low = math.Min(low, lum(pl.at(c.x+cs*(c.r+o*ppm), c.y+sn*(c.r+o*ppm))))
+		}
+		dips = append(dips, 100*(in-low)/math.Max(d.bg.boardY, 1))
+	}
+	if 2*len(dips) < nr {
+		return 0, false
+	}
+	return median(dips), true
+}
+
+// lum is a colour's brightness (the mean of its channels).
+func lum(c [3]float32) float64 { return float64(c[0]+c[1]+c[2]) / 3 }
+
+// onOtherDisc reports whether (x, y) lies on an accepted disc other than
+// number self (or within 2 px of one).
+func (d *Detector) onOtherDisc(x, y float64, self int) bool {
+	for k, a := range d.accepted {
+		if k == self {
+			continue
+		}
+		if dx, dy := x-a.x, y-a.y; dx*dx+dy*dy <= (a.r+2)*(a.r+2) {
+			return true
+		}
+	}
+	return false
 }
 
 // arrangementQueen returns the index of the disc the arrangement says is
@@ -589,8 +664,14 @@ func (d *Detector) classifyUnlearned(qi int) {
 		idx = append(idx, i)
 		fs = append(fs, c.feat)
 	}
+	// (Two groups 3.5 spreads apart are two colours: natural wood under a
+	// cool cast that hides its colour splits from black men at 3.8, and
+	// the priors then call every man black. Learning wants more, below.)
 	g, sep, ok := splitMen(fs)
-	split := ok && sep >= 4
+	split := ok && sep >= 3.5
+	if d.trace != nil {
+		d.tracef(0, 0, "unlearned classes: %d men (%d queen-coloured apart), split %v separation %.2f", len(idx), len(red), ok, sep)
+	}
 	var cent [2]features
 	if split {
 		var n [2]float64
@@ -603,6 +684,11 @@ func (d *Detector) classifyUnlearned(qi int) {
 		for a := 0; a < 2; a++ {
 			for k := 0; k < 3; k++ {
 				cent[a][k] /= n[a]
+			}
+		}
+		if d.trace != nil {
+			for j, i := range idx {
+				d.tracef(0, 0, "unlearned classes: group %d: %.3f", g[j], d.accepted[i].feat)
 			}
 		}
 	}

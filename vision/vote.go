@@ -119,6 +119,10 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 	}
 	reach := int(math.Ceil(vt.radii[1])) + 1
 	voteFrom := roi.Inset(-reach).Intersect(src)
+	// Pixels of inner vote inside roi whichever way their gradient points
+	// (over a radius and a half pixel from its edges), so their votes need
+	// no bounds tests.
+	inner := roi.Inset(int(math.Ceil(math.Max(vt.radii[0], vt.radii[1]))) + 1)
 	thr2 := int32(vt.thr * vt.thr)
 	inv := float32(1 / vt.sat)
 	r0, r1 := float32(vt.radii[0]), float32(vt.radii[1])
@@ -130,15 +134,20 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 		k0 := y*n + src.Min.X
 		gxr, gyr := gx[3*k0:3*(k0+w)], gy[3*k0:3*(k0+w)]
 		er, exr, eyr := vt.edge[k0:k0+w], vt.ex[k0:k0+w], vt.ey[k0:k0+w]
-		// the pixels that vote: within voteFrom
-		v0, v1 := 0, 0
+		exr, eyr = exr[:len(er)], eyr[:len(er)]
+		// the pixels that vote: within voteFrom; f0 ≤ i < f1 within inner
+		v0, v1, f0, f1 := 0, 0, 0, 0
 		if y >= voteFrom.Min.Y && y < voteFrom.Max.Y {
 			v0, v1 = voteFrom.Min.X-src.Min.X, voteFrom.Max.X-src.Min.X
 		}
+		if y >= inner.Min.Y && y < inner.Max.Y && !inner.Empty() {
+			f0, f1 = max(inner.Min.X-src.Min.X, v0), min(inner.Max.X-src.Min.X, v1)
+		}
 		cy := float32(y) + 0.5
 		for i := range er {
-			g := gxr[3*i : 3*i+3 : 3*i+3]
-			h := gyr[3*i : 3*i+3 : 3*i+3]
+			o := 3 * i
+			g := gxr[o : o+3 : o+3]
+			h := gyr[o : o+3 : o+3]
 			// the channel with the strongest gradient
 			b0, c0 := int32(g[0]), int32(h[0])
 			b1, c1 := int32(g[1]), int32(h[1])
@@ -168,6 +177,13 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 			ux, uy := fx/m, fy/m
 			cx := float32(i+src.Min.X) + 0.5
 			// both radii, both directions
+			if i >= f0 && i < f1 {
+				a0[int(cy+r0*uy)*n+int(cx+r0*ux)] += wt
+				a0[int(cy-r0*uy)*n+int(cx-r0*ux)] += wt
+				a1[int(cy+r1*uy)*n+int(cx+r1*ux)] += wt
+				a1[int(cy-r1*uy)*n+int(cx-r1*ux)] += wt
+				continue
+			}
 			if px, py := int(cx+r0*ux), int(cy+r0*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
 				a0[py*n+px] += wt
 			}

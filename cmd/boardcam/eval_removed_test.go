@@ -10,36 +10,43 @@ import (
 	"github.com/boardcam/boardcam/corpus"
 )
 
-// knownWrongAtLowerFPS are the clips the tracker gets wrong when the clip
+// knownWrongAtLowerFPS are the runs the tracker gets wrong when the clip
 // is played as a camera at a lower frame rate would film it (boardcam eval
 // --remove fps30,fps15 testdata/videos, at this commit): nothing is
 // missing as far as the daemon can tell (the frames are numbered without
-// gaps), so only the tracker can say it is unsure. That sweep measures the
-// tracker and runs with the eval, not the tests;
-// TestEvalRemovedHarnessFails plays one of these and fails once it passes,
-// so that the list only shrinks.
+// gaps), so only the tracker can say it is unsure. TestEvalFramesRemoved
+// expects exactly these to end wrong (one that ends right or held must
+// come off the list: it only shrinks).
 var knownWrongAtLowerFPS = map[string]bool{
-	"fps30 backward-flick": true,
 	"fps15 backward-flick": true,
 	"fps15 queen-returned": true,
+	// Right until 5274f00 (vision/streak: near a hand, each streak judged
+	// by its own footprint): since, the striker's first streak under the
+	// flicking hand is not taken up and no stroke starts (reverting that
+	// commit alone makes fps30 cluster right again).
+	"fps30 cluster":               true,
+	"fps15 placement-base-circle": true,
 }
 
 // `boardcam eval --remove`: every clip that keeps a score, played through
-// boardcam run with frames taken away in bursts and at random (30%).
-// Frames dropped are frames the daemon knows it missed: every such run
-// ends right or holds the decisions concerned for the umpire with a
-// reason, and every stroke that lost frames is right or held.
-// Deterministic (the same frames every run). It plays the corpus twice
-// (about a minute of CPU): the check of the rule "never silently wrong"
-// on the whole chain. The lower frame rates (fps30, fps15) and the paced
-// speeds (speed1…speed8) are measurements: boardcam eval --remove runs
-// them (docs/eval.md).
+// boardcam run with frames taken away in bursts (the daemon knows it
+// missed them), and as cameras at 30 and 15 fps would film it (only the
+// tracker can tell). Every run ends right or holds the decisions
+// concerned for the umpire with a reason, and every stroke that lost
+// frames is right or held — but the known misses at a lower frame rate
+// (knownWrongAtLowerFPS), which must still end wrong. Deterministic (the
+// same frames every run). It analyses about 1.3 times the corpus' frames
+// (burst 80%, fps15 a half of the 30 fps clips and a quarter of the 60 fps
+// ones, fps30 half of the five 60 fps clips): the check of the rule
+// "never silently wrong" on the whole chain. Frames dropped at random
+// (random10, random30) and the paced speeds (speed1…speed8) are
+// measurements: boardcam eval --remove runs them (docs/eval.md).
 func TestEvalFramesRemoved(t *testing.T) {
 	if os.Getenv("BOARDCAM_E2E") == "" {
 		t.Skip("set BOARDCAM_E2E=1 to play the corpus with frames removed")
 	}
 	t.Parallel() // with TestRunCorpusClips: two workers each, the CPU's share
-	code, out, errOut := runCmd(t, "", "eval", "--remove", "burst,random30", "--json", "--quiet", "../../testdata/videos")
+	code, out, errOut := runCmd(t, "", "eval", "--remove", "burst,fps30,fps15", "--json", "--quiet", "../../testdata/videos")
 	rep := removedReport(t, code, out, errOut)
 	if len(rep.Runs) == 0 {
 		t.Skip("the corpus clips are not rendered")
@@ -50,46 +57,53 @@ func TestEvalFramesRemoved(t *testing.T) {
 			"wrong; strokes with frames removed", itoa(s.StrokesRemoved) + ":", itoa(s.StrokesRight), "right,", itoa(s.StrokesHeld), "held,", itoa(s.StrokesWrong), "wrong"}, " "))
 	}
 	t.Logf("frames removed:\n%s", strings.Join(lines, "\n"))
-	played := 0
+	played, wrong := map[string]int{}, 0
 	for _, r := range rep.Runs {
 		key := r.Removal + " " + r.Clip
 		if r.Skipped != "" {
 			continue
 		}
-		played++
+		played[r.Removal]++
 		if r.Error != "" {
 			t.Errorf("%s: %s", key, r.Error)
 			continue
 		}
 		if runWrong(r) {
-			t.Errorf("%s: silently wrong: %s\napplied %q\nwant    %q", key, r.Why, r.Applied, r.Want)
+			wrong++
+			if !knownWrongAtLowerFPS[key] {
+				t.Errorf("%s: silently wrong: %s\napplied %q\nwant    %q", key, r.Why, r.Applied, r.Want)
+			}
+		} else if knownWrongAtLowerFPS[key] {
+			t.Errorf("%s now ends %s: take it off knownWrongAtLowerFPS", key, r.Verdict)
 		}
 		if r.Removed == 0 {
 			t.Errorf("%s: no frame removed", key)
 		}
 	}
-	if played == 0 {
-		t.Error("no run played")
+	for _, n := range []string{"burst", "fps30", "fps15"} {
+		if played[n] == 0 {
+			t.Errorf("%s: no run played", n)
+		}
 	}
-	if code != 0 {
-		t.Errorf("exit %d: %s", code, errOut)
+	if want := min(wrong, 1); code != want {
+		t.Errorf("%d runs wrong, exit %d (want %d): %s", wrong, code, want, errOut)
 	}
 }
 
-// The harness can fail: a clip the tracker gets wrong as a 15 fps camera
-// films it (a known miss) is reported wrong, and eval exits 1. One short
-// clip, half its frames analysed: a few seconds.
+// The harness can fail: a run that ends otherwise than its truth says is
+// reported wrong, and eval exits 1. A clip the tracker gets right as a
+// 15 fps camera films it, judged against its truth with one more stroke
+// appended (the last one again, deliberately broken): the run applies one
+// event fewer than that truth wants and holds nothing. One short clip,
+// half its frames analysed: a few seconds.
 func TestEvalRemovedHarnessFails(t *testing.T) {
-	const src, name = "../../testdata/videos", "queen-returned"
+	const src, name = "../../testdata/videos", "placement-arrow"
 	if _, err := os.Stat(filepath.Join(src, name+".mp4")); err != nil {
 		t.Skip("the corpus clips are not rendered")
 	}
-	if !knownWrongAtLowerFPS["fps15 "+name] {
-		t.Fatalf("fps15 %s is no longer a known miss: play another known miss here", name)
-	}
-	// a corpus of one clip: its video, truth and the lens index
+	// a corpus of one clip: its video, the lens index and the broken truth
 	dir := t.TempDir()
-	for _, f := range []string{name + ".mp4", name + ".truth.json", corpus.LensDir} {
+	for _, f := range []string{name + ".mp4", corpus.LensDir} {
 		abs, err := filepath.Abs(filepath.Join(src, f))
 		if err != nil {
 			t.Fatal(err)
@@ -98,14 +112,38 @@ func TestEvalRemovedHarnessFails(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	b, err := os.ReadFile(filepath.Join(src, name+".truth.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var truth map[string]any
+	if err := json.Unmarshal(b, &truth); err != nil {
+		t.Fatal(err)
+	}
+	j, _ := truth["judgement"].(map[string]any)
+	ds, _ := j["decisions"].([]any)
+	if len(ds) == 0 {
+		t.Fatalf("%s: the truth has no decision", name)
+	}
+	j["decisions"] = append(ds, ds[len(ds)-1])
+	if b, err = json.Marshal(truth); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".truth.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, out, errOut := runCmd(t, "", "eval", "--remove", "fps15", "--json", "--quiet", dir)
 	rep := removedReport(t, code, out, errOut)
 	if len(rep.Runs) != 1 || rep.Runs[0].Clip != name || rep.Runs[0].Error != "" {
 		t.Fatalf("runs %+v", rep.Runs)
 	}
-	if !runWrong(rep.Runs[0]) {
-		t.Errorf("fps15 %s now ends %s: take it off knownWrongAtLowerFPS (and play another known miss here)", name, rep.Runs[0].Verdict)
-	} else if code != 1 {
+	r := rep.Runs[0]
+	switch {
+	case !runWrong(r) && len(r.Held) > 0:
+		t.Errorf("fps15 %s now ends held (%v): play a clip the tracker gets right at 15 fps here", name, r.Held[0].Reasons)
+	case !runWrong(r):
+		t.Errorf("fps15 %s against a truth with one more stroke ends %s: the harness cannot fail", name, r.Verdict)
+	case code != 1:
 		t.Errorf("a wrong run, exit %d: want 1", code)
 	}
 }
