@@ -20,12 +20,6 @@ import (
 var knownWrongAtLowerFPS = map[string]bool{
 	"fps15 backward-flick": true,
 	"fps15 queen-returned": true,
-	// Right until 5274f00 (vision/streak: near a hand, each streak judged
-	// by its own footprint): since, the striker's first streak under the
-	// flicking hand is not taken up and no stroke starts (reverting that
-	// commit alone makes fps30 cluster right again).
-	"fps30 cluster":               true,
-	"fps15 placement-base-circle": true,
 }
 
 // `boardcam eval --remove`: every clip that keeps a score, played through
