@@ -81,7 +81,7 @@ type coverage struct {
 	pastOcc [4]pastOcc // the occlusion of the last analysed frames
 	empty   emptyGrid
 	hands   handGrid
-	snaps   handSnaps // the hand mask about the striker seen moving (see handStayed)
+	snaps   handSnaps // the hand mask about the striker seen moving (see handSnaps.stayed)
 }
 
 const nTracks = 2*board.MenPerColour + 2
