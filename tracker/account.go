@@ -48,28 +48,41 @@ type gapMover struct {
 // maxGaps bounds the gaps remembered.
 const maxGaps = 32
 
-// noteGap records that frames from..to were not analysed, between the
-// frames at t0 and t1, with the discs moving at the time.
-func (tk *Tracker) noteGap(from, to int, t0, t1 float64) {
-	if n := len(tk.gaps); n > 0 && tk.gaps[n-1].to >= from-1 {
+// gapLog is what the Tracker remembers of the frames it did not get to
+// analyse (one concern, a field of the assignment): the last maxGaps gaps
+// and the one just before this frame.
+type gapLog struct {
+	gaps []frameGap
+	// now is the gap just before this frame while no stroke was in
+	// progress (see gapAssociate), nil otherwise.
+	now *frameGap
+}
+
+// note records that frames from..to were not analysed, between the
+// frames at t0 and t1, with the discs of tracks moving at the time.
+func (l *gapLog) note(from, to int, t0, t1 float64, tracks *[nTracks]track) {
+	if n := len(l.gaps); n > 0 && l.gaps[n-1].to >= from-1 {
 		// (A run of uncalibrated frames grows one gap.)
-		g := &tk.gaps[n-1]
+		g := &l.gaps[n-1]
 		g.to, g.t1 = max(g.to, to), t1
 		return
 	}
 	g := frameGap{from: from, to: to, t0: t0, t1: t1}
-	for i := range tk.tracks {
-		tr := &tk.tracks[i]
+	for i := range tracks {
+		tr := &tracks[i]
 		if tr.state == Moving {
 			g.movers = append(g.movers, gapMover{i, tr.vel})
 		}
 	}
-	if len(tk.gaps) >= maxGaps {
-		copy(tk.gaps, tk.gaps[1:])
-		tk.gaps = tk.gaps[:maxGaps-1]
+	if len(l.gaps) >= maxGaps {
+		copy(l.gaps, l.gaps[1:])
+		l.gaps = l.gaps[:maxGaps-1]
 	}
-	tk.gaps = append(tk.gaps, g)
+	l.gaps = append(l.gaps, g)
 }
+
+// last is the gap noted last.
+func (l *gapLog) last() *frameGap { return &l.gaps[len(l.gaps)-1] }
 
 // compass names the direction of v on the board ("NE": toward the north-
 // east corner; S is at the bottom, y down).
@@ -102,18 +115,19 @@ func listIDs(ids []string) string {
 	return strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
 }
 
-// gapDoubts turns the gaps that overlap the stroke (from its start, as
-// traced back, to end) into doubts.
-func (tk *Tracker) gapDoubts(start, end float64) []events.Doubt {
+// doubts turns the gaps that overlap the stroke (from its start, as
+// traced back, to end) into doubts, naming the discs of tracks that moved
+// in them; dt is the frame interval.
+func (l *gapLog) doubts(start, end, dt float64, tracks *[nTracks]track) []events.Doubt {
 	var out []events.Doubt
-	for _, g := range tk.gaps {
+	for _, g := range l.gaps {
 		if g.t1 < start-1e-9 || g.t0 > end+1e-9 {
 			continue
 		}
 		d := events.Doubt{Kind: events.DoubtFramesMissing, Frames: [2]int{g.from, g.to}}
 		var parts []string
 		for _, m := range g.movers {
-			tr := &tk.tracks[m.i]
+			tr := &tracks[m.i]
 			d.IDs = append(d.IDs, tr.id)
 			if c := compass(m.dir); c != "" {
 				parts = append(parts, tr.id+" moved towards "+c)
@@ -124,7 +138,7 @@ func (tk *Tracker) gapDoubts(start, end float64) []events.Doubt {
 		switch {
 		case len(parts) > 0:
 			d.Reason = fmt.Sprintf("%s were not analysed while %s", frames(g.from, g.to), listIDs(parts))
-		case g.t1 <= start+tk.dt:
+		case g.t1 <= start+dt:
 			d.Reason = fmt.Sprintf("%s were not analysed as the stroke began: the flick was not seen", frames(g.from, g.to))
 		default:
 			d.Reason = fmt.Sprintf("%s were not analysed during the stroke", frames(g.from, g.to))
@@ -305,7 +319,7 @@ func (tk *Tracker) noteStrikers() {
 	n := 0
 	for j := range tk.dets {
 		d := &tk.dets[j]
-		if tk.detUsed[j] == -2 || !sureStriker(d) || tk.fixed[j] {
+		if tk.detUsed[j] == -2 || !sureStriker(d) || tk.fixtures.on(j) {
 			continue
 		}
 		if n < 2 {
@@ -366,7 +380,7 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 		}
 		out = append(out, events.Doubt{Kind: events.DoubtStartUnseen, Reason: r, Frames: [2]int{g.from, g.to}, IDs: append(moved, gone...)})
 	} else {
-		out = append(out, tk.gapDoubts(st.startT, end)...)
+		out = append(out, tk.gaps.doubts(st.startT, end, tk.dt, &tk.tracks)...)
 	}
 	out = append(out, st.doubts...)
 	// Rest-to-rest: every identity that was on the board when the stroke

@@ -93,7 +93,7 @@ func (h *handSnaps) at(t float64) *handSnap {
 }
 
 // observeHand keeps the probes about the striker seen moving (or leaving
-// its place) between strokes, a hand near it: the sightings handStayed
+// its place) between strokes, a hand near it: the sightings handSnaps.stayed
 // compares.
 func (tk *Tracker) observeHand() {
 	s := &tk.tracks[idxS]
@@ -106,12 +106,13 @@ func (tk *Tracker) observeHand() {
 	tk.snaps.record(tk.occ, s.pos, tk.t)
 }
 
-// handStayed reports whether the hand around the striker stayed where it
-// was while the striker slid on to its last sighting (last, in this
-// frame) from the latest earlier one in h (from index since on) at least
-// stillMoved away (see above).
-func (tk *Tracker) handStayed(h []obs, since int, last obs) bool {
-	if tk.occ == nil || last.t != tk.t {
+// stayed reports whether the hand around the striker (radius r) stayed
+// where it was while the striker slid on to its last sighting (last, in
+// this frame, at time t, occ its occlusion) from the latest earlier one in
+// h (from index since on) at least stillMoved away (see above); half is
+// the board's half size.
+func (hs *handSnaps) stayed(occ sight.Occlusion, t float64, h []obs, since int, last obs, r, half float64) bool {
+	if occ == nil || last.t != t {
 		return false
 	}
 	for i := len(h) - 1; i >= since; i-- {
@@ -119,21 +120,22 @@ func (tk *Tracker) handStayed(h []obs, since int, last obs) bool {
 		if o.t >= last.t || last.p.Dist(o.p) < stillMoved {
 			continue
 		}
-		was := tk.snaps.at(o.t)
+		was := hs.at(o.t)
 		if was == nil || o.t-was.t > 1e-6 {
 			return false
 		}
-		return tk.handSame(was, o.p, last.p)
+		return handSame(occ, was, o.p, last.p, r, half)
 	}
 	return false
 }
 
-// handSame compares the hand mask now with the snapshot was, the striker
-// having gone from `from` to p in between (see handStayed).
-func (tk *Tracker) handSame(was *handSnap, from, p board.Vec) bool {
+// handSame compares the hand mask now (occ) with the snapshot was, the
+// striker (radius r) having gone from `from` to p in between (see
+// handSnaps.stayed).
+func handSame(occ sight.Occlusion, was *handSnap, from, p board.Vec, r, half float64) bool {
 	d := p.Sub(from)
-	r := tk.tracks[idxS].r + 10
-	lim := tk.g.Half() + stillSeen
+	r += 10
+	lim := half + stillSeen
 	union, still, moved := 0, 0, 0
 	for k, hit := range was.hit {
 		q := probe(was.c, k)
@@ -145,8 +147,8 @@ func (tk *Tracker) handSame(was *handSnap, from, p board.Vec) bool {
 			// the frame shows its edge there whether it moves or not
 			continue
 		}
-		now := tk.occ.Hidden(q, stillProbeR) > 0.5
-		along := tk.occ.Hidden(q.Add(d), stillProbeR) > 0.5
+		now := occ.Hidden(q, stillProbeR) > 0.5
+		along := occ.Hidden(q.Add(d), stillProbeR) > 0.5
 		if hit || now {
 			union++
 		}

@@ -387,7 +387,7 @@ func (tk *Tracker) checkFlick() bool {
 				continue // carried by a hand: it gathers speed; a flicked striker only loses it
 			}
 			if last := s.hist[sg.first+sg.n-1]; !lost && tk.occ != nil && tk.occ.Hidden(last.p, s.r+25) > 0.22 &&
-				!tk.handStayed(s.hist, sg.first, last) {
+				!tk.snaps.stayed(tk.occ, tk.t, s.hist, sg.first, last, tk.tracks[idxS].r, tk.g.Half()) {
 				// A hand around it: carried (a flicked striker leaves the
 				// hand behind) — unless the hand stayed where it was while
 				// the striker slid from under it.

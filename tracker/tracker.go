@@ -68,13 +68,9 @@ type assignment struct {
 	movers   []int
 	sortBuf  []int
 	armCache armCache
-	strays   []stray // recent detections no disc explained (see vacated)
-	gaps     []frameGap
-	// gapNow is the gap just before this frame while no stroke was in
-	// progress (see gapAssociate), nil otherwise.
-	gapNow *frameGap
-	fixed  []bool // detection -> lies on a fixture (see fixtures)
-	fix    []fixture
+	strays   []stray    // recent detections no disc explained (see vacated)
+	gaps     gapLog     // the frames not analysed (see account.go)
+	fixtures fixtureMap // where detections no disc explains keep coming (see vacated.go)
 }
 
 // coverage is what the Tracker remembers of the hands and arms over the
@@ -85,7 +81,7 @@ type coverage struct {
 	pastOcc [4]pastOcc // the occlusion of the last analysed frames
 	empty   emptyGrid
 	hands   handGrid
-	snaps   handSnaps // the hand mask about the striker seen moving (see handStayed)
+	snaps   handSnaps // the hand mask about the striker seen moving (see handSnaps.stayed)
 }
 
 const nTracks = 2*board.MenPerColour + 2
@@ -293,7 +289,7 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 	} else {
 		tk.dt = 1.0 / 30
 	}
-	tk.gapNow = nil
+	tk.gaps.now = nil
 	if tk.started && (f.Index > tk.frame+1 || !f.Calibrated && tk.stroke != nil) {
 		// Frames not analysed (dropped, or not related to the board):
 		// harmless while all is at rest, a doubt in a stroke.
@@ -306,9 +302,9 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 			to = f.Index
 		}
 		if to >= from {
-			tk.noteGap(from, to, tk.t, f.T)
+			tk.gaps.note(from, to, tk.t, f.T, &tk.tracks)
 			if f.Calibrated && !tk.uncal && tk.stroke == nil {
-				tk.gapNow = &tk.gaps[len(tk.gaps)-1]
+				tk.gaps.now = tk.gaps.last()
 			}
 		}
 	}
@@ -362,14 +358,14 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 	}
 	tk.shiftSince = 0
 	tk.associate()
-	if g := tk.gapNow; g != nil && tk.stroke == nil && tk.calStarted && tk.t-tk.firstT > tk.cfg.InitTime && tk.gapAssociate(g) {
+	if g := tk.gaps.now; g != nil && tk.stroke == nil && tk.calStarted && tk.t-tk.firstT > tk.cfg.InitTime && tk.gapAssociate(g) {
 		tk.beginUnseen(g)
 	}
 	tk.vacated()
 	tk.updateTracks()
 	tk.births()
 	tk.keepStrays()
-	tk.keepFixtures()
+	tk.fixtures.keep(tk.t, tk.dets, tk.detUsed, fixtureTol(&tk.cfg))
 	tk.observeHand()
 	if tk.stroke == nil {
 		tk.idle()
@@ -498,7 +494,7 @@ func (tk *Tracker) associate() {
 		}
 	}
 
-	tk.fixtures()
+	tk.fixtures.mark(tk.dets, fixtureTol(&tk.cfg))
 	tk.strikerTakes()
 
 	// Pass 1: tight gates around the prediction.
@@ -678,7 +674,7 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 	tk.idxBuf = rows
 	cols := tk.sortBuf[:0]
 	for j := range tk.dets {
-		if tk.detUsed[j] == -1 && !(wideOnly && tk.fixed[j]) {
+		if tk.detUsed[j] == -1 && !(wideOnly && tk.fixtures.on(j)) {
 			cols = append(cols, j)
 		}
 	}
@@ -697,7 +693,7 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 				// (the prediction may have it bouncing the wrong way).
 				dist = math.Min(dist, d.MM.Dist(tr.lastObs.p)+0.5*(tk.t-tr.lastObs.t)*tr.vel.Len())
 			}
-			if dist > info[a].g || tk.fixed[j] && tr.state == Moving && tr.misses > 0 {
+			if dist > info[a].g || tk.fixtures.on(j) && tr.state == Moving && tr.misses > 0 {
 				// (A disc lost from sight is not found on a fixture.)
 				continue
 			}

@@ -45,7 +45,7 @@ func (tk *Tracker) keepStrays() {
 	}
 	tk.strays = keep
 	for j := range tk.dets {
-		if tk.detUsed[j] == -1 && !tk.fixed[j] && len(tk.strays) < maxStrays {
+		if tk.detUsed[j] == -1 && !tk.fixtures.on(j) && len(tk.strays) < maxStrays {
 			tk.strays = append(tk.strays, stray{frame: tk.frame, t: tk.t, d: tk.dets[j]})
 		}
 	}
@@ -98,7 +98,7 @@ func (tk *Tracker) vacated() {
 		best, bs, bj := -1.0, -1, -1
 		for j := range tk.dets {
 			d := &tk.dets[j]
-			if tk.detUsed[j] != -1 || tk.fixed[j] || d.Partial || !strayFits(d, tr.kind) || other && !sureOf(d, tr.kind) {
+			if tk.detUsed[j] != -1 || tk.fixtures.on(j) || d.Partial || !strayFits(d, tr.kind) || other && !sureOf(d, tr.kind) {
 				continue
 			}
 			d2 := d.MM.Dist(tr.restPos)
@@ -185,55 +185,65 @@ const fixtureGap = 0.5
 // maxFixtures bounds the places remembered.
 const maxFixtures = 64
 
-// fixtureTol is how close (mm) detections must stay to a fixture.
-func (tk *Tracker) fixtureTol() float64 { return math.Max(2*tk.cfg.NoiseMM+1.5, tk.cfg.RestMM) }
+// fixtureMap is what the Tracker knows of the fixtures (one concern, a
+// field of the assignment): the places where detections no disc explains
+// keep coming, and which of this frame's detections lie on one.
+type fixtureMap struct {
+	fix   []fixture
+	fixed []bool // detection -> lies on a fixture (see mark)
+}
 
-// keepFixtures follows the places of this frame's unexplained detections.
-func (tk *Tracker) keepFixtures() {
-	keep := tk.fix[:0]
-	for _, f := range tk.fix {
-		if tk.t-f.lastT <= fixtureGap {
+// fixtureTol is how close (mm) detections must stay to a fixture.
+func fixtureTol(cfg *Config) float64 { return math.Max(2*cfg.NoiseMM+1.5, cfg.RestMM) }
+
+// on reports whether detection j of this frame lies on a fixture.
+func (m *fixtureMap) on(j int) bool { return m.fixed[j] }
+
+// keep follows the places of the unexplained detections of the frame at
+// time t (those with detUsed -1), within tol of a fixture.
+func (m *fixtureMap) keep(t float64, dets []sight.Detection, detUsed []int, tol float64) {
+	keep := m.fix[:0]
+	for _, f := range m.fix {
+		if t-f.lastT <= fixtureGap {
 			keep = append(keep, f)
 		}
 	}
-	tk.fix = keep
-	tol := tk.fixtureTol()
-	for j := range tk.dets {
-		if tk.detUsed[j] != -1 {
+	m.fix = keep
+	for j := range dets {
+		if detUsed[j] != -1 {
 			continue
 		}
-		p := tk.dets[j].MM
+		p := dets[j].MM
 		found := false
-		for k := range tk.fix {
-			if f := &tk.fix[k]; f.p.Dist(p) < tol {
-				f.lastT, found = tk.t, true
+		for k := range m.fix {
+			if f := &m.fix[k]; f.p.Dist(p) < tol {
+				f.lastT, found = t, true
 				break
 			}
 		}
-		if !found && len(tk.fix) < maxFixtures {
-			tk.fix = append(tk.fix, fixture{p: p, firstT: tk.t, lastT: tk.t})
+		if !found && len(m.fix) < maxFixtures {
+			m.fix = append(m.fix, fixture{p: p, firstT: t, lastT: t})
 		}
 	}
 }
 
-// fixtures marks this frame's detections that lie on a fixture.
-func (tk *Tracker) fixtures() {
-	nd := len(tk.dets)
-	if cap(tk.fixed) < nd {
-		tk.fixed = make([]bool, nd)
+// mark marks this frame's detections that lie within tol of a fixture.
+func (m *fixtureMap) mark(dets []sight.Detection, tol float64) {
+	nd := len(dets)
+	if cap(m.fixed) < nd {
+		m.fixed = make([]bool, nd)
 	}
-	tk.fixed = tk.fixed[:nd]
-	for j := range tk.fixed {
-		tk.fixed[j] = false
+	m.fixed = m.fixed[:nd]
+	for j := range m.fixed {
+		m.fixed[j] = false
 	}
-	tol := tk.fixtureTol()
-	for _, f := range tk.fix {
+	for _, f := range m.fix {
 		if f.lastT-f.firstT < fixtureTime {
 			continue
 		}
-		for j := range tk.dets {
-			if tk.dets[j].MM.Dist(f.p) < tol {
-				tk.fixed[j] = true
+		for j := range dets {
+			if dets[j].MM.Dist(f.p) < tol {
+				m.fixed[j] = true
 			}
 		}
 	}
