@@ -38,38 +38,9 @@ func TestMeasuredMarkingsRendered(t *testing.T) {
 			s := render.DefaultSettings()
 			s.Board.Lines = ls
 			s.Camera.Rotation = float64(7 * i)
-			rd, err := render.New(s, g, int64(100+i))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rd.Close()
-			frame := gocv.NewMat()
-			defer frame.Close()
-			if err := rd.Render(render.OpeningScene(g, board.S), &frame); err != nil {
-				t.Fatal(err)
-			}
-			cam := rd.CameraAt(0)
-			dist := cam.DistCoeffs()
-			lens := &calibrate.Lens{ImageSize: calibrate.Size{W: s.Width, H: s.Height}, CameraMatrix: cam.CameraMatrix(), Distortion: dist[:]}
-			u, err := calibrate.NewUndistorter(lens)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer u.Close()
-			und := gocv.NewMat()
-			defer und.Close()
-			if err := u.Apply(frame, &und); err != nil {
-				t.Fatal(err)
-			}
-			cal, _, err := calibrate.Detect(und, calibrate.Options{Geometry: g})
-			if err != nil {
-				t.Fatalf("detect: %v", err)
-			}
+			cal := measureRendered(t, s, g, int64(100+i), render.OpeningScene(g, board.S))
 			want := render.DrawnMarkings(s.Board, g)
 			got := cal.Markings
-			if got == nil {
-				t.Fatal("no markings measured")
-			}
 			var worst [4]float64 // lines, widths, circles, arrows
 			check := func(what string, tol float64, d float64, k int) {
 				worst[k] = math.Max(worst[k], math.Abs(d))
