@@ -872,11 +872,12 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		}
 		d.keepLatest(f)
 		d.ev.frame(f)
-		if lossless {
+		switch {
+		case lossless:
 			// the capture waits: no frame is ever checked against a reference
-		} else if err == nil && res.Unanalysed == "" && backlog >= 1 {
+		case err == nil && res.Unanalysed == "" && backlog >= 1:
 			det.Reference(f.Image) // what the next frames are checked against
-		} else {
+		default:
 			det.Forget()
 		}
 		captured, index, pts := f.Captured, f.Index, f.PTS
