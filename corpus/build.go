@@ -249,6 +249,20 @@ var tagChecks = map[string]func(s *Simulation) string{
 		}
 		return strokeWith(s, func(sim.Stroke) bool { return true }, "no stroke")
 	},
+	"queen_off_plain_print": func(s *Simulation) string {
+		if !s.Spec.Render.Board.PlainCentre {
+			return "render.board.plain_centre is not set"
+		}
+		if len(s.Trace.Strokes) == 0 {
+			return "no stroke"
+		}
+		for _, d := range s.Trace.At(s.Trace.Strokes[0].Start).Discs {
+			if d.ID == "Q" && d.State.OnBoard() && d.Pos.Len() < 2 {
+				return hasPocketed(s, "Q")
+			}
+		}
+		return "the queen does not lie on the centre circle at the first stroke"
+	},
 	"small_striker": func(s *Simulation) string {
 		d := s.Trace.Geometry.StrikerDiameter
 		return unless(d >= 38 && d <= 40, fmt.Sprintf("the striker is %.1f mm, not 38 to 40", d))

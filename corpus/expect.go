@@ -134,6 +134,7 @@ var Tags = map[string]string{
 	"no_hand":               "a strike with no hand in view: the hand leaves the picture before the flick",
 	"plain_print":           "no queen on a board whose centre circle is a plain red disc of the queen's size (no star) and whose base circles are bare red discs",
 	"small_striker":         "a striker smaller than the standard 41.5 mm (38 to 40 mm)",
+	"queen_off_plain_print": "the queen pocketed from a plain red centre circle of her size (no star), uncovering it",
 	"demo":                  "the demo clip: several strokes, pockets, a foul, a queen cover",
 }
 
