@@ -215,7 +215,17 @@ func (d *detector) judge(cal *Calibration) error {
 		}
 		switch {
 		case found == 0:
-			why = "no edge of the playing surface is in the picture and the four pockets were not all measured in agreement with the base lines, so its corners rest on the base lines; makers draw those a few millimetres from the rule book's figures, which leaves the corners uncertain by about 1% of the board (0.5% is needed)"
+			np := 0
+			for _, p := range d.rep.Pockets {
+				if p != nil {
+					np++
+				}
+			}
+			pockets := fmt.Sprintf("only %d of its 4 pockets could be measured", np)
+			if np == 4 {
+				pockets = "its 4 pockets and base lines do not agree"
+			}
+			why = "no edge of the playing surface is in the picture and " + pockets + ", so its corners rest on the base lines; makers draw those a few millimetres from the rule book's figures, which leaves the corners uncertain by about 1% of the board (0.5% is needed)"
 		case found < 4 && q.Score > 0.3:
 			why = fmt.Sprintf("only %d of the surface's 4 edges are in the picture and the markings do not pin the others", found)
 		}
