@@ -871,14 +871,19 @@ const (
 	pinSideMM   = 4.0
 	pinRearMM   = 6.0
 	pinPocketMM = 1.5
+	// pinRadius bounds each pocket's measured radius, relative to the
+	// configured one: a net spilling over the surface or a shadow joined
+	// to the hole makes it larger and moves its centre (real photos:
+	// 21.6–22.9 mm on clean pockets of 22.25, 24–28 on such).
+	pinRadius = 0.1
 )
 
 // pocketsPin tells whether the pockets hold the corners of a view with no
 // edge in it. Such a view's place and scale come from the pocket centres
 // (see [detector.fitModel]), which the board's dimensions set to about a
 // millimetre, while makers' lines are a few millimetres off. That holds
-// when all four pockets were measured, each where the fit puts it, and the
-// rear base lines agree with them: each side's line near the others' (a
+// when all four pockets were measured, each where the fit puts it and of
+// its size, and the rear base lines agree with them: each side's line near the others' (a
 // pocket or line mistaken would pull one side away) and their common line
 // near the configured figure (a scale off would put it elsewhere). With
 // fewer pockets, a corner rests on lines alone.
@@ -897,9 +902,10 @@ func (d *detector) pocketsPin(cal *Calibration, found [4]bool) bool {
 		return false
 	}
 	ppm := cal.PixelsPerMM()
+	r0 := d.g.PocketDiameter / 2
 	for k, u := range unitSquare() {
 		c := d.rep.Pockets[k]
-		if c == nil || m.H.Apply(u.Scale(m.Pocket)).Dist(c.C) > pinPocketMM*ppm {
+		if c == nil || m.H.Apply(u.Scale(m.Pocket)).Dist(c.C) > pinPocketMM*ppm || math.Abs(c.R/ppm/r0-1) > pinRadius {
 			return false
 		}
 	}
