@@ -740,6 +740,21 @@ func (d *Detector) classifyUnlearned(qi int) {
 		if m := d.online.model(); m != nil && d.cls == nil {
 			d.cls = m
 		}
+	} else if split && d.online.frames == 0 && d.online.gapFrame == nil && !d.cfg.NoAutoLearn && gapOf(fs, g) >= oneFrameGap {
+		// Under the bar but apart by a clear gap: kept for LearnSet,
+		// which learns from one frame; the detector waits for the bar.
+		o := &onlineModel{frames: 1}
+		for j, i := range idx {
+			k := board.Black
+			if g[j] == 1 {
+				k = board.White
+			}
+			o.add(k, d.accepted[i].feat)
+		}
+		if qi >= 0 {
+			o.add(board.Queen, d.accepted[qi].feat)
+		}
+		d.online.gapFrame = o
 	}
 }
 
