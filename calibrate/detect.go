@@ -939,7 +939,15 @@ func (d *detector) inferredFrom() string {
 	if n > 0 {
 		parts = append(parts, fmt.Sprintf("%d pockets", n))
 	}
-	parts = append(parts, "other edges and the board's symmetry")
+	edges := false
+	for _, sr := range d.rep.Sides {
+		edges = edges || sr.Found
+	}
+	if edges {
+		parts = append(parts, "other edges and the board's symmetry")
+	} else {
+		parts = append(parts, "the board's symmetry")
+	}
 	s := parts[0]
 	for i := 1; i < len(parts); i++ {
 		if i == len(parts)-1 {
