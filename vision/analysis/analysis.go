@@ -191,7 +191,7 @@ func (a *Analyzer) Process(img sight.Image, index int, t float64) (*pipeline.Res
 	r := &a.res
 	r.Index, r.T, r.Calibrated, r.Note = index, t, false, ""
 	r.Detections, r.Events = r.Detections[:0], r.Events[:0]
-	r.Timing = pipeline.Timing{}
+	r.Timing, r.Work = pipeline.Timing{}, pipeline.Work{}
 	r.Hands = nil
 	if frame.Empty() {
 		return nil, fmt.Errorf("pipeline: frame %d is empty", index)
@@ -219,6 +219,7 @@ func (a *Analyzer) Process(img sight.Image, index int, t float64) (*pipeline.Res
 		t1 := a.now()
 		f, err := a.det.Detect(frame, index, t)
 		r.Timing.Vision = a.now().Sub(t1)
+		r.Work.Detected = true
 		if err != nil {
 			return nil, fmt.Errorf("pipeline: frame %d: %w", index, err)
 		}
@@ -308,6 +309,7 @@ func (a *Analyzer) retrack(k int, u *tracker.Update) {
 		return
 	}
 	a.turn, a.rep, a.tk = k, turned(a.cal, k), tk
+	r.Work.Retracked += len(a.buffer)
 	var evs []events.Event
 	var last tracker.Update
 	for _, f := range a.buffer {
@@ -425,6 +427,7 @@ func (a *Analyzer) calibrate(frame gocv.Mat, index int, t float64) error {
 			return nil
 		}
 		a.tried, a.lastTry = true, t
+		r.Work.Searched = true
 		img, err := a.undistorted(frame, a.cfg.Lens)
 		if err != nil {
 			return err
@@ -447,6 +450,7 @@ func (a *Analyzer) calibrate(frame gocv.Mat, index int, t float64) error {
 		return nil
 	}
 	a.checked, a.lastChk = true, t
+	r.Work.Checked = true
 	res, cal, err := a.mon.ObserveRaw(frame, clock(t))
 	switch {
 	case err != nil:
