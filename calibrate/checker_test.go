@@ -2,6 +2,8 @@ package calibrate
 
 import (
 	"errors"
+	"fmt"
+	"image"
 	"math"
 	"strconv"
 	"testing"
@@ -348,5 +350,125 @@ func TestDetectThroughLens(t *testing.T) {
 	t.Logf("quality with lens model %.2f (rms %s mm), without %.2f (rms %s mm)", cal.Quality.Score, rmsText(cal.Quality.RMSmm), raw.Quality.Score, rmsText(raw.Quality.RMSmm))
 	if raw.Quality.RMSmm != nil && cal.Quality.RMSmm != nil && *raw.Quality.RMSmm <= *cal.Quality.RMSmm {
 		t.Errorf("markings fit no worse without undistortion (%.2f vs %.2f mm)", *raw.Quality.RMSmm, *cal.Quality.RMSmm)
+	}
+}
+
+// TestObserveRawIsObserveOfTheUndistorted: a monitor given the camera's
+// frames (ObserveRaw, which undistorts only the parts of a frame its
+// checks read) finds what one given the whole frames undistorted
+// (Observe) finds, check for check and recalibration for recalibration:
+// the parts are the very pixels of the whole frame's remap.
+func TestObserveRawIsObserveOfTheUndistorted(t *testing.T) {
+	lens, err := LoadLens("../testdata/videos/lenses/cam-0b18d44c3397.lens.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := NewUndistorter(lens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	base := view{W: 1280, H: 720, Fill: 0.86, Noise: 3, Blur: 0.7, Seed: 1}
+	// The rendered views play the camera's frames; the monitors watch the
+	// calibration of the first one undistorted.
+	raw := func(shift Point, rotation float64, seed int64) gocv.Mat {
+		v := base
+		v.Shift, v.Rotation, v.Seed = shift, rotation, seed
+		img, _ := renderView(t, board.ICF(), v)
+		return img
+	}
+	undist := func(m gocv.Mat) gocv.Mat {
+		out := gocv.NewMat()
+		if err := u.Apply(m, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	ref := raw(Pt(0, 0), 0, 1)
+	defer ref.Close()
+	refU := undist(ref)
+	defer refU.Close()
+	cal, _, err := Detect(refU, Options{Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cal.Lens = lens
+	whole, err := NewMonitor(cal, refU, Monitor{Interval: 2 * time.Second, Confirm: 2, SettlePx: 0.31})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	parts, err := NewMonitor(cal, refU, Monitor{Interval: 2 * time.Second, Confirm: 2, SettlePx: 0.31})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer parts.Close()
+	parts.PrepareRaw(u)
+
+	// The parts are the whole remap's pixels.
+	if err := parts.parts.apply(ref); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range parts.checker.Rects() {
+		a := refU.Region(r)
+		b := parts.parts.img.Region(image.Rect(0, parts.parts.rows[i], r.Dx(), parts.parts.rows[i]+r.Dy()))
+		diff := gocv.NewMat()
+		gocv.AbsDiff(a, b, &diff)
+		flat := diff.Reshape(1, 0)
+		n := gocv.CountNonZero(flat)
+		flat.Close()
+		a.Close()
+		b.Close()
+		diff.Close()
+		if n != 0 {
+			t.Fatalf("part %d (%v): %d values differ from the whole frame's remap", i, r, n)
+		}
+	}
+
+	frames := []gocv.Mat{
+		ref,
+		raw(Pt(0, 0), 0, 7),              // fresh noise
+		raw(Pt(0.008, -0.01), 0, 2),      // knocked, shaking
+		raw(Pt(0.0092, -0.0112), 0, 3),   // at rest
+		raw(Pt(0.0100, -0.0112), 0, 4),   // settling a pixel on
+		raw(Pt(0.0100, -0.0112), 0.6, 5), // turned
+		raw(Pt(0.0100, -0.0112), 0.6, 6), // at rest again
+		raw(Pt(0.0100, -0.0112), 0.6, 8), // quiet
+	}
+	for _, f := range frames[1:] {
+		defer f.Close()
+	}
+	t0 := time.Date(2025, 3, 1, 20, 0, 0, 0, time.UTC)
+	recals := 0
+	for i, f := range frames {
+		at := t0.Add(time.Duration(i) * 2100 * time.Millisecond)
+		fu := undist(f)
+		resW, calW, errW := whole.Observe(fu, at)
+		fu.Close()
+		resP, calP, errP := parts.ObserveRaw(f, at)
+		if (errW == nil) != (errP == nil) {
+			t.Fatalf("frame %d: errors %v and %v", i, errW, errP)
+		}
+		if (resW == nil) != (resP == nil) {
+			t.Fatalf("frame %d: checked %v and %v", i, resW != nil, resP != nil)
+		}
+		if resW != nil && fmt.Sprint(*resW) != fmt.Sprint(*resP) {
+			t.Errorf("frame %d: whole frame %+v, parts %+v", i, *resW, *resP)
+		}
+		if (calW == nil) != (calP == nil) {
+			t.Fatalf("frame %d: recalibrated %v and %v", i, calW != nil, calP != nil)
+		}
+		if calW != nil {
+			recals++
+			if fmt.Sprint(calW.ImageCorners()) != fmt.Sprint(calP.ImageCorners()) {
+				t.Errorf("frame %d: recalibrated to %v and %v", i, calW.ImageCorners(), calP.ImageCorners())
+			}
+		}
+		if resW != nil {
+			t.Logf("frame %d: %s, shift %.3f px, recalibrated %v", i, resW.Status, resW.ShiftPx, calW != nil)
+		}
+	}
+	if recals == 0 {
+		t.Error("no recalibration: the test does not compare one")
 	}
 }

@@ -213,3 +213,64 @@ func (u *Undistorter) Close() {
 	u.map1.Close()
 	u.map2.Close()
 }
+
+// partUndistorter undistorts only some rectangles of frames: the parts a
+// Checker reads. The remap tables of those rectangles are copied from a
+// whole frame's, stacked one under the other (rectangle k at row rows[k],
+// column 0), and one remap makes the stacked parts: each pixel is the
+// whole frame remap's (remap reads a pixel's own table entries only), at
+// a few hundred small rectangles' cost instead of the whole frame's tables
+// (5.5 MB at 720p) and undistorted copy (2.76 MB).
+type partUndistorter struct {
+	map1, map2 gocv.Mat
+	img        gocv.Mat // the stacked parts of the last frame
+	rows       []int
+	size       Size
+}
+
+// parts makes a partUndistorter for rects from u's tables.
+func (u *Undistorter) parts(rects []image.Rectangle) *partUndistorter {
+	w, h := 1, 0
+	rows := make([]int, len(rects))
+	for i, r := range rects {
+		rows[i] = h
+		h += r.Dy()
+		w = max(w, r.Dx())
+	}
+	h = max(h, 1)
+	// Cells of no rectangle point far outside the frame: remap leaves
+	// them black, and nothing reads them.
+	p := &partUndistorter{
+		map1: gocv.NewMatWithSizeFromScalar(gocv.NewScalar(-16, -16, 0, 0), h, w, gocv.MatTypeCV16SC2),
+		map2: gocv.NewMatWithSizeFromScalar(gocv.NewScalar(0, 0, 0, 0), h, w, gocv.MatTypeCV16UC1),
+		img:  gocv.NewMat(),
+		rows: rows,
+		size: u.lens.ImageSize,
+	}
+	for i, r := range rects {
+		to := image.Rect(0, rows[i], r.Dx(), rows[i]+r.Dy())
+		for _, m := range [][2]*gocv.Mat{{&u.map1, &p.map1}, {&u.map2, &p.map2}} {
+			src := m[0].Region(r)
+			dst := m[1].Region(to)
+			src.CopyTo(&dst)
+			src.Close()
+			dst.Close()
+		}
+	}
+	return p
+}
+
+// apply undistorts the parts of src into p.img.
+func (p *partUndistorter) apply(src gocv.Mat) error {
+	if src.Cols() != p.size.W || src.Rows() != p.size.H {
+		return fmt.Errorf("calibrate: undistort: frame is %dx%d, the lens was calibrated at %dx%d", src.Cols(), src.Rows(), p.size.W, p.size.H)
+	}
+	gocv.Remap(src, &p.img, &p.map1, &p.map2, gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
+	return nil
+}
+
+func (p *partUndistorter) Close() {
+	p.map1.Close()
+	p.map2.Close()
+	p.img.Close()
+}

@@ -14,6 +14,10 @@ type plane struct {
 	w, h, ch int
 	step     int
 	data     []uint8
+	// ox, oy: the frame's pixel (x, y) is at data[(y-oy)*step+(x-ox)*ch]
+	// (0, 0 but for a checker's parts, see partUndistorter): w and h are
+	// still the whole frame's.
+	ox, oy int
 }
 
 func planeOf(m *gocv.Mat) (plane, error) {
@@ -62,7 +66,7 @@ func (p plane) sample(x, y float64, out []float64) bool {
 		y0 = 0
 	}
 	fx, fy := x-float64(x0), y-float64(y0)
-	i := y0*p.step + x0*p.ch
+	i := (y0-p.oy)*p.step + (x0-p.ox)*p.ch
 	j := i + p.step
 	for c := 0; c < p.ch; c++ {
 		a := float64(p.data[i+c])

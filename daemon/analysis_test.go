@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/match"
+	"github.com/boardcam/boardcam/render/paint"
 	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
@@ -57,7 +58,6 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	cfg.Pipeline.FrameQueue = queue
 	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Clock: clocktest.New(), analyzer: a, catchUp: -1}
 	d.metrics = NewMetrics(nil, d.Clock.Now())
-	t.Cleanup(func() { d.latest.Close() })
 	c := &capture{out: make(chan *Frame, len(frames)), pool: newFramePool(len(frames)), lossless: lossless, pics: testSight.Pictures}
 	for _, f := range frames {
 		m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(f.level, f.level, f.level, 0), 48, 64, gocv.MatTypeCV8UC3)
@@ -241,4 +241,64 @@ func metricValue(t *testing.T, m prometheus.Metric) float64 {
 	}
 	t.Fatalf("not a counter or gauge: %v", &pb)
 	return 0
+}
+
+// The web's frame (preview, still) is the next frame the analysis takes,
+// copied when asked for: the daemon keeps no copy of the last frame. A
+// request nobody answers ends without a frame, and so does one made after
+// Close.
+func TestCopyFrameGivesTheNextFrame(t *testing.T) {
+	d := &Daemon{Painter: paint.Painter{}}
+	dst := d.Painter.NewImage()
+	defer dst.Close()
+	d.keepLatest(&Frame{Index: 3, Image: testFrame(t, 10)}) // nobody asked: not kept
+	got := make(chan [2]int64)
+	go func() {
+		i, ok := d.CopyFrame(dst)
+		okN := int64(0)
+		if ok {
+			okN = 1
+		}
+		got <- [2]int64{i, okN}
+	}()
+	f := &Frame{Index: 7, Image: testFrame(t, 200)}
+	for {
+		d.frameMu.Lock()
+		n := len(d.frameReqs)
+		d.frameMu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	d.keepLatest(f)
+	if r := <-got; r != [2]int64{7, 1} {
+		t.Fatalf("CopyFrame gave frame %d ok %v, want 7 true", r[0], r[1] == 1)
+	}
+	m := dst.(*gocv.Mat)
+	if m.Rows() != 48 || m.Cols() != 64 || m.GetVecbAt(5, 5)[0] != 200 {
+		t.Errorf("the copy is %dx%d, pixel %v; want 64x48 of 200", m.Cols(), m.Rows(), m.GetVecbAt(5, 5))
+	}
+	start := time.Now()
+	if _, ok := d.CopyFrame(dst); ok {
+		t.Error("a frame given with no frame taken")
+	}
+	if w := time.Since(start); w < frameWait {
+		t.Errorf("gave up after %v, before frameWait", w)
+	}
+	if len(d.frameReqs) != 0 {
+		t.Errorf("%d requests left after the wait", len(d.frameReqs))
+	}
+	d.frameMu.Lock()
+	d.frameClosed = true
+	d.frameMu.Unlock()
+	if _, ok := d.CopyFrame(dst); ok {
+		t.Error("a frame given after Close")
+	}
+}
+
+func testFrame(t *testing.T, level float64) sight.Image {
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(level, level, level, 0), 48, 64, gocv.MatTypeCV8UC3)
+	t.Cleanup(func() { m.Close() })
+	return &m
 }

@@ -131,11 +131,11 @@ type Daemon struct {
 	snap   web.Snapshot
 	resync *match.Snapshot
 
-	frameMu   sync.Mutex
-	latest    sight.Image // made at the first frame kept (Sight.Pictures)
-	latestNo  int64
-	hasLatest bool
-	latestAt  time.Time
+	// frameMu guards frameReqs, the web's requests for the next frame
+	// (CopyFrame), and frameClosed.
+	frameMu     sync.Mutex
+	frameReqs   []*frameRequest
+	frameClosed bool
 
 	lock        *os.File
 	srcErr      error
@@ -565,30 +565,67 @@ func (d *Daemon) Do(ctx context.Context, c web.Command) (string, error) {
 	return d.keeper.Do(ctx, web.CommandOf(c, match.ByUmpire))
 }
 
-// CopyFrame implements web.FrameSource.
-func (d *Daemon) CopyFrame(dst sight.Image) (int64, bool) {
-	d.frameMu.Lock()
-	defer d.frameMu.Unlock()
-	if !d.hasLatest || d.Painter == nil {
-		return 0, false
-	}
-	d.Painter.Copy(dst, d.latest)
-	return d.latestNo, true
+// frameWait is how long CopyFrame waits for the next frame: far longer
+// than a camera's frame interval, short enough for the web's preview loop
+// to go on when none comes (a stalled camera, a video that ended).
+const frameWait = 500 * time.Millisecond
+
+// frameRequest is a web request for the next frame, copied into dst.
+type frameRequest struct {
+	dst   sight.Image
+	index int64
+	ok    bool
+	done  chan struct{}
 }
 
-// keepLatest copies a frame for the preview, at most 10 times a second.
-func (d *Daemon) keepLatest(f *Frame) {
-	now := f.Captured
+// CopyFrame implements web.FrameSource: the next frame the analysis takes
+// (analysed or not) is copied into dst by the analysis' goroutine; ok is
+// false when none comes within frameWait. The daemon keeps no copy of the
+// last frame for it (2.76 MB at 720p): the web asks only while a preview
+// is watched or a still taken.
+func (d *Daemon) CopyFrame(dst sight.Image) (int64, bool) {
+	if d.Painter == nil || dst == nil {
+		return 0, false
+	}
+	r := &frameRequest{dst: dst, done: make(chan struct{})}
+	d.frameMu.Lock()
+	if d.frameClosed {
+		d.frameMu.Unlock()
+		return 0, false
+	}
+	d.frameReqs = append(d.frameReqs, r)
+	d.frameMu.Unlock()
+	t := time.NewTimer(frameWait)
+	defer t.Stop()
+	select {
+	case <-r.done:
+	case <-t.C:
+	}
 	d.frameMu.Lock()
 	defer d.frameMu.Unlock()
-	if d.hasLatest && now.Sub(d.latestAt) < 100*time.Millisecond {
+	// Answered, or withdrawn (dst is then never written after this).
+	for i, q := range d.frameReqs {
+		if q == r {
+			d.frameReqs = append(d.frameReqs[:i], d.frameReqs[i+1:]...)
+			break
+		}
+	}
+	return r.index, r.ok
+}
+
+// keepLatest answers the web's requests for a frame with f.
+func (d *Daemon) keepLatest(f *Frame) {
+	d.frameMu.Lock()
+	defer d.frameMu.Unlock()
+	if len(d.frameReqs) == 0 {
 		return
 	}
-	if d.latest == nil {
-		d.latest = d.Sight.Pictures.NewImage()
+	for _, r := range d.frameReqs {
+		d.Painter.Copy(r.dst, f.Image)
+		r.index, r.ok = f.Index, true
+		close(r.done)
 	}
-	d.Sight.Pictures.Copy(d.latest, f.Image)
-	d.latestNo, d.hasLatest, d.latestAt = f.Index, true, now
+	d.frameReqs = d.frameReqs[:0]
 }
 
 func (d *Daemon) signal() {
@@ -1198,10 +1235,11 @@ func (d *Daemon) Close() {
 			_ = d.lock.Close() // releases the lock
 		}
 		d.frameMu.Lock()
-		if d.latest != nil {
-			d.latest.Close()
-			d.latest = nil
+		d.frameClosed = true
+		for _, r := range d.frameReqs {
+			close(r.done) // not ok
 		}
+		d.frameReqs = nil
 		d.frameMu.Unlock()
 	})
 }

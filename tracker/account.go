@@ -378,6 +378,9 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 		if g.from == g.to {
 			r = strings.Replace(r, " were not", " was not", 1)
 		}
+		if st.unseenWhy != "" {
+			r = st.unseenWhy + "; " + what
+		}
 		out = append(out, events.Doubt{Kind: events.DoubtStartUnseen, Reason: r, Frames: [2]int{g.from, g.to}, IDs: append(moved, gone...)})
 	} else {
 		out = append(out, tk.gaps.doubts(st.startT, end, tk.dt, &tk.tracks)...)

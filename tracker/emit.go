@@ -79,6 +79,15 @@ func (tk *Tracker) watermark() float64 {
 			w = math.Min(w, tr.placedT-tk.dt)
 		}
 	}
+	if fh := &tk.flickHand; fh.covered && tk.stroke == nil {
+		// The striker slid under a hand, perhaps struck: a stroke may
+		// begin before its slide (see watchFlickHand).
+		t0 := fh.a.t - 0.5
+		if fh.still.ok {
+			t0 = math.Min(fh.a.t, fh.still.t)
+		}
+		w = math.Min(w, t0-tk.dt)
+	}
 	st := tk.stroke
 	if st == nil {
 		return w

@@ -196,6 +196,9 @@ func (tr *track) wasPlaced() bool { return tr.placedFlag }
 // (the disc may be moving or lying still; the rest test decides).
 func (tk *Tracker) relocate(i int, o obs) {
 	tr := &tk.tracks[i]
+	if i == idxS {
+		tk.noteJump(tr.state, tr.pos)
+	}
 	if tr.seen || tr.lastObs.t == 0 {
 		tr.unseenBefore = o.t - tr.lastSeenT
 		if tr.lastObs.t == 0 && tr.lastSeenT == 0 {

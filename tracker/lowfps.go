@@ -2,6 +2,7 @@ package tracker
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
@@ -23,6 +24,28 @@ import (
 //     (flickWait). The stroke starts from those two, and is held for the
 //     umpire: two sightings are less than checkFlick asks of a striker in
 //     view.
+//   - The same slide with the hand moving along (a backward flick draws
+//     the hand after the striker within one frame at 15 fps; a hand
+//     carrying the striker moves with it too), covered in the next frame:
+//     the frames cannot tell a flick from a carry yet. Where the striker
+//     is found next does: a flicked striker slides on alone under the
+//     hand and stops where that slide stops (on its line, at about the
+//     distance its speed and the board's friction give), a carried one
+//     lies wherever the hand let it go (flickHand). Found where the slide
+//     stops, it was struck: the stroke starts from those two sightings
+//     and is held for the umpire; found anywhere else, or not found
+//     within flickFindTime, it was carried, as before. While it is
+//     awaited, events are held behind the slide (the watermark).
+//
+// And a stroke may not be seen at all: at 3 m/s the striker goes 200 mm
+// between two frames at 15 fps, smeared, under the hand that flicked it
+// and then past what it struck. When the striker, last seen at its place,
+// is next seen far from it (farther than a flick's first, hidden
+// centimetres) soon after, and a disc that lay still has meanwhile
+// vanished from its place in plain view, a stroke was played whose start
+// was not seen (checkStartUnseen): it is followed from there like one
+// that fell in frames not analysed (beginUnseen), and held for the umpire
+// with what was seen.
 
 // flickWait is a slide of the striker that passed every test of a flick
 // but the third sighting, in frame frame (its segment k).
@@ -30,6 +53,32 @@ type flickWait struct {
 	frame int
 	k     int
 }
+
+// flickHand is a slide of the striker seen in two frames, frame the
+// second, fast and from its place, with a hand moving along (see
+// lowfps.go): the sightings a and b and the slide fitted to them.
+// covered: the striker went under the hand moving in the next frame, and
+// is awaited.
+type flickHand struct {
+	frame   int
+	a, b    obs
+	sg      seg
+	still   stillPos // where the striker stood still before the slide
+	covered bool
+}
+
+// strikerJump is the striker taken up far from where it lay (relocate):
+// from is where it lay, last seen there at time t0 (frame frame0).
+type strikerJump struct {
+	from   board.Vec
+	t0     float64
+	frame0 int
+	ok     bool
+}
+
+// flickFindTime is how long a striker that slid under a hand (flickHand)
+// is awaited: a hand that stays over it longer is holding it.
+const flickFindTime = 2.0
 
 // offPlace returns the previous sighting of resting track tr when it lay
 // off its place (beyond MoveMM, though taken for noise) in the frame just
@@ -56,15 +105,15 @@ func (tk *Tracker) lostFlick() bool {
 		w.k < len(s.segs) && s.segs[w.k].n == 2
 }
 
-// noteLostFlick holds the stroke just begun from the two sightings of
-// segment k for the umpire.
-func (tk *Tracker) noteLostFlick(k int) {
+// noteLostFlick holds the stroke just begun from the two sightings of the
+// striker's slide (its history since the flick: beginStroke keeps it from
+// that slide on) for the umpire.
+func (tk *Tracker) noteLostFlick() {
 	s := &tk.tracks[idxS]
-	sg := &s.segs[k]
-	if tk.stroke == nil || sg.n < 2 || sg.first+1 >= len(s.hist) {
+	if tk.stroke == nil || len(s.hist) < 2 {
 		return
 	}
-	f1, f2 := s.hist[sg.first].frame, s.hist[sg.first+1].frame
+	f1, f2 := s.hist[0].frame, s.hist[1].frame
 	tk.stroke.doubts = append(tk.stroke.doubts, events.Doubt{Kind: events.DoubtViewCovered,
 		Reason: fmt.Sprintf("the striker was seen sliding from its place in two frames only (%d and %d) before a hand covered it: taken as struck, not carried", f1, f2),
 		Frames: [2]int{f1, tk.frame}, IDs: []string{"S"}})
@@ -96,4 +145,198 @@ func (tk *Tracker) chordStruck(i int, a, b board.Vec) bool {
 		}
 	}
 	return false
+}
+
+// armFlickHand remembers the striker's slide k, seen in two frames with a
+// hand moving along it (checkFlick takes it for a carry).
+func (tk *Tracker) armFlickHand(k int) {
+	s := &tk.tracks[idxS]
+	sg := s.segs[k]
+	if sg.n != 2 || sg.first+1 >= len(s.hist) {
+		return
+	}
+	tk.flickHand = flickHand{frame: tk.frame, a: s.hist[sg.first], b: s.hist[sg.first+1], sg: sg, still: tk.still}
+}
+
+// watchFlickHand follows the slide armFlickHand remembered: it is awaited
+// while the striker, covered moving in the very next frame, stays under
+// the hand; it reports true in the frame the striker is found again at
+// rest where that slide stops, having put it there with the slide as its
+// history (segment 0).
+func (tk *Tracker) watchFlickHand() bool {
+	w := &tk.flickHand
+	if w.frame == 0 {
+		return false
+	}
+	s := &tk.tracks[idxS]
+	if tk.stroke != nil || !w.covered && tk.frame > w.frame+1 || w.covered && tk.t-w.b.t > flickFindTime {
+		*w = flickHand{}
+		return false
+	}
+	if !w.covered {
+		if tk.frame == w.frame+1 && s.state == Occluded && s.occMoving {
+			w.covered = true
+		}
+		return false
+	}
+	if s.state == Occluded && !s.taken {
+		return false // still under the hand
+	}
+	found := *w
+	*w = flickHand{}
+	if !s.seen || s.lastSeenT != tk.t || s.state == Missing || !s.state.OnBoard() {
+		return false // carried off (its place uncovered without it), or gone
+	}
+	q := s.lastObs
+	if !tk.slideStopsAt(&found.sg, found.b.t, q.p) {
+		return false // put down elsewhere: carried
+	}
+	// It lies there (the rest test would say so over the next frames):
+	// at rest since its slide stopped.
+	stop := math.Min(math.Max(found.b.t, tk.mot.stopTime(&found.sg)), tk.t)
+	s.state, s.occMoving, s.taken, s.misses = Rest, false, false, 0
+	s.restPos, s.restW, s.pos, s.vel = q.p, 1, q.p, board.Vec{}
+	if q.partial {
+		s.restW = 1.0 / 9
+	}
+	s.restSince, s.stopT, s.settledAt = stop, stop, stop
+	s.restLastT, s.restKindT, s.moveStreak = tk.t, tk.t, 0
+	s.hist = append(s.hist[:0], found.a, found.b)
+	sg := found.sg
+	sg.first = 0
+	s.segs = append(s.segs[:0], sg)
+	s.moveStart = 0
+	// (Found at rest, it was taken for standing still there: it stood
+	// where it did before the slide.)
+	tk.still = found.still
+	return true
+}
+
+// slideStopsAt reports whether p is where slide sg, last seen at time tl,
+// comes to rest: on its line (within the few degrees two sightings tell
+// the heading to) at a distance its speed gives with a friction between
+// half and twice the configured one (real boards differ), or, when it
+// reaches a cushion first, near where the slide off it stops.
+func (tk *Tracker) slideStopsAt(sg *seg, tl float64, p board.Vec) bool {
+	s := &tk.tracks[idxS]
+	p0, v := tk.mot.at(sg, tl), tk.mot.vel(sg, tl)
+	sp := v.Len()
+	if sp == 0 {
+		return false
+	}
+	u := v.Scale(1 / sp)
+	d := sp * sp / (2 * tk.cfg.Deceleration)
+	tol := 6 + 3*tk.cfg.NoiseMM
+	rel := p.Sub(p0)
+	along, across := rel.Dot(u), math.Abs(rel.Cross(u))
+	end := tk.mot.slide(tk.g, p0, v, s.r, 3)
+	if end.cushion > 0 || end.pocketed {
+		return end.cushion > 0 && p.Dist(end.p) < tol+0.3*d
+	}
+	return across < tol+0.1*along && along > d/2-tol && along < 2*d+tol
+}
+
+// noteFoundFlick holds the stroke just begun from the two sightings of
+// the slide flickHand remembered (the striker's history since the flick)
+// for the umpire.
+func (tk *Tracker) noteFoundFlick() {
+	s := &tk.tracks[idxS]
+	if tk.stroke == nil || len(s.hist) < 2 {
+		return
+	}
+	f1, f2 := s.hist[0].frame, s.hist[1].frame
+	tk.stroke.doubts = append(tk.stroke.doubts, events.Doubt{Kind: events.DoubtViewCovered,
+		Reason: fmt.Sprintf("the striker was seen sliding from its place in two frames only (%d and %d), a hand moving along, then under that hand until frame %d, where it lay where that slide would stop: taken as struck, not carried", f1, f2, tk.frame),
+		Frames: [2]int{f1, tk.frame}, IDs: []string{"S"}})
+}
+
+// noteJump remembers, when the striker is taken up far from where it was
+// believed to lie (state, at pos) outside a stroke, where that was.
+func (tk *Tracker) noteJump(state State, pos board.Vec) {
+	s := &tk.tracks[idxS]
+	tk.jump = strikerJump{}
+	if tk.stroke == nil && (state.atRest() || state == Occluded) {
+		tk.jump = strikerJump{from: pos, t0: s.lastSeenT, frame0: s.lastSeenFrame, ok: true}
+	}
+}
+
+// startUnseenTime is how soon after the striker was last seen at its
+// place it must be seen far from it for checkStartUnseen: a hand carries
+// the striker slower than a flick sends it.
+const startUnseenTime = 1.0
+
+// checkStartUnseen starts a stroke whose start was not seen: the striker,
+// last seen at its place, is seen again far from it (and moving) within
+// startUnseenTime, and a disc that lay still has vanished from its place
+// in plain view since the striker was last seen there.
+func (tk *Tracker) checkStartUnseen() bool {
+	s := &tk.tracks[idxS]
+	if tk.stroke != nil || tk.t-tk.firstT <= tk.cfg.InitTime || s.state != Moving || len(s.hist) <= s.moveStart {
+		return false
+	}
+	first := s.hist[s.moveStart]
+	var from board.Vec
+	var t0 float64
+	var frame0 int
+	switch {
+	case s.fromRest:
+		from, t0, frame0 = s.onsetFrom, s.onsetLo, tk.frameOf(s.onsetLo)
+	case tk.jump.ok && s.motionT <= tk.jump.t0+1e-9:
+		from, t0, frame0 = tk.jump.from, tk.jump.t0, tk.jump.frame0
+	default:
+		return false
+	}
+	if tk.t-first.t > 0.25 || first.t-t0 > startUnseenTime || first.p.Dist(from) <= unseenFlickMM {
+		return false
+	}
+	var gone []int
+	for i := range tk.tracks {
+		tr := &tk.tracks[i]
+		if i == idxS || !tr.state.atRest() || tr.misses < tk.pocketFr || tr.unseenSince < t0 || tr.provisional {
+			continue
+		}
+		if tk.occ != nil && tk.occ.Hidden(tr.restPos, tr.r) >= tk.cfg.OccludedFraction/2 {
+			continue // under a hand: perhaps still there
+		}
+		gone = append(gone, i)
+	}
+	if len(gone) == 0 {
+		return false
+	}
+	// The striker's motion since it was taken up is the stroke's: its
+	// way from its place a guess.
+	n := len(s.hist) - s.moveStart
+	var hist [8]obs
+	var segs [8]seg
+	if n > len(hist) || len(s.segs) > len(segs) {
+		return false
+	}
+	copy(hist[:], s.hist[s.moveStart:])
+	ns := 0
+	for _, sg := range s.segs {
+		if sg.first >= s.moveStart {
+			sg.first -= s.moveStart
+			segs[ns] = sg
+			ns++
+		}
+	}
+	g := frameGap{from: frame0 + 1, to: first.frame - 1, t0: t0, t1: first.t}
+	tk.beginUnseen(&g)
+	st := tk.stroke
+	var what []string
+	for _, i := range gone {
+		tr := &tk.tracks[i]
+		what = append(what, fmt.Sprintf("%s vanished from (%.0f, %.0f) mm at frame %d", tr.id, tr.restPos.X, tr.restPos.Y, tk.frameOf(tr.unseenSince)))
+	}
+	st.unseenWhy = fmt.Sprintf("the striker, last seen at its place at frame %d, was seen %.0f mm from it at frame %d, and %s in plain view: a stroke whose start was not seen",
+		frame0, first.p.Dist(from), first.frame, listIDs(what))
+	s.hist = append(s.hist[:0], hist[:n]...)
+	s.segs = append(s.segs[:0], segs[:ns]...)
+	s.moveStart, s.inStroke = 0, true
+	if sg := &s.segs[0]; !sg.known && sg.n == 1 {
+		sg.v0 = first.p.Sub(from).Scale(1 / math.Max(first.t-t0, tk.dt))
+		sg.guessed = true
+		s.vel = sg.v0
+	}
+	return true
 }

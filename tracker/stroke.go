@@ -35,6 +35,9 @@ type strokeState struct {
 	// unseenGap, not analysed); no stroke_start was emitted.
 	unseen    bool
 	unseenGap frameGap
+	// unseenWhy: the stroke was not seen to start although no frame was
+	// missing (see checkStartUnseen): what was seen instead.
+	unseenWhy string
 	// doubts found during the stroke (see account.go); twoStrikers counts
 	// the frames running with two sure strikers (-1: said), from twoFrom.
 	doubts      []events.Doubt
@@ -99,7 +102,7 @@ func (tk *Tracker) idle() {
 	tk.placing()
 	tk.resolveLost(false)
 	tk.armCache.observe(tk)
-	if tk.checkFlick() || tk.checkStruck() {
+	if tk.checkFlick() || tk.checkStruck() || tk.checkStartUnseen() {
 		tk.inStroke()
 	}
 }
@@ -354,7 +357,10 @@ func (tk *Tracker) checkFlick() bool {
 	s := &tk.tracks[idxS]
 	// (Or seen sliding in two frames, then covered: see lowfps.go.)
 	lost := tk.lostFlick()
-	if !lost && (s.state != Moving || !s.seen) || len(s.segs) == 0 {
+	// (Or seen sliding in two frames with a hand moving along, covered,
+	// and found where that slide stops: see lowfps.go.)
+	found := tk.watchFlickHand()
+	if !lost && !found && (s.state != Moving || !s.seen) || len(s.segs) == 0 {
 		return false
 	}
 	// The first segment of the striker's motion that is a slide fast
@@ -362,7 +368,7 @@ func (tk *Tracker) checkFlick() bool {
 	// with the velocity of the chord to the next sighting.
 	for k := range s.segs {
 		sg := &s.segs[k]
-		if sg.n == 0 || lost && k != tk.flick2.k {
+		if sg.n == 0 || lost && k != tk.flick2.k || found && k != 0 {
 			continue
 		}
 		first := s.hist[sg.first]
@@ -386,11 +392,15 @@ func (tk *Tracker) checkFlick() bool {
 			if tk.accelerating(sg, s.hist) {
 				continue // carried by a hand: it gathers speed; a flicked striker only loses it
 			}
-			if last := s.hist[sg.first+sg.n-1]; !lost && tk.occ != nil && tk.occ.Hidden(last.p, s.r+25) > 0.22 &&
+			if last := s.hist[sg.first+sg.n-1]; !lost && !found && tk.occ != nil && tk.occ.Hidden(last.p, s.r+25) > 0.22 &&
 				!tk.snaps.stayed(tk.occ, tk.t, s.hist, sg.first, last, tk.tracks[idxS].r, tk.g.Half()) {
 				// A hand around it: carried (a flicked striker leaves the
 				// hand behind) — unless the hand stayed where it was while
-				// the striker slid from under it.
+				// the striker slid from under it. (Two sightings, then
+				// covered: where it is found tells.)
+				if sg.n == 2 && k == len(s.segs)-1 && s.state == Moving {
+					tk.armFlickHand(k)
+				}
 				continue
 			}
 			if sg.n == 2 && k == len(s.segs)-1 && s.state == Moving {
@@ -462,7 +472,10 @@ func (tk *Tracker) checkFlick() bool {
 			tk.markStart(false, startBandSigma)
 		}
 		if lost {
-			tk.noteLostFlick(k)
+			tk.noteLostFlick()
+		}
+		if found {
+			tk.noteFoundFlick()
 		}
 		return true
 	}
@@ -773,6 +786,7 @@ func (tk *Tracker) beginStroke(side board.Side, start board.Vec, tf float64, k i
 		startBehind: !tk.g.CrossedFrontLine(side, start, rs), strikerPrev: tf}
 	tk.stroke = st
 	tk.strokeSeen = true
+	tk.flickHand = flickHand{}
 	st.startN = 1
 	st.startSeq = tk.emit(events.Event{Type: events.StrokeStart, T: tf, Side: events.SidePtr(side), StrikerMM: events.MMPtr(start)})
 	if hit, p := tk.armCache.beyond(tk, side, tf); hit {

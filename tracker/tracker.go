@@ -36,9 +36,11 @@ type Tracker struct {
 
 	// stroke
 	stroke     *strokeState
-	strokeSeen bool      // a stroke has been seen since tracking began
-	still      stillPos  // where the striker last stood still
-	flick2     flickWait // the striker's slide seen twice, waiting for a third sighting (see lowfps.go)
+	strokeSeen bool        // a stroke has been seen since tracking began
+	still      stillPos    // where the striker last stood still
+	flick2     flickWait   // the striker's slide seen twice, waiting for a third sighting (see lowfps.go)
+	flickHand  flickHand   // the striker's slide seen twice with a hand moving along, then covered (see lowfps.go)
+	jump       strikerJump // where the striker lay before it was last taken up far from there (see lowfps.go)
 	calStarted bool
 	renumbered bool
 	// breaker decides the numbering of the initial position.

@@ -91,6 +91,19 @@ func (d *Detector) tracef(x, y float64, format string, args ...any) {
 	d.trace(x, y, fmt.Sprintf(format, args...))
 }
 
+// edgeThreshold is the gradient magnitude an edge pixel must reach (3×3
+// Sobel, the strongest of B, G, R) on a board of brightness boardY: 28 on a
+// board of dimBoardY or brighter, lower on a dimmer one in proportion (the
+// gradients of the same disc under less light are weaker in proportion),
+// down to 0.7 of it.
+func edgeThreshold(boardY float64) float64 {
+	return 28 * math.Min(1, math.Max(0.7, boardY/dimBoardY))
+}
+
+// dimBoardY is the board brightness (0–255) under which the edge
+// threshold is lowered (see edgeThreshold).
+const dimBoardY = 150
+
 // Stats describes the work of the last frame, for tests and the debug
 // output.
 type Stats struct {
@@ -290,6 +303,7 @@ func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
 	if err := d.bg.observe(); err != nil {
 		return out, fmt.Errorf("vision: %w", err)
 	}
+	d.vt.thr = edgeThreshold(d.bg.boardY)
 	// foreign objects: what differs from the background and is not a disc
 	// seen in the previous frame
 	prev := d.prev

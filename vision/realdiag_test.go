@@ -100,9 +100,6 @@ func realDiagView(t *testing.T, out string, log *os.File, name string, img gocv.
 		msg  string
 	}
 	var msgs []traced
-	if v := os.Getenv("BOARDCAM_REAL_THR"); v != "" {
-		fmt.Sscanf(v, "%g", &det.vt.thr)
-	}
 	det.trace = func(x, y float64, msg string) { msgs = append(msgs, traced{x, y, msg}) }
 	fr, err := det.Detect(img, 0, 0)
 	if err != nil {

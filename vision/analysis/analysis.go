@@ -153,6 +153,18 @@ func (a *Analyzer) Close() {
 		a.det.Close()
 		a.det = nil
 	}
+	if a.mon != nil {
+		a.mon.Close()
+		a.mon = nil
+	}
+	a.dropUndistorted()
+}
+
+// dropUndistorted releases the whole frame's remap tables and undistorted
+// copy (8.3 MB at 720p): once the board is found the checks undistort
+// only the parts of the frame they read (Monitor.ObserveRaw), and a
+// recalibration makes them again for the one frame.
+func (a *Analyzer) dropUndistorted() {
 	if a.und != nil {
 		a.und.Close()
 		a.und = nil
@@ -434,11 +446,7 @@ func (a *Analyzer) calibrate(frame gocv.Mat, index int, t float64) error {
 		return nil
 	}
 	a.checked, a.lastChk = true, t
-	img, err := a.undistorted(frame, a.cal.Lens)
-	if err != nil {
-		return err
-	}
-	res, cal, err := a.mon.Observe(img, clock(t))
+	res, cal, err := a.mon.ObserveRaw(frame, clock(t))
 	switch {
 	case err != nil:
 		// The camera moved and the board could not be found again yet:
@@ -447,6 +455,12 @@ func (a *Analyzer) calibrate(frame gocv.Mat, index int, t float64) error {
 		r.Note = err.Error()
 	case cal != nil:
 		cal.Lens = a.cal.Lens
+		// The new monitor's reference: the frame undistorted again, as
+		// the monitor did for the recalibration.
+		img, err := a.undistorted(frame, a.cal.Lens)
+		if err != nil {
+			return err
+		}
 		if err := a.use(cal, &img, index, t, events.Recalibrated); err != nil {
 			return err
 		}
@@ -488,7 +502,14 @@ func (a *Analyzer) use(cal *calibrate.Calibration, ref *gocv.Mat, index int, t f
 		// used without the check.
 		mon = nil
 	}
+	if a.mon != nil {
+		a.mon.Close()
+	}
 	a.mon = mon
+	if mon != nil {
+		mon.PrepareRaw(a.und)
+	}
+	a.dropUndistorted()
 	if typ == events.Recalibrated {
 		a.tk.Recalibrated()
 	}
