@@ -123,27 +123,8 @@ func (vt *voter) edgeVotesRef(roi, src image.Rectangle) error {
 // noise) over regions inside it and cut by its border.
 func TestEdgeVotesMatchesRef(t *testing.T) {
 	const n = 160
-	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(120, 160, 200, 0), n, n, gocv.MatTypeCV8UC3)
+	img := syntheticBoard(t, n)
 	defer img.Close()
-	rng := rand.New(rand.NewSource(3))
-	for i := 0; i < 12; i++ {
-		y := rng.Intn(n)
-		gocv.Line(&img, image.Pt(0, y), image.Pt(n-1, y+rng.Intn(9)-4), color.RGBA{R: uint8(150 + rng.Intn(60)), G: 120, B: 90}, 1)
-	}
-	gocv.Line(&img, image.Pt(5, 30), image.Pt(150, 40), color.RGBA{R: 200, G: 20, B: 20}, 2)
-	for i := 0; i < 30; i++ {
-		c := image.Pt(rng.Intn(n), rng.Intn(n))
-		v := uint8(rng.Intn(256))
-		gocv.Circle(&img, c, 10+rng.Intn(4), color.RGBA{R: v, G: v / 2, B: 255 - v}, -1)
-		gocv.Circle(&img, c, 6, color.RGBA{R: v / 3, G: v, B: v}, 1)
-	}
-	px, err := img.DataPtrUint8()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k := range px {
-		px[k] = uint8(min(max(int(px[k])+rng.Intn(7)-3, 0), 255))
-	}
 	a, b := newVoter(n, 10.4, 12.7), newVoter(n, 10.4, 12.7)
 	defer a.close()
 	defer b.close()
@@ -188,4 +169,33 @@ func TestEdgeVotesMatchesRef(t *testing.T) {
 	if edges < n*n/10 || edges > n*n*9/10 {
 		t.Fatalf("%d of %d pixels on an edge", edges, n*n)
 	}
+}
+
+// syntheticBoard is an n×n BGR picture for the voter's tests: wood with
+// grain, printed lines, discs lighter and darker than the wood, each with
+// a ring, and sensor noise.
+func syntheticBoard(t *testing.T, n int) gocv.Mat {
+	t.Helper()
+	img := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(120, 160, 200, 0), n, n, gocv.MatTypeCV8UC3)
+	rng := rand.New(rand.NewSource(3))
+	for i := 0; i < 12; i++ {
+		y := rng.Intn(n)
+		gocv.Line(&img, image.Pt(0, y), image.Pt(n-1, y+rng.Intn(9)-4), color.RGBA{R: uint8(150 + rng.Intn(60)), G: 120, B: 90}, 1)
+	}
+	gocv.Line(&img, image.Pt(5, 30), image.Pt(150, 40), color.RGBA{R: 200, G: 20, B: 20}, 2)
+	for i := 0; i < 30; i++ {
+		c := image.Pt(rng.Intn(n), rng.Intn(n))
+		v := uint8(rng.Intn(256))
+		gocv.Circle(&img, c, 10+rng.Intn(4), color.RGBA{R: v, G: v / 2, B: 255 - v}, -1)
+		gocv.Circle(&img, c, 6, color.RGBA{R: v / 3, G: v, B: v}, 1)
+	}
+	px, err := img.DataPtrUint8()
+	if err != nil {
+		img.Close()
+		t.Fatal(err)
+	}
+	for k := range px {
+		px[k] = uint8(min(max(int(px[k])+rng.Intn(7)-3, 0), 255))
+	}
+	return img
 }
