@@ -453,13 +453,23 @@ func (m *Monitor) closeParts() {
 // Close releases what ObserveRaw keeps (the parts' remap tables).
 func (m *Monitor) Close() { m.closeParts() }
 
-// PrepareRaw makes ObserveRaw's tables from u (the whole frame's, for the
-// calibration's lens), so that ObserveRaw need not build u's again.
-func (m *Monitor) PrepareRaw(u *Undistorter) {
-	if m.cal.Lens == nil || m.parts != nil || u == nil {
-		return
+// PrepareRaw makes ObserveRaw's tables now rather than at its first
+// check, from u (the whole frame's, for the calibration's lens) or, when
+// u is nil, from the whole frame's tables made for the moment (5.5 MB at
+// 720p, released before it returns).
+func (m *Monitor) PrepareRaw(u *Undistorter) error {
+	if m.cal.Lens == nil || m.parts != nil {
+		return nil
+	}
+	if u == nil {
+		var err error
+		if u, err = NewUndistorter(m.cal.Lens); err != nil {
+			return fmt.Errorf("calibrate: check: %w", err)
+		}
+		defer u.Close()
 	}
 	m.parts = u.parts(m.checker.Rects())
+	return nil
 }
 
 // Calibration returns the calibration in force.
@@ -523,13 +533,8 @@ func (m *Monitor) ObserveRaw(raw gocv.Mat, now time.Time) (*CheckResult, *Calibr
 		return m.Observe(raw, now)
 	}
 	check := func() (CheckResult, error) {
-		if m.parts == nil {
-			u, err := NewUndistorter(m.cal.Lens)
-			if err != nil {
-				return CheckResult{}, fmt.Errorf("calibrate: check: %w", err)
-			}
-			m.PrepareRaw(u)
-			u.Close()
+		if err := m.PrepareRaw(nil); err != nil {
+			return CheckResult{}, err
 		}
 		if err := m.parts.apply(raw); err != nil {
 			return CheckResult{}, fmt.Errorf("calibrate: check: %w", err)
@@ -551,8 +556,7 @@ func (m *Monitor) ObserveRaw(raw gocv.Mat, now time.Time) (*CheckResult, *Calibr
 			if err := m.use(cal, frame); err != nil {
 				return err
 			}
-			m.PrepareRaw(u)
-			return nil
+			return m.PrepareRaw(u)
 		}
 		return frame, use, done, nil
 	}

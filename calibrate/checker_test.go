@@ -403,7 +403,9 @@ func TestObserveRawIsObserveOfTheUndistorted(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer parts.Close()
-	parts.PrepareRaw(u)
+	if err := parts.PrepareRaw(u); err != nil {
+		t.Fatal(err)
+	}
 
 	// The parts are the whole remap's pixels.
 	if err := parts.parts.apply(ref); err != nil {

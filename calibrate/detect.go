@@ -108,6 +108,9 @@ type ModelFit struct {
 	// RearLine is the fitted position of the rear base lines' centres, as
 	// a fraction of the half surface; Pocket likewise for pocket centres.
 	RearLine, Pocket float64
+	// RearSides are each image side's rear base line (top, right, bottom,
+	// left), the same as RearLine unless no edge was in view.
+	RearSides [4]float64
 	// RMS is the residual in pixels.
 	RMS float64
 }
@@ -212,7 +215,17 @@ func (d *detector) judge(cal *Calibration) error {
 		}
 		switch {
 		case found == 0:
-			why = "no edge of the playing surface is in the picture, so its corners could only be inferred from the pockets and base lines; makers draw those a few millimetres from the rule book's figures, which leaves the corners uncertain by about 1% of the board (0.5% is needed)"
+			np := 0
+			for _, p := range d.rep.Pockets {
+				if p != nil {
+					np++
+				}
+			}
+			pockets := fmt.Sprintf("only %d of its 4 pockets could be measured", np)
+			if np == 4 {
+				pockets = "its 4 pockets and base lines do not agree"
+			}
+			why = "no edge of the playing surface is in the picture and " + pockets + ", so its corners rest on the base lines; makers draw those a few millimetres from the rule book's figures, which leaves the corners uncertain by about 1% of the board (0.5% is needed)"
 		case found < 4 && q.Score > 0.3:
 			why = fmt.Sprintf("only %d of the surface's 4 edges are in the picture and the markings do not pin the others", found)
 		}
@@ -780,7 +793,7 @@ func (d *detector) fillQuality(cal *Calibration, q *Quality) error {
 	for j, e := range q.Edges {
 		found[j] = e == "found"
 	}
-	q.Score = confidence(mm, *q, found)
+	q.Score = confidence(mm, *q, found, d.pocketsPin(cal, found))
 	q.TiltDeg = round2(cal.Tilt())
 	cal.Markings = mm.m
 	var sum2 float64
@@ -811,8 +824,11 @@ func (d *detector) fillQuality(cal *Calibration, q *Quality) error {
 //
 //	confidence = M · (E + (1 − E) · P / 2)
 //
+// unless pinned: no edge is in view and the four pockets together hold the
+// corners (see [detector.pocketsPin]); then P counts whole.
+//
 // A calibration by hand trusts the corners given: M alone.
-func confidence(mm *markingsMeasured, q Quality, found [4]bool) float64 {
+func confidence(mm *markingsMeasured, q Quality, found [4]bool, pinned bool) float64 {
 	if q.Method != Auto {
 		return clamp01(mm.score)
 	}
@@ -840,7 +856,60 @@ func confidence(mm *markingsMeasured, q Quality, found [4]bool) float64 {
 	if at > 0 {
 		p = float64(good) / float64(at)
 	}
+	if pinned && n == 0 && good == 4 {
+		return clamp01(mm.score * p)
+	}
 	return clamp01(mm.score * (e + (1-e)*p/2))
+}
+
+// Bounds of [detector.pocketsPin], in millimetres: how far each side's
+// rear base line may lie from the four sides' common line (makers' lines
+// on the real photos: within 3.1), how far that common line from the
+// configured figure (makers: −2…+5), and each pocket from where the fit
+// puts it (real photos: within 0.8).
+const (
+	pinSideMM   = 4.0
+	pinRearMM   = 6.0
+	pinPocketMM = 1.5
+	// pinRadius bounds each pocket's measured radius, relative to the
+	// configured one: a net spilling over the surface or a shadow joined
+	// to the hole makes it larger and moves its centre (real photos:
+	// 21.6–22.9 mm on clean pockets of 22.25, 24–28 on such).
+	pinRadius = 0.1
+)
+
+// pocketsPin tells whether the pockets hold the corners of a view with no
+// edge in it. Such a view's place and scale come from the pocket centres
+// (see [detector.fitModel]), which the board's dimensions set to about a
+// millimetre, while makers' lines are a few millimetres off. That holds
+// when all four pockets were measured, each where the fit puts it and of
+// its size, and the rear base lines agree with them: each side's line near the others' (a
+// pocket or line mistaken would pull one side away) and their common line
+// near the configured figure (a scale off would put it elsewhere). With
+// fewer pockets, a corner rests on lines alone.
+func (d *detector) pocketsPin(cal *Calibration, found [4]bool) bool {
+	m := d.rep.Model
+	if m == nil || found != ([4]bool{}) {
+		return false
+	}
+	half := d.g.Half()
+	for _, b := range m.RearSides {
+		if math.Abs(b-m.RearLine)*half > pinSideMM {
+			return false
+		}
+	}
+	if math.Abs(m.RearLine-rearCentre(d.g))*half > pinRearMM {
+		return false
+	}
+	ppm := cal.PixelsPerMM()
+	r0 := d.g.PocketDiameter / 2
+	for k, u := range unitSquare() {
+		c := d.rep.Pockets[k]
+		if c == nil || m.H.Apply(u.Scale(m.Pocket)).Dist(c.C) > pinPocketMM*ppm || math.Abs(c.R/ppm/r0-1) > pinRadius {
+			return false
+		}
+	}
+	return true
 }
 
 // cutGradient is the colour distance across a work pixel (between its
@@ -870,7 +939,15 @@ func (d *detector) inferredFrom() string {
 	if n > 0 {
 		parts = append(parts, fmt.Sprintf("%d pockets", n))
 	}
-	parts = append(parts, "other edges and the board's symmetry")
+	edges := false
+	for _, sr := range d.rep.Sides {
+		edges = edges || sr.Found
+	}
+	if edges {
+		parts = append(parts, "other edges and the board's symmetry")
+	} else {
+		parts = append(parts, "the board's symmetry")
+	}
 	s := parts[0]
 	for i := 1; i < len(parts); i++ {
 		if i == len(parts)-1 {

@@ -224,6 +224,49 @@ var tagChecks = map[string]func(s *Simulation) string{
 		}
 		return "every strike shows a hand at the flick (strike: no_hand)"
 	},
+	"plain_print": func(s *Simulation) string {
+		b := s.Spec.Render.Board
+		if !b.PlainCentre || b.Lines.Cores < 0.95 {
+			return "render.board does not print a plain centre circle (plain_centre) and bare red base circles (lines.cores ≥ 0.95)"
+		}
+		// No queen on the board, and the printed centre circle in plain
+		// view, at every stroke's start and end.
+		cc := s.Trace.Geometry.CentreCircle()
+		for _, st := range s.Trace.Strokes {
+			for _, t := range []float64{st.Start, st.End} {
+				for _, d := range s.Trace.At(t).Discs {
+					if !d.State.OnBoard() {
+						continue
+					}
+					if d.Kind == board.Queen {
+						return fmt.Sprintf("the queen is on the board at %.2f s", t)
+					}
+					if d.Pos.Dist(cc.C) < cc.R+s.Trace.Geometry.Radius(d.Kind) {
+						return fmt.Sprintf("%s covers the centre circle at %.2f s", d.ID, t)
+					}
+				}
+			}
+		}
+		return strokeWith(s, func(sim.Stroke) bool { return true }, "no stroke")
+	},
+	"queen_off_plain_print": func(s *Simulation) string {
+		if !s.Spec.Render.Board.PlainCentre {
+			return "render.board.plain_centre is not set"
+		}
+		if len(s.Trace.Strokes) == 0 {
+			return "no stroke"
+		}
+		for _, d := range s.Trace.At(s.Trace.Strokes[0].Start).Discs {
+			if d.ID == "Q" && d.State.OnBoard() && d.Pos.Len() < 2 {
+				return hasPocketed(s, "Q")
+			}
+		}
+		return "the queen does not lie on the centre circle at the first stroke"
+	},
+	"small_striker": func(s *Simulation) string {
+		d := s.Trace.Geometry.StrikerDiameter
+		return unless(d >= 38 && d <= 40, fmt.Sprintf("the striker is %.1f mm, not 38 to 40", d))
+	},
 }
 
 func unless(ok bool, msg string) string {

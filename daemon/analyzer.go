@@ -5,6 +5,7 @@ import (
 
 	"github.com/boardcam/boardcam/camera"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/pipeline"
 	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
@@ -51,6 +52,9 @@ type Analysis struct {
 	Unanalysed string
 	// Timings are the analyzer's own stages (calibrate, vision, tracker).
 	Timings []StageTiming
+	// Work is what the analysis did for the frame (what a modelled
+	// computer charges: see SlowCPU).
+	Work pipeline.Work
 	// Hands are the hands and arms seen in the frame (nil: none), whose
 	// outlines the evidence stills draw.
 	Hands sight.HandRegions

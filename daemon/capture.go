@@ -35,6 +35,9 @@ type Frame struct {
 	// CameraMissed is how many frames just before this one the camera did
 	// not deliver (the numbering skips them).
 	CameraMissed int64
+	// Paced: a file's frame handed over at its time through the Pacer
+	// (not one caught up with, read losslessly or from a live source).
+	Paced bool
 }
 
 // capture reads a Source into frames for the analysis: the first
@@ -70,9 +73,15 @@ type capture struct {
 	lossless  bool  // never drop (unpaced files)
 	next      int64
 	resumed   bool
-	paceStart time.Time
+	lastPaced bool // the last frame read is paced (pacer)
 	paceBase  time.Duration
 	frames    int64 // frames read by the current connection
+	// pacer hands the paced frames over (the wall clock, or a SlowCPU);
+	// paceBase is the first paced frame's PTS once paceKnown; arrivedAt
+	// is when the last paced frame was handed over.
+	pacer     Pacer
+	paceKnown bool
+	arrivedAt time.Time
 	// liveStart is when the first live frame was asked for.
 	liveStart time.Time
 	// lastDropped: the last frame read was dropped (it is in c.spare).
@@ -103,6 +112,9 @@ func (c *capture) Initialize() error {
 		return fmt.Errorf("capture: frame queue %d", q)
 	}
 	c.catchUp = -1
+	if c.pacer == nil {
+		c.pacer = &wallPacer{clock: c.clock}
+	}
 	c.out = make(chan *Frame, q+1)
 	c.pool = newFramePool(q + 1)
 	info := c.src.Info()
@@ -179,6 +191,7 @@ func (c *capture) setStatus(st, msg string) {
 // that cannot be decoded: ErrCorrupt; ErrUnsupported), or done is closed
 // (nil). The caller closes c.out after recording the result.
 func (c *capture) run(done <-chan struct{}) error {
+	defer c.pacer.End()
 	live := c.src.Info().Live
 	backoff := c.cfg.ReconnectMin.D()
 	attempts := 0
@@ -240,6 +253,7 @@ func (c *capture) run(done <-chan struct{}) error {
 			}
 			return nil
 		case errors.Is(err, ErrEOF):
+			c.pacer.End()
 			c.deliverLast(done)
 			c.src.Close()
 			c.setStatus(web.CameraStopped, "end of the video")
@@ -346,9 +360,9 @@ func (c *capture) take(done <-chan struct{}, wait bool) (*Frame, bool, error) {
 	}
 }
 
-// deliver hands a frame to the analysis, or drops it.
-func (c *capture) deliver(f *Frame, pooled bool) {
-	now := c.clock.Now()
+// deliver hands a frame to the analysis, or drops it: now is when it
+// arrived.
+func (c *capture) deliver(f *Frame, pooled bool, now time.Time) {
 	c.metrics.frameIn(now)
 	f.Index = c.next
 	c.next++
@@ -367,9 +381,12 @@ func (c *capture) deliver(f *Frame, pooled bool) {
 		return
 	}
 	c.lastDropped = false
-	f.Captured = now
+	f.Captured, f.Paced = now, c.lastPaced
 	f.Resumed, c.resumed = c.resumed, false
 	f.CameraMissed, c.camMissed = c.camMissed, 0
+	if f.Paced {
+		c.pacer.Handed()
+	}
 	select {
 	case c.out <- f:
 	default: // cannot happen: the channel holds every buffer of the pool
@@ -391,6 +408,11 @@ func (c *capture) deliverLast(done <-chan struct{}) {
 	}
 	c.pics.Copy(f.Image, c.spare.Image)
 	f.Index, f.PTS, f.Captured, f.Resumed, f.CameraMissed = c.spare.Index, c.spare.PTS, c.clock.Now(), false, c.camMissed
+	if f.Paced = c.lastPaced; f.Paced {
+		// it arrived when it was read (on the pacer's clock)
+		f.Captured = c.arrivedAt
+		c.pacer.Handed()
+	}
 	c.lastDropped = false
 	c.out <- f
 }
@@ -419,21 +441,22 @@ func (c *capture) readFile(done <-chan struct{}) error {
 			return err
 		}
 		f.PTS = pts
-		if pace && !catching {
-			if c.paceStart.IsZero() {
-				c.paceStart, c.paceBase = c.clock.Now(), pts
+		c.lastPaced = pace && !catching
+		now := c.clock.Now()
+		if c.lastPaced {
+			if !c.paceKnown {
+				c.paceKnown, c.paceBase = true, pts
 			}
-			due := c.paceStart.Add(time.Duration(float64(pts-c.paceBase) / c.cfg.Speed))
-			if d := due.Sub(c.clock.Now()); d > 0 {
-				if !clock.Sleep(c.clock, d, done) {
-					if pooled {
-						c.pool.put(f)
-					}
-					return errStopped
+			t, ok := c.pacer.Arrive(time.Duration(float64(pts-c.paceBase)/c.cfg.Speed), done)
+			if !ok {
+				if pooled {
+					c.pool.put(f)
 				}
+				return errStopped
 			}
+			now, c.arrivedAt = t, t
 		}
-		c.deliver(f, pooled)
+		c.deliver(f, pooled, now)
 	}
 }
 
@@ -509,7 +532,8 @@ func (c *capture) readLive(done <-chan struct{}) error {
 		}
 		c.cameraGap(res.pts)
 		f.PTS = c.clock.Now().Sub(start)
-		c.deliver(f, pooled)
+		c.lastPaced = false
+		c.deliver(f, pooled, c.clock.Now())
 	}
 }
 

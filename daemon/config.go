@@ -880,4 +880,7 @@ func (c *Config) Header() (rules.Header, error) {
 // Pace reports whether files are played at their frame rate.
 func (s SourceConfig) pace() bool { return s.Pace == nil || *s.Pace }
 
+// Paced reports whether video files are played at their frame rate.
+func (s SourceConfig) Paced() bool { return s.pace() }
+
 func (s SourceConfig) exitAtEnd() bool { return s.ExitAtEnd == nil || *s.ExitAtEnd }

@@ -83,6 +83,12 @@ type Daemon struct {
 	// them, exactly as if the analysis had been too busy to take them: a
 	// slow computer's drops made repeatable (boardcam eval --remove).
 	Remove func(index int64) bool
+	// Pacer, when set, is the time a file is played and analysed on
+	// instead of the wall clock (Clock): a SlowCPU plays it as a computer
+	// that many times slower would, the same frames lost on every run
+	// (boardcam run --slow-cpu, eval --remove speedK). It needs a paced
+	// file source.
+	Pacer Pacer
 	// Publishers and Sinks are added to the web server and to the
 	// terminal and hardware sinks.
 	Publishers []Publisher
@@ -347,8 +353,11 @@ func (d *Daemon) openSource() error {
 	}
 	d.srcInfo = src.Info()
 	d.identity = d.srcInfo.Identity
+	if d.Pacer != nil && (d.srcInfo.Live || !cfg.Source.pace()) {
+		return fmt.Errorf("a modelled computer (%T) plays a video file paced at its frame rate: %s is live or not paced", d.Pacer, d.srcInfo.Name)
+	}
 	c := &capture{cfg: cfg.Source, queue: cfg.Pipeline.FrameQueue, queueMB: cfg.Pipeline.FrameQueueMB, src: src, pics: d.Sight.Pictures, log: d.Logger.With("component", "capture"),
-		clock: d.Clock, metrics: d.metrics, status: d.cameraStatus}
+		clock: d.Clock, pacer: d.Pacer, metrics: d.metrics, status: d.cameraStatus}
 	if err := c.Initialize(); err != nil {
 		return err
 	}
@@ -818,6 +827,10 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 	catchUp := d.catchUp
 	last := int64(-1)
 	acc := newAccount()
+	pacer := d.cap.pacer
+	if pacer == nil {
+		pacer = &wallPacer{clock: d.Clock}
+	}
 	det := d.Sight.NewChangeDetector()
 	defer det.Close()
 	st := newAnalysisStatus(d)
@@ -856,6 +869,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 			interval = ewma(interval, f.Captured.Sub(lastArrival).Seconds())
 		}
 		lastArrival = f.Captured
+		pacer.Take(f.Index, f.Captured, f.Paced)
 		if f.Resumed {
 			a.Reset()
 			acc.lost()
@@ -874,7 +888,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 				if !det.Changed(f.Image) {
 					skip = "rest"
 				}
-				d.metrics.stage("rest_check", time.Since(t0))
+				d.metrics.stage("rest_check", pacer.Charge(t0, Work{RestCheck: true}))
 			case !atRest && !decimatedLast && (backlog >= max(2, queue-2) || (backlog >= max(2, queue/2) && cost >= interval)):
 				// About to drop, or half full and not draining: every
 				// other frame, rather than the capture dropping bursts.
@@ -884,7 +898,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 				d.keepLatest(f)
 				d.ev.frame(f)
 				captured := f.Captured
-				d.cap.pool.put(f)
+				pacer.Release(func() { d.cap.pool.put(f) })
 				if skip == "rest" {
 					acc.skippedAtRest()
 					d.metrics.degraded(DegradedAtRest)
@@ -901,7 +915,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		decimatedLast = false
 		start := time.Now()
 		res, err := a.Analyze(f.Image, f.Index, f.PTS)
-		took := time.Since(start)
+		took := pacer.Charge(start, Work{Analysed: true, Did: res.Work})
 		cost = ewma(cost, took.Seconds())
 		d.metrics.stage("analyze", took)
 		for _, t := range res.Timings {
@@ -913,12 +927,14 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		case lossless:
 			// the capture waits: no frame is ever checked against a reference
 		case err == nil && res.Unanalysed == "" && backlog >= 1:
+			t0 := time.Now()
 			det.Reference(f.Image) // what the next frames are checked against
+			pacer.Charge(t0, Work{Reference: true})
 		default:
 			det.Forget()
 		}
 		captured, index, pts := f.Captured, f.Index, f.PTS
-		d.cap.pool.put(f)
+		pacer.Release(func() { d.cap.pool.put(f) })
 		d.metrics.frameOut(d.Clock.Now())
 		if err != nil {
 			if err.Error() != lastErr {

@@ -138,6 +138,7 @@ func (a *VisionAnalyzer) Analyze(frame sight.Image, index int64, pts time.Durati
 		StageTiming{Stage: "calibrate", D: r.Timing.Calibrate},
 		StageTiming{Stage: "vision", D: r.Timing.Vision},
 		StageTiming{Stage: "tracker", D: r.Timing.Tracker})
+	out.Work = r.Work
 	// The result is reused by the next frame: copy what leaves (the
 	// occlusion is the detector's copy of its mask, kept by nobody else).
 	out.Events = append([]events.Event(nil), r.Events...)

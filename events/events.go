@@ -127,6 +127,9 @@ type Event struct {
 
 	// Doubts, on a stroke_end, list what the camera could not establish
 	// about the stroke; the referee holds such a stroke for the umpire.
+	// On a moved event they say why the move itself is not sure (the
+	// disc was lost from sight before it came back there); the referee
+	// holds what it makes of it.
 	Doubts []Doubt `json:"doubts,omitempty"`
 }
 
@@ -176,6 +179,11 @@ func (e Event) Validate() error {
 	case Placed, Moved:
 		if err := need(e.Piece != nil, "piece"); err != nil {
 			return err
+		}
+		for _, d := range e.Doubts {
+			if err := d.Validate(); err != nil {
+				return fmt.Errorf("%w (%s at frame %d)", err, e.Type, e.Frame)
+			}
 		}
 		return need(e.MM != nil, "mm")
 	case StrokeEnd:

@@ -151,4 +151,24 @@ type Result struct {
 	// analyzer goes on with the next frame.
 	Note   string
 	Timing Timing
+	// Work is what the analysis did for the frame: unlike Timing, the
+	// same on every computer and every run (the daemon's modelled slower
+	// computer charges it; see daemon.SlowCPU).
+	Work Work
+}
+
+// Work says which parts of the analysis ran for one frame.
+type Work struct {
+	// Searched: the board was looked for in the whole frame (while it is
+	// not found, every DetectEvery).
+	Searched bool
+	// Checked: the calibration was checked against the frame (every
+	// CheckEvery; every frame while a move is being confirmed).
+	Checked bool
+	// Detected: discs and hands were detected (the board known and not
+	// suspected to have moved).
+	Detected bool
+	// Retracked is how many kept frames the tracker went through again
+	// (the board frame turned by the first stroke).
+	Retracked int
 }

@@ -458,3 +458,20 @@ func TestConfigValidate(t *testing.T) {
 		t.Error("NaN accepted")
 	}
 }
+
+// A moved event the tracker doubts (the disc was lost from sight in plain
+// view before it came back there: moved by a hand, or put back after a
+// stroke the camera did not see) is held for the umpire with that reason.
+func TestMovedAfterLostIsHeld(t *testing.T) {
+	mv := moved(80, "Q", 0, 1)
+	mv.Side = events.SidePtr(board.S)
+	ds := judge(t, exact(t, "icf"), midBoard("icf"), []events.Event{mv})
+	if len(ds) != 1 || ds[0].Uncertain() || ds[0].Log != "foul S !touched_piece" {
+		t.Fatalf("moved, not doubted: %s", dump(ds))
+	}
+	mv.Doubts = []events.Doubt{{Kind: events.DoubtUnaccounted, Reason: "Q was last seen at frame 26 at (286, -199) mm and was then lost from sight in plain view", Frames: [2]int{26, 80}, IDs: []string{"Q"}}}
+	ds = judge(t, exact(t, "icf"), midBoard("icf"), []events.Event{mv})
+	if len(ds) != 1 || !ds[0].Uncertain() || !strings.Contains(strings.Join(ds[0].Reasons(), "; "), "lost from sight in plain view") {
+		t.Errorf("moved after lost: %s", dump(ds))
+	}
+}

@@ -334,6 +334,9 @@ func (r *Referee) between(e events.Event, ds []Decision) []Decision {
 			d.Doubts = mergeDoubts(d.Doubts, inferred(what, e, e.ID))
 			offerInferred(d.Calls, putFouls, "its place was inferred")
 		}
+		// (The tracker's doubts on the event itself: a disc lost from
+		// sight that came back elsewhere.)
+		d.Doubts = mergeDoubts(d.Doubts, e.Doubts...)
 		if r.cur == nil { // during a stroke, its gaps wait for its end
 			d.Doubts = mergeDoubts(d.Doubts, r.takeGaps(-1, false)...)
 		}

@@ -90,7 +90,7 @@ func boardTexture(s Settings, g *board.Geometry, ppm float64, seed uint64) *canv
 	// Markings.
 	drawn := g.WithMarkings(DrawnMarkings(st, g))
 	if st.Markings == "icf" {
-		icfMarkings(c, drawn, &inkOp)
+		icfMarkings(c, drawn, st.PlainCentre, &inkOp)
 	} else {
 		homeMarkings(c, drawn, &inkOp)
 	}
@@ -143,7 +143,9 @@ func boardTexture(s Settings, g *board.Geometry, ppm float64, seed uint64) *canv
 	return c
 }
 
-func icfMarkings(c *canvas, g *board.Geometry, op *field) {
+// icfMarkings paints the ICF markings; plain: the centre circle a flat red
+// disc, with no star and no outline.
+func icfMarkings(c *canvas, g *board.Geometry, plain bool, op *field) {
 	ink, red := inkBlack, inkRed
 	m := g.Marks()
 	for _, sd := range board.Sides {
@@ -203,6 +205,10 @@ func icfMarkings(c *canvas, g *board.Geometry, op *field) {
 	oc := m.OuterCircle()
 	c.shape(circleBox(oc.C, oc.R+1), func(p board.Vec) float64 { return sdRing(p, oc.C, oc.R, 0.6) }, ink, 0.9, op)
 	cc := m.CentreCircle()
+	if plain {
+		c.shape(circleBox(cc.C, cc.R+1), func(p board.Vec) float64 { return sdDisc(p, cc.C, cc.R) }, red, 0.95, op)
+		return
+	}
 	for i := 0; i < 8; i++ {
 		ang := float64(i)*math.Pi/4 - math.Pi/2
 		long := i%2 == 0

@@ -1,11 +1,13 @@
 package tracker
 
 import (
+	"fmt"
 	"math"
 	"sort"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/foul"
 	"github.com/boardcam/boardcam/sight"
 )
 
@@ -198,6 +200,10 @@ func (tk *Tracker) relocate(i int, o obs) {
 	tr := &tk.tracks[i]
 	if i == idxS {
 		tk.noteJump(tr.state, tr.pos)
+	}
+	tr.lost = lostPlace{}
+	if tr.state == Missing && tr.lostInView && tk.stroke == nil {
+		tr.lost = lostPlace{frame: tr.lastSeenFrame, p: tr.pos, ok: true}
 	}
 	if tr.seen || tr.lastObs.t == 0 {
 		tr.unseenBefore = o.t - tr.lastSeenT
@@ -452,6 +458,8 @@ func (tk *Tracker) restTest(i int) {
 func (tk *Tracker) settle(i int, w []obs) {
 	tr := &tk.tracks[i]
 	last := w[len(w)-1]
+	lost := tr.lost
+	tr.lost = lostPlace{}
 	// Where: the mean of the last two full detections (the earlier ones
 	// may still be sliding the last millimetre) of the last RestTime.
 	var p board.Vec
@@ -514,7 +522,14 @@ func (tk *Tracker) settle(i int, w []obs) {
 			// Still being put down: the placement is where it settles.
 			ev.MM = events.MMPtr(p)
 		} else {
-			tk.emit(events.Event{Type: events.Moved, T: stop, Piece: events.KindPtr(tr.kind), ID: tr.id, MM: events.MMPtr(p)})
+			e := events.Event{Type: events.Moved, T: stop, Piece: events.KindPtr(tr.kind), ID: tr.id, MM: events.MMPtr(p)}
+			if l := lost; l.ok {
+				// Lost in plain view, then back elsewhere: where it was
+				// meanwhile is not known (see lostPlace).
+				e.Doubts = []events.Doubt{foul.Unaccounted(tr.id, l.frame, tk.frame, l.p,
+					fmt.Sprintf("was then lost from sight in plain view; it came back at (%.0f, %.0f) mm under a hand: moved there by hand, or put back after a stroke that was not seen", p.X, p.Y))}
+			}
+			tk.emit(e)
 		}
 	}
 	if tr.placedFlag {
@@ -566,7 +581,7 @@ func (tk *Tracker) unobserved(i int) {
 		tr.misses++
 		// A disc that vanished during a stroke is decided at its end.
 		if tk.t-tr.unseenSince >= tk.cfg.MissingTime && (tk.stroke == nil || !tr.inStrokeVanish(tk)) {
-			tr.state = Missing
+			tr.state, tr.lostInView = Missing, true
 		}
 	case Moving:
 		if tr.misses == 0 {
@@ -618,7 +633,7 @@ func (tk *Tracker) unobserved(i int) {
 		}
 		tr.misses++
 		if tk.t-tr.unseenSince >= tk.cfg.MissingTime {
-			tr.state = Missing
+			tr.state, tr.lostInView = Missing, false // taken away by the hand that covered it
 		}
 	}
 }

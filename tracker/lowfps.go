@@ -326,6 +326,9 @@ func (tk *Tracker) checkStartUnseen() bool {
 	var what []string
 	for _, i := range gone {
 		tr := &tk.tracks[i]
+		// (It vanished in the stroke: its fate is decided at the end.)
+		st.startT = math.Min(st.startT, tr.unseenSince-tk.dt/2)
+		st.strikerPrev = st.startT
 		what = append(what, fmt.Sprintf("%s vanished from (%.0f, %.0f) mm at frame %d", tr.id, tr.restPos.X, tr.restPos.Y, tk.frameOf(tr.unseenSince)))
 	}
 	st.unseenWhy = fmt.Sprintf("the striker, last seen at its place at frame %d, was seen %.0f mm from it at frame %d, and %s in plain view: a stroke whose start was not seen",

@@ -185,3 +185,73 @@ func TestStrokeStartUnseenAtLowFPS(t *testing.T) {
 		}
 	}
 }
+
+// A disc lost from sight in plain view (missing) that comes back
+// elsewhere under a hand was moved by that hand — or pocketed in a stroke
+// the camera did not see and put back: its moved event carries an
+// unaccounted doubt (the referee holds it). One the hand covered and then
+// moved is moved, with no doubt.
+func TestMovedAfterLostIsDoubted(t *testing.T) {
+	const (
+		fps  = 30
+		lose = 40  // Q is not seen from here (lost, or under the hand)
+		back = 110 // and seen at the centre from here
+		end  = 160
+	)
+	q := board.V(286, -199)
+	centre := board.V(0, 1)
+	atCentre := scene.Hand{Owner: "S", Elbow: board.V(0, 500), Wrist: board.V(0, 150), Fingertip: board.V(0, 40), ArmWidth: 73, HandWidth: 87, Z: 13}
+	overQ := scene.Hand{Owner: "S", Elbow: board.V(286, 300), Wrist: board.V(286, -50), Fingertip: board.V(286, -230), ArmWidth: 73, HandWidth: 87, Z: 13}
+	run := func(covered bool) []events.Event {
+		tk, err := New(Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []events.Event
+		for i := 0; i < end; i++ {
+			f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+			f.Detections = append(f.Detections,
+				sight.Detection{Kind: board.White, MM: board.V(-150, -100), Score: 1, ClassScore: 0.9},
+				sight.Detection{Kind: board.Black, MM: board.V(-120, 150), Score: 1, ClassScore: 0.9},
+				sight.Detection{Kind: board.Striker, MM: board.V(100, 246.6), Score: 1, ClassScore: 1})
+			switch {
+			case i < lose:
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.Queen, MM: q, Score: 1, ClassScore: 0.9})
+			case i >= back:
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.Queen, MM: centre, Score: 1, ClassScore: 0.9, Partial: i < 120})
+			}
+			var hands []scene.Hand
+			if covered && i >= lose-5 && i < 100 {
+				hands = append(hands, overQ)
+			}
+			if i >= 100 && i < 120 {
+				hands = append(hands, atCentre)
+			}
+			if len(hands) > 0 {
+				f.Occlusion = trackertest.HandMask{Hands: hands}
+			}
+			got = append(got, tk.Update(f).Events...)
+		}
+		return append(got, tk.Flush()...)
+	}
+	for _, covered := range []bool{false, true} {
+		var moved []events.Event
+		for _, e := range run(covered) {
+			if e.Type == events.Moved && e.ID == "Q" {
+				moved = append(moved, e)
+			}
+		}
+		if len(moved) != 1 {
+			t.Errorf("covered %v: %d moved events for Q, want 1: %v", covered, len(moved), moved)
+			continue
+		}
+		doubted := len(moved[0].Doubts) == 1 && moved[0].Doubts[0].Kind == events.DoubtUnaccounted &&
+			strings.Contains(moved[0].Doubts[0].Reason, "lost from sight in plain view")
+		if doubted == covered {
+			t.Errorf("covered %v: moved doubts %+v; want an unaccounted doubt only when Q was lost in plain view", covered, moved[0].Doubts)
+		}
+		if err := moved[0].Validate(); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -203,6 +203,21 @@ type track struct {
 
 	pocket board.Pocket
 	offT   float64 // when it left the board
+
+	// lost: the current motion began, outside a stroke, with the disc
+	// missing after it was lost from sight in plain view (lostInView; not
+	// taken away by a hand that covered it, see unobserved): a moved
+	// event it ends in is not sure.
+	lost       lostPlace
+	lostInView bool
+}
+
+// lostPlace is where a disc was last seen (frame, p) before it went
+// missing.
+type lostPlace struct {
+	frame int
+	p     board.Vec
+	ok    bool
 }
 
 // pastOcc is the occlusion of an analysed frame at time t.

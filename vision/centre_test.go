@@ -13,9 +13,35 @@ import (
 // last frame, or it stands up from the board (its rim shaded all around,
 // see rimShade) and a game is on the board (the striker, or men of both
 // colours); never on an empty board or beside a stray man. The printed
-// circle is not, even with a game on the board.
+// circle is not, even with a game on the board: neither ours, a red disc
+// inside a star, nor a plain red disc of the queen's size alone on the
+// wood with red base circles (render's plain_centre and cores 1, the
+// other renderer's print).
 func TestLoneCentreQueen(t *testing.T) {
-	s := render.DefaultSettings()
+	for _, plain := range []bool{false, true} {
+		s := render.DefaultSettings()
+		if plain {
+			s.Board.PlainCentre, s.Board.Lines.Cores = true, 1
+		}
+		t.Run(map[bool]string{false: "star", true: "plain print"}[plain], func(t *testing.T) { loneCentreQueen(t, s, plain) })
+	}
+}
+
+// Whether the queen must be reported on the centre in a frame.
+const (
+	wantNo     = 0
+	wantYes    = 1
+	wantEither = 2 // not asserted (logged): see loneCentreQueen
+)
+
+// loneCentreQueen runs the cases of TestLoneCentreQueen on a board drawn
+// with s. On the plain print a queen alone on the circle, seen there for
+// the first time, is not yet reported (either): her rim reads 13.3 there
+// against 21.2 on the star, whose dark points around her add to it, and
+// standingRim is 15 (a real board's outlined print reads up to 14.4). She
+// is reported once she was seen in the opening arrangement; the print
+// itself never is.
+func loneCentreQueen(t *testing.T, s render.Settings, plain bool) {
 	r := newRenderer(t, s, 9)
 	defer r.Close()
 	g := board.ICF()
@@ -33,24 +59,53 @@ func TestLoneCentreQueen(t *testing.T) {
 	}
 	opening := func() []scene.Disc { return render.OpeningScene(g, board.S).Discs }
 	// the men gone from around the queen: only two left, far from her
-	after := []scene.Disc{queen, white, {ID: "W2", Kind: board.White, Pos: board.Vec{X: 170, Y: 150}, State: scene.Rest}}
+	w2 := scene.Disc{ID: "W2", Kind: board.White, Pos: board.Vec{X: 170, Y: 150}, State: scene.Rest}
+	after := []scene.Disc{queen, white, w2}
+	// the queen moved off the circle, at rest elsewhere; leaving it, still
+	// over part of it
+	moved, leaving := queen, queen
+	moved.Pos = board.Vec{X: 70, Y: -60}
+	leaving.Pos = board.Vec{X: 19.4, Y: 19.4}
+	// on the plain print, a lone queen first seen there is not asserted
+	// (and the cases that test the game-on condition alone are not run
+	// again: it is the star's)
+	lone := wantYes
+	if plain {
+		lone = wantEither
+	}
+	gameOnly := map[string]bool{"alone": true, "a stray man": true, "men of both colours": true, "the striker comes": true}
 	// each sequence with a new detector: the scenes in turn, and whether
 	// the queen must be reported in each
 	for _, c := range []struct {
 		name   string
 		scenes [][]scene.Disc
-		want   []bool
+		want   []int
 	}{
-		{"alone", [][]scene.Disc{{queen}, {queen}}, []bool{false, false}},
-		{"a stray man", [][]scene.Disc{{queen, white}}, []bool{false}},
-		{"men of both colours", [][]scene.Disc{{queen, white, black}}, []bool{true}},
-		{"the striker comes", [][]scene.Disc{{queen, white}, {queen, white, striker}, {queen, white, striker}}, []bool{false, true, true}},
-		{"after the opening", [][]scene.Disc{opening(), after, after}, []bool{true, true, true}},
-		{"the pack set up around it", [][]scene.Disc{{queen}, opening()}, []bool{false, true}},
-		{"the printed circle, a game on", [][]scene.Disc{{white, black, striker}, {white, black, striker}}, []bool{false, false}},
-		{"the queen taken away", [][]scene.Disc{{queen, white, black, striker}, {white, black, striker}}, []bool{true, false}},
+		{"alone", [][]scene.Disc{{queen}, {queen}}, []int{wantNo, wantNo}},
+		{"a stray man", [][]scene.Disc{{queen, white}}, []int{wantNo}},
+		{"men of both colours", [][]scene.Disc{{queen, white, black}}, []int{lone}},
+		{"the striker comes", [][]scene.Disc{{queen, white}, {queen, white, striker}, {queen, white, striker}}, []int{wantNo, lone, lone}},
+		{"after the opening", [][]scene.Disc{opening(), after, after}, []int{wantYes, wantYes, wantYes}},
+		{"the pack set up around it", [][]scene.Disc{{queen}, opening()}, []int{wantNo, wantYes}},
+		{"the printed circle, a game on", [][]scene.Disc{{white, black, striker}, {white, black, striker}}, []int{wantNo, wantNo}},
+		{"the queen taken away", [][]scene.Disc{{queen, white, black, striker}, {white, black, striker}}, []int{lone, wantNo}},
+		{"the queen leaves the circle", [][]scene.Disc{opening(), after, {moved, white, w2, black, striker}, {white, w2, black, striker}}, []int{wantYes, wantYes, wantNo, wantNo}},
+		{"the queen leaves it slowly", [][]scene.Disc{opening(), after, {leaving, white, w2, black, striker}, {moved, white, w2, black, striker}, {white, w2, black, striker}}, []int{wantYes, wantYes, wantNo, wantNo, wantNo}},
+		{"the queen lifted off it", [][]scene.Disc{opening(), after, {white, w2, black, striker}, {white, w2, black, striker}}, []int{wantYes, wantYes, wantNo, wantNo}},
 	} {
-		det := truthDetector(t, r)
+		if plain && gameOnly[c.name] {
+			continue
+		}
+		// the markings as calibration measures them (here the base
+		// circles' cores, red discs of a man's size)
+		cal := truthCalibration(t, r, 0)
+		if plain {
+			cal.Markings = render.DrawnMarkings(s.Board, g)
+		}
+		det, err := New(cal, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
 		scenes := make([]*scene.Scene, len(c.scenes))
 		for i, ds := range c.scenes {
 			scenes[i] = &scene.Scene{Discs: ds}
@@ -64,11 +119,16 @@ func TestLoneCentreQueen(t *testing.T) {
 				det.Close()
 				t.Fatal(err)
 			}
-			if got := queenAt(fr); got != c.want[i] {
-				t.Errorf("%s, frame %d: queen on the centre reported %v, want %v (%+v)", c.name, i, got, c.want[i], fr.Detections)
+			got, want := queenAt(fr), c.want[i]
+			if want == wantEither {
+				t.Logf("%s, frame %d: queen on the centre reported %v (not asserted)", c.name, i, got)
+			} else if got != (want == wantYes) {
+				t.Errorf("%s, frame %d: queen on the centre reported %v, want %v (%+v)", c.name, i, got, want == wantYes, fr.Detections)
 			}
+			// nothing else reported (the print never), and every disc
+			// found but a queen not asserted
 			fs := score(r, sc, fr)
-			if want := c.want[i]; fs.extra > 0 || (want && fs.found < fs.visible) || (!want && fs.found < fs.visible-1) {
+			if fs.extra > 0 || (want == wantYes && fs.found < fs.visible) || (want != wantYes && fs.found < fs.visible-1) {
 				t.Errorf("%s, frame %d: %v; missed %v, extra %+v", c.name, i, fs, fs.missed, fs.extras)
 			}
 		}

@@ -469,12 +469,44 @@ func splitMen(fs []features) ([]int, float64, bool) {
 	return g, math.Sqrt(sep), true
 }
 
+// gapOf returns the clearest gap between the two groups of men along one
+// feature, in units of that feature's spread floor: on each feature, the
+// distance from the nearest man of one group to the nearest of the other
+// (negative where they overlap), the largest over the features.
+func gapOf(fs []features, g []int) float64 {
+	best := math.Inf(-1)
+	for k := 0; k < 3; k++ {
+		lo := [2]float64{math.Inf(1), math.Inf(1)}
+		hi := [2]float64{math.Inf(-1), math.Inf(-1)}
+		for i, f := range fs {
+			lo[g[i]] = math.Min(lo[g[i]], f[k])
+			hi[g[i]] = math.Max(hi[g[i]], f[k])
+		}
+		gap := math.Max(lo[1]-hi[0], lo[0]-hi[1]) / stdFloor[k]
+		best = math.Max(best, gap)
+	}
+	return best
+}
+
+// oneFrameGap is the gap (see [gapOf]) between the two groups of men in
+// one frame from which [LearnSet] learns their colours even when their
+// separation is under the learning bar: every man of one colour apart
+// from every man of the other by more than this many spread floors on
+// some feature, so none is in doubt. (The GSI photo's natural-wood and
+// black men: separation 4.98, under the bar of 5, but no man nearer the
+// other group than 3.2 floors in red−green.)
+const oneFrameGap = 2.5
+
 // onlineModel accumulates class statistics from frames where the two
 // colours were clearly apart, for a board whose opening was not seen.
 type onlineModel struct {
 	sum, sum2 [4]features
 	n         [4]float64
 	frames    int
+	// gapFrame is the first frame's men, split apart by a clear gap but
+	// under the learning bar (see [oneFrameGap]): for [LearnSet] only,
+	// never the detector's own model.
+	gapFrame *onlineModel
 }
 
 func (o *onlineModel) add(k board.Kind, f features) {

@@ -456,13 +456,18 @@ func (d *Detector) classify() {
 		}
 	}
 	if nq >= 1 && ci >= 0 {
-		if d.trace != nil {
-			d.tracef(d.accepted[ci].x, d.accepted[ci].y, "dropped: the red centre circle (the queen is elsewhere)")
-		}
 		c := d.accepted[ci]
 		m := &d.mk[c.marking]
-		d.patch = samplePatch(d.plane(), c.x, c.y, m.r*d.v.ppm, d.bg.boardY, d.patch)
-		d.learnMarking(m, c)
+		// Its empty look is learned only when nothing covers part of it:
+		// the queen that just left it may still overlap it.
+		covered := d.onOtherDiscWithin(c.x, c.y, m.r*d.v.ppm, ci)
+		if d.trace != nil {
+			d.tracef(c.x, c.y, "dropped: the red centre circle (the queen is elsewhere); partly covered %v", covered)
+		}
+		if !covered {
+			d.patch = samplePatch(d.plane(), c.x, c.y, m.r*d.v.ppm, d.bg.boardY, d.patch)
+			d.learnMarking(m, c)
+		}
 		d.accepted = append(d.accepted[:ci], d.accepted[ci+1:]...)
 		qi = d.arrangementQueen()
 	}
@@ -522,15 +527,29 @@ func (d *Detector) dropLoneCircle() {
 		return
 	}
 	c := &d.accepted[li]
+	shade, ok := d.rimShade(d.plane(), li)
 	if d.queenWasAt(*c) {
+		// She lay here in the last frame: she still does, unless what
+		// lies here now is flat — she left (struck, pocketed, lifted)
+		// and uncovered a plain print of her size.
+		c.parked = ok && shade < flatRim
+		if d.trace != nil && c.parked {
+			d.tracef(c.x, c.y, "the queen was on the red centre circle, now it lies flat (rim %.1f): the print", shade)
+		}
 		return
 	}
-	shade, ok := d.rimShade(d.plane(), li)
 	c.parked = !(striker || white && black) || !ok || shade < standingRim
 	if d.trace != nil {
 		d.tracef(c.x, c.y, "alone on the red centre circle: rim %.1f (seen %v), game on %v, parked %v", shade, ok, striker || white && black, c.parked)
 	}
 }
+
+// flatRim is the rim (see rimShade) under which a disc on the centre
+// circle lies flat: the print, not the queen, even where she lay in the
+// last frame. Flat prints read −9 to 3 (another renderer's, ours drawn
+// plain: about 0), a real board's outlined print 4 to 14.4, a queen 13
+// (ours on a plain print) to 25. Half a standing disc's rim.
+const flatRim = standingRim / 2
 
 // standingRim is how much darker than its top (in hundredths of the
 // board's brightness) the rim of a disc standing on the board is, all
@@ -594,6 +613,20 @@ func (d *Detector) onOtherDisc(x, y float64, self int) bool {
 			continue
 		}
 		if dx, dy := x-a.x, y-a.y; dx*dx+dy*dy <= (a.r+2)*(a.r+2) {
+			return true
+		}
+	}
+	return false
+}
+
+// onOtherDiscWithin reports whether an accepted disc other than number
+// self overlaps the circle of radius r (px) around (x, y).
+func (d *Detector) onOtherDiscWithin(x, y, r float64, self int) bool {
+	for k, a := range d.accepted {
+		if k == self {
+			continue
+		}
+		if dx, dy := x-a.x, y-a.y; dx*dx+dy*dy < (a.r+r)*(a.r+r) {
 			return true
 		}
 	}
@@ -740,6 +773,21 @@ func (d *Detector) classifyUnlearned(qi int) {
 		if m := d.online.model(); m != nil && d.cls == nil {
 			d.cls = m
 		}
+	} else if split && d.online.frames == 0 && d.online.gapFrame == nil && !d.cfg.NoAutoLearn && gapOf(fs, g) >= oneFrameGap {
+		// Under the bar but apart by a clear gap: kept for LearnSet,
+		// which learns from one frame; the detector waits for the bar.
+		o := &onlineModel{frames: 1}
+		for j, i := range idx {
+			k := board.Black
+			if g[j] == 1 {
+				k = board.White
+			}
+			o.add(k, d.accepted[i].feat)
+		}
+		if qi >= 0 {
+			o.add(board.Queen, d.accepted[qi].feat)
+		}
+		d.online.gapFrame = o
 	}
 }
 

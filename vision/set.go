@@ -193,8 +193,12 @@ const minOneFrame = 4
 
 // oneFrame returns the statistics of a single frame whose men split
 // clearly into two colours (at least minOneFrame of each), source
-// "frame"; nil otherwise.
+// "frame": apart by the learning bar, else by a clear gap (gapFrame); nil
+// otherwise.
 func (o *onlineModel) oneFrame() *ClassModel {
+	if o.frames == 0 && o.gapFrame != nil {
+		o = o.gapFrame
+	}
 	if o.frames != 1 || o.n[board.White] < minOneFrame || o.n[board.Black] < minOneFrame {
 		return nil
 	}

@@ -49,15 +49,19 @@ as a club makes lens.json with calibrate --lens); --lens none gives none.
 The true calibration of --calibration truth carries the true lens instead.
 
 --remove PATTERNS plays the clips that keep a score through boardcam run
-instead (every frame read, none paced), with frames taken away: "burst"
-(0.4 s dropped every 2 s), "random10" and "random30" (that share dropped
-at random, the same frames every run), "fps30" and "fps15" (the clip as a
-camera at that frame rate would film it), "speed1", "speed2", "speed4" and
-"speed8" (played paced at that many times real time, boardcam run --speed
-N: a computer N times slower; what is lost depends on this machine and its
-load, so these runs are a measurement, not repeatable; --jobs 4 suits
-them, they mostly wait), a comma-separated list, or "all". Dropped frames
-reach the daemon exactly as a slow computer's do.
+instead, with frames taken away: "burst" (0.4 s dropped every 2 s),
+"random10" and "random30" (that share dropped at random, the same frames
+every run), "fps30" and "fps15" (the clip as a camera at that frame rate
+would film it) — each read unpaced, every frame read —, "speed1",
+"speed2", "speed4" and "speed8" (played at its frame rate on a modelled
+computer that many times slower than the one the analysis costs were
+measured on, boardcam run --slow-cpu N: the daemon drops and leaves out
+frames as it would there, the same frames every run and on every machine),
+"wall1", "wall2", "wall4" and "wall8" (paced at that many times real time
+on the wall clock, boardcam run --speed N: what this machine loses under
+its load, a measurement, not repeatable; --jobs 4 suits them, they mostly
+wait), a comma-separated list, or "all". Dropped frames reach the daemon
+exactly as a slow computer's do.
 Each run must end right (the truth's events, score and fouls) or hold the
 decisions it could not establish for the umpire, with a reason; the table
 counts clips right, held and wrong, and the truth's strokes that lost

@@ -40,10 +40,16 @@ type removal struct {
 	// tell).
 	drop func(clip string, fps, frames int) func(int64) bool
 	fps  int
+	// slow, instead, plays the clip at its frame rate on a modelled
+	// computer that many times slower than the one the analysis costs
+	// were measured on (boardcam run --slow-cpu; daemon.SlowCPU): the
+	// daemon drops, leaves out and reports frames as it would there, the
+	// same frames on every run and every machine.
+	slow float64
 	// speed, instead, plays the clip paced at that many times real time
-	// (boardcam run --speed): a computer that many times slower than this
-	// one. What is lost then depends on the machine and its load, not on
-	// the clip: such runs are measurements, not repeatable.
+	// on the wall clock (boardcam run --speed): this computer made that
+	// many times slower. What is lost then depends on the machine and its
+	// load, not on the clip: such runs are measurements, not repeatable.
 	speed float64
 }
 
@@ -59,10 +65,14 @@ var removals = []removal{
 	{Name: "random30", Help: "30% of the frames dropped at random", drop: randomDrop(0.30)},
 	{Name: "fps30", Help: "played as a 30 fps camera would film it (60 and 120 fps clips)", fps: 30},
 	{Name: "fps15", Help: "played as a 15 fps camera would film it", fps: 15},
-	{Name: "speed1", Help: "paced at real time (boardcam run --speed 1): what this computer loses", speed: 1},
-	{Name: "speed2", Help: "paced at 2× real time: a computer 2 times slower", speed: 2},
-	{Name: "speed4", Help: "paced at 4× real time: a computer 4 times slower (a Pi at 60 fps, about)", speed: 4},
-	{Name: "speed8", Help: "paced at 8× real time: a computer 8 times slower", speed: 8},
+	{Name: "speed1", Help: "played on the modelled computer the analysis costs were measured on (boardcam run --slow-cpu 1; deterministic)", slow: 1},
+	{Name: "speed2", Help: "played on a modelled computer 2 times slower (--slow-cpu 2)", slow: 2},
+	{Name: "speed4", Help: "played on a modelled computer 4 times slower (--slow-cpu 4; a Pi at 60 fps, about)", slow: 4},
+	{Name: "speed8", Help: "played on a modelled computer 8 times slower (--slow-cpu 8)", slow: 8},
+	{Name: "wall1", Help: "paced at real time on the wall clock (boardcam run --speed 1): what this computer loses now, under its load", speed: 1},
+	{Name: "wall2", Help: "paced at 2× real time on the wall clock (--speed 2)", speed: 2},
+	{Name: "wall4", Help: "paced at 4× real time on the wall clock (--speed 4)", speed: 4},
+	{Name: "wall8", Help: "paced at 8× real time on the wall clock (--speed 8)", speed: 8},
 }
 
 // randomDrop drops each frame with probability p, the same frames every
@@ -302,7 +312,10 @@ func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
 	}
 	defer os.RemoveAll(dir)
 	pace := []string{"--no-pace"}
-	if r.speed > 0 {
+	switch {
+	case r.slow > 0:
+		pace = []string{"--slow-cpu", fmt.Sprint(r.slow)}
+	case r.speed > 0:
 		pace = []string{"--speed", fmt.Sprint(r.speed)}
 	}
 	args := append(append(append([]string(nil), c.Args...), pace...), "--listen", "", "--journal-dir", dir, "--quiet", "--log-level", "error", "--no-evidence")
@@ -312,8 +325,13 @@ func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
 		return out
 	}
 	gone := func(int64) bool { return false }
-	if r.speed > 0 {
-		// the frames lost are known only after the run (below)
+	var seen *analysedFrames
+	if r.slow > 0 {
+		// the frames not analysed are known after the run (below)
+		seen = &analysedFrames{Pacer: d.Pacer, frames: map[int64]bool{}}
+		d.Pacer = seen
+	} else if r.speed > 0 {
+		// the number of frames lost is known after the run (below)
 	} else if r.fps > 0 {
 		k := fps / r.fps
 		if k < 2 || fps%r.fps != 0 {
@@ -347,6 +365,10 @@ func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
 	}
 	err = d.Run(ctx)
 	path := d.JournalPath()
+	if seen != nil {
+		gone = func(i int64) bool { return !seen.frames[i] }
+		out.Removed = max(0, frames-len(seen.frames))
+	}
 	if r.speed > 0 {
 		// what the analysis did not see: frames dropped by the capture
 		// and frames left out to keep up
@@ -443,6 +465,26 @@ func (e *everyKth) Read(dst sight.Image) (time.Duration, error) {
 		}
 	}
 	return pts, nil
+}
+
+// analysedFrames is a Pacer that notes the frames analysed (calibrate →
+// vision → tracker), read once the run has ended.
+type analysedFrames struct {
+	daemon.Pacer
+	frames map[int64]bool
+	index  int64
+}
+
+func (a *analysedFrames) Take(index int64, captured time.Time, paced bool) {
+	a.index = index
+	a.Pacer.Take(index, captured, paced)
+}
+
+func (a *analysedFrames) Charge(start time.Time, w daemon.Work) time.Duration {
+	if w.Analysed {
+		a.frames[a.index] = true
+	}
+	return a.Pacer.Charge(start, w)
 }
 
 func defaultJobs() int { return min(2, runtime.NumCPU()) }

@@ -106,6 +106,7 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	decisions := fs.String("decisions", "", "automatic decisions: auto, delay or confirm (default auto)")
 	noPace := fs.Bool("no-pace", false, "read video files as fast as possible (default: at their frame rate)")
 	speed := fs.Float64("speed", 0, "play video files this many times faster than real time")
+	slowCPU := fs.Float64("slow-cpu", 0, "play the video `K`: as a computer K times slower than the one the analysis costs were measured on would, deterministically (a modelled clock: the same frames lost on every run and machine; docs/daemon.md)")
 	exitAtEnd := fs.Bool("exit-at-end", true, "exit when a video ends (false: keep the web server up until SIGTERM)")
 	journalDir := fs.String("journal-dir", "", "directory of the match journals (default ~/.local/state/boardcam/matches)")
 	newMatch := fs.Bool("new-match", false, "no longer accepted: use boardcam new-match (a restart must continue the match)")
@@ -173,6 +174,16 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, false, err
 	}
+	var pacer daemon.Pacer
+	if set["slow-cpu"] {
+		if *slowCPU <= 0 {
+			return nil, false, usageError("--slow-cpu %v: want a factor above 0 (1: this computer, 4: four times slower)", *slowCPU)
+		}
+		if !cfg.Source.Paced() {
+			return nil, false, usageError("--slow-cpu with --no-pace: the modelled computer plays the video at its frame rate")
+		}
+		pacer = daemon.NewSlowCPU(*slowCPU, daemon.DefaultCosts)
+	}
 	log := cfg.Logger(s.Err)
 	// Under systemd (Type=notify, WatchdogSec=): ready and watchdog
 	// notifications; elsewhere nothing.
@@ -180,7 +191,7 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, Resume: *resume, Notifier: notifier, Sight: daemonSight(), Painter: paint.Painter{}}, *quiet, nil
+	return &daemon.Daemon{Config: cfg, Logger: log, Out: s.Out, Resume: *resume, Notifier: notifier, Sight: daemonSight(), Painter: paint.Painter{}, Pacer: pacer}, *quiet, nil
 }
 
 func splitList(s string) []string {

@@ -134,55 +134,6 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
-// The corpus end to end: `boardcam run` on every clip ends with the score
-// and the fouls of the truth: a match from the opening, or one resumed from
-// the clip's stroke log or its mid-board position line. The camera's
-// orientation is the installation's, as eval's default gives it. It decodes and analyses every
-// frame of the clips (about half a minute), and it is the acceptance test
-// of the whole vision → tracker → referee chain, so it runs when
-// BOARDCAM_E2E=1 (scripts or CI that want it set it).
-func TestRunCorpusClips(t *testing.T) {
-	if os.Getenv("BOARDCAM_E2E") == "" {
-		t.Skip("set BOARDCAM_E2E=1 to run the corpus through boardcam run")
-	}
-	t.Parallel() // with TestEvalFramesRemoved: the longest two of the package
-	const dir = "../../testdata/videos"
-	videos, _ := filepath.Glob(filepath.Join(dir, "*.mp4"))
-	if len(videos) == 0 {
-		t.Skip("the corpus clips are not rendered (boardcam synth)")
-	}
-	sort.Strings(videos)
-	lenses, err := corpus.ReadLensIndex(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ran := 0
-	for _, v := range videos {
-		name := strings.TrimSuffix(filepath.Base(v), ".mp4")
-		tp, err := corpus.FindTruth(dir, name)
-		if err != nil {
-			continue
-		}
-		truth, err := corpus.ReadTruth(tp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if truth.Judgement == nil || truth.Judgement.Final == nil {
-			t.Errorf("%s: the truth has no final state", name)
-			continue
-		}
-		ran++
-		t.Run(name, func(t *testing.T) {
-			for _, d := range runCorpusClip(t, dir, v, name, truth, lenses, "") {
-				t.Error(d)
-			}
-		})
-	}
-	if ran == 0 {
-		t.Error("no clip of the corpus was played")
-	}
-}
-
 // runCorpusClip plays one clip through boardcam run and compares the end
 // with the truth. southAt "" is the installation's orientation.
 func runCorpusClip(t *testing.T, dir, v, name string, truth *corpus.Truth, lenses *corpus.LensIndex, southAt string) (diffs []string) {

@@ -117,6 +117,11 @@ type BoardStyle struct {
 	// Lines draws the markings away from the geometry's figures (see
 	// LineStyle and DrawnMarkings).
 	Lines LineStyle `yaml:"lines"`
+	// PlainCentre prints the ICF centre circle as a flat red disc alone on
+	// the wood, with no star and no outline, as some boards (and another
+	// renderer) print it: the queen's size and red, with nothing around it
+	// to tell it from her but that it does not stand up from the board.
+	PlainCentre bool `yaml:"plain_centre"`
 }
 
 // PieceStyle is how the carrommen, the queen and the striker look.
@@ -363,6 +368,9 @@ func (s Settings) validate() []fieldError {
 		bad("board.markings", "%q is not icf or home", b.Markings)
 	}
 	b.Lines.validate(bad)
+	if b.PlainCentre && b.Markings != "icf" {
+		bad("board.plain_centre", "a home board's centre circle is a plain ring already (plain_centre is for markings: icf)")
+	}
 	if _, err := ParseColour(b.Wood, WoodColours); err != nil {
 		bad("board.wood", "%v", err)
 	}

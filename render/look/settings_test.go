@@ -40,6 +40,7 @@ func TestParseSettings(t *testing.T) {
 		{"camera: {height: tall}\n", "line 1: cannot unmarshal"},
 		{"video: {preset: quick}\n", `video.preset: "quick"`},
 		{"pieces: {striker: \"#12345\"}\n", "pieces.striker"},
+		{"board: {markings: home, plain_centre: true}\n", "line 1: board.plain_centre"},
 	} {
 		_, err := ParseSettings([]byte(c.yaml))
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -165,10 +165,7 @@ func (a *Analyzer) Close() {
 // only the parts of the frame they read (Monitor.ObserveRaw), and a
 // recalibration makes them again for the one frame.
 func (a *Analyzer) dropUndistorted() {
-	if a.und != nil {
-		a.und.Close()
-		a.und = nil
-	}
+	a.dropUndistorter()
 	if a.hasMat {
 		a.undist.Close()
 		a.hasMat = false
@@ -194,7 +191,7 @@ func (a *Analyzer) Process(img sight.Image, index int, t float64) (*pipeline.Res
 	r := &a.res
 	r.Index, r.T, r.Calibrated, r.Note = index, t, false, ""
 	r.Detections, r.Events = r.Detections[:0], r.Events[:0]
-	r.Timing = pipeline.Timing{}
+	r.Timing, r.Work = pipeline.Timing{}, pipeline.Work{}
 	r.Hands = nil
 	if frame.Empty() {
 		return nil, fmt.Errorf("pipeline: frame %d is empty", index)
@@ -222,6 +219,7 @@ func (a *Analyzer) Process(img sight.Image, index int, t float64) (*pipeline.Res
 		t1 := a.now()
 		f, err := a.det.Detect(frame, index, t)
 		r.Timing.Vision = a.now().Sub(t1)
+		r.Work.Detected = true
 		if err != nil {
 			return nil, fmt.Errorf("pipeline: frame %d: %w", index, err)
 		}
@@ -311,6 +309,7 @@ func (a *Analyzer) retrack(k int, u *tracker.Update) {
 		return
 	}
 	a.turn, a.rep, a.tk = k, turned(a.cal, k), tk
+	r.Work.Retracked += len(a.buffer)
 	var evs []events.Event
 	var last tracker.Update
 	for _, f := range a.buffer {
@@ -428,10 +427,15 @@ func (a *Analyzer) calibrate(frame gocv.Mat, index int, t float64) error {
 			return nil
 		}
 		a.tried, a.lastTry = true, t
+		r.Work.Searched = true
 		img, err := a.undistorted(frame, a.cfg.Lens)
 		if err != nil {
 			return err
 		}
+		// The whole frame's remap tables (5.5 MB at 720p) are not kept
+		// while the board is looked for: the frames wait in the capture's
+		// queue meanwhile, and this is the daemon's busiest moment.
+		a.dropUndistorter()
 		cal, _, err := calibrate.Detect(img, calibrate.Options{Geometry: a.g, Orientation: a.cfg.Orientation, Now: func() time.Time { return clock(t) }})
 		if err != nil {
 			r.Note = "board not found: " + err.Error()
@@ -446,6 +450,7 @@ func (a *Analyzer) calibrate(frame gocv.Mat, index int, t float64) error {
 		return nil
 	}
 	a.checked, a.lastChk = true, t
+	r.Work.Checked = true
 	res, cal, err := a.mon.ObserveRaw(frame, clock(t))
 	switch {
 	case err != nil:
@@ -506,10 +511,13 @@ func (a *Analyzer) use(cal *calibrate.Calibration, ref *gocv.Mat, index int, t f
 		a.mon.Close()
 	}
 	a.mon = mon
-	if mon != nil {
-		mon.PrepareRaw(a.und)
-	}
+	// The undistorted frame is no longer needed; the checks' tables are
+	// made with the whole frame's (for the moment) after it is released.
 	a.dropUndistorted()
+	if mon != nil {
+		// An error shows at the first check.
+		_ = mon.PrepareRaw(nil)
+	}
 	if typ == events.Recalibrated {
 		a.tk.Recalibrated()
 	}
@@ -520,6 +528,14 @@ func (a *Analyzer) use(cal *calibrate.Calibration, ref *gocv.Mat, index int, t f
 	set := a.rep.Set.Merge(a.cfg.Set)
 	a.tk.Emit(events.Event{Type: typ, Frame: index, T: t, CornersPx: a.rep.CornersPx(), Markings: a.rep.Markings, Set: set})
 	return nil
+}
+
+// dropUndistorter releases the whole frame's remap tables.
+func (a *Analyzer) dropUndistorter() {
+	if a.und != nil {
+		a.und.Close()
+		a.und = nil
+	}
 }
 
 // undistorted returns the frame without lens distortion (the frame itself
