@@ -326,8 +326,10 @@ func (tk *Tracker) checkStartUnseen() bool {
 	var what []string
 	for _, i := range gone {
 		tr := &tk.tracks[i]
-		// (It vanished in the stroke: its fate is decided at the end.)
+		// (It vanished in the stroke: its fate is decided at the end,
+		// and said.)
 		st.startT = math.Min(st.startT, tr.unseenSince-tk.dt/2)
+		tr.inStroke = true
 		st.strikerPrev = st.startT
 		what = append(what, fmt.Sprintf("%s vanished from (%.0f, %.0f) mm at frame %d", tr.id, tr.restPos.X, tr.restPos.Y, tk.frameOf(tr.unseenSince)))
 	}
