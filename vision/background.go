@@ -152,9 +152,10 @@ func (b *background) illumination() {
 	if len(b.illum) != nc*nc {
 		b.illum = make([]float64, nc*nc)
 	}
+	lumas := b.lumas
 	for cj := 0; cj < nc; cj++ {
 		for ci := 0; ci < nc; ci++ {
-			b.lumas = b.lumas[:0]
+			lumas = lumas[:0]
 			for j := cj * illumCell; j < min((cj+1)*illumCell, nb); j++ {
 				for i := ci * illumCell; i < min((ci+1)*illumCell, nb); i++ {
 					k := j*nb + i
@@ -162,16 +163,17 @@ func (b *background) illumination() {
 						continue
 					}
 					o := 3 * k
-					b.lumas = append(b.lumas, 0.114*float64(b.cur[o])+0.587*float64(b.cur[o+1])+0.299*float64(b.cur[o+2]))
+					lumas = append(lumas, 0.114*float64(b.cur[o])+0.587*float64(b.cur[o+1])+0.299*float64(b.cur[o+2]))
 				}
 			}
 			v := -1.0
-			if len(b.lumas) >= illumCell*illumCell/4 {
-				v = kth(b.lumas, len(b.lumas)*6/10)
+			if len(lumas) >= illumCell*illumCell/4 {
+				v = kthShort(lumas, len(lumas)*6/10)
 			}
 			b.illum[cj*nc+ci] = v
 		}
 	}
+	b.lumas = lumas
 	// fill the gaps from the neighbours
 	for pass := 0; pass < 3; pass++ {
 		for k, v := range b.illum {

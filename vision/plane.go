@@ -237,3 +237,51 @@ func kth(v []float64, k int) float64 {
 	}
 	return v[k]
 }
+
+// kthShort is kth for short slices (a cell's lumas, up to 64; no NaN): a
+// quickselect whose partition has no branch that depends on the values
+// (Lomuto's, with a conditional step), then an insertion sort of the last
+// few. It returns the same value as kth (TestKthShortIsKth).
+func kthShort(v []float64, k int) float64 {
+	lo, hi := 0, len(v)-1
+	for hi-lo >= 12 {
+		// pivot: the median of the ends and the middle, moved to hi
+		mid := lo + (hi-lo)/2
+		if v[mid] < v[lo] {
+			v[mid], v[lo] = v[lo], v[mid]
+		}
+		if v[hi] < v[lo] {
+			v[hi], v[lo] = v[lo], v[hi]
+		}
+		if v[mid] < v[hi] {
+			v[mid], v[hi] = v[hi], v[mid]
+		}
+		p := v[hi]
+		j := lo
+		for i := lo; i < hi; i++ {
+			x := v[i]
+			v[i] = v[j]
+			v[j] = x
+			step := 0
+			if x < p {
+				step = 1
+			}
+			j += step
+		}
+		v[j], v[hi] = v[hi], v[j]
+		switch {
+		case k == j:
+			return v[j]
+		case k < j:
+			hi = j - 1
+		default:
+			lo = j + 1
+		}
+	}
+	for i := lo + 1; i <= hi; i++ {
+		for j := i; j > lo && v[j] < v[j-1]; j-- {
+			v[j], v[j-1] = v[j-1], v[j]
+		}
+	}
+	return v[k]
+}

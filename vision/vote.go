@@ -28,6 +28,7 @@ type voter struct {
 	// the threshold).
 	ex, ey []float32
 	pts    []edgePt // scratch of symmetryFit
+	cols   []int32  // scratch of edgeVotes: a row's edge pixels
 	// norm converts accumulated votes to a score where 1 is a whole,
 	// crisp rim.
 	norm [2]float32
@@ -44,6 +45,7 @@ func newVoter(n int, rMan, rStriker float64) *voter {
 		edge:  make([]float32, n*n),
 		ex:    make([]float32, n*n),
 		ey:    make([]float32, n*n),
+		cols:  make([]int32, n),
 		gauss: gocv.GetGaussianKernelWithParams(5, 1.0, gocv.MatTypeCV32F),
 	}
 	for i := range vt.acc {
@@ -132,10 +134,11 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 	for y := src.Min.Y; y < src.Max.Y; y++ {
 		// this row of src in the gradient and edge planes
 		k0 := y*n + src.Min.X
-		gxr, gyr := gx[3*k0:3*(k0+w)], gy[3*k0:3*(k0+w)]
 		er, exr, eyr := vt.edge[k0:k0+w], vt.ex[k0:k0+w], vt.ey[k0:k0+w]
+		cols := edgeRow(gx[3*k0:3*(k0+w)], gy[3*k0:3*(k0+w)], er, exr, eyr, thr2, vt.cols)
 		exr, eyr = exr[:len(er)], eyr[:len(er)]
-		// the pixels that vote: within voteFrom; f0 ≤ i < f1 within inner
+		// the edge pixels of the row, left to right (the order of the
+		// sums): those within voteFrom vote; f0 ≤ i < f1 within inner
 		v0, v1, f0, f1 := 0, 0, 0, 0
 		if y >= voteFrom.Min.Y && y < voteFrom.Max.Y {
 			v0, v1 = voteFrom.Min.X-src.Min.X, voteFrom.Max.X-src.Min.X
@@ -144,36 +147,19 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 			f0, f1 = max(inner.Min.X-src.Min.X, v0), min(inner.Max.X-src.Min.X, v1)
 		}
 		cy := float32(y) + 0.5
-		for i := range er {
-			o := 3 * i
-			g := gxr[o : o+3 : o+3]
-			h := gyr[o : o+3 : o+3]
-			// the channel with the strongest gradient
-			b0, c0 := int32(g[0]), int32(h[0])
-			b1, c1 := int32(g[1]), int32(h[1])
-			b2, c2 := int32(g[2]), int32(h[2])
-			m0, m1, m2 := b0*b0+c0*c0, b1*b1+c1*c1, b2*b2+c2*c2
-			bx, by, mm := b0, c0, m0
-			if m1 > mm {
-				bx, by, mm = b1, c1, m1
-			}
-			if m2 > mm {
-				bx, by, mm = b2, c2, m2
-			}
-			if mm < thr2 {
-				er[i], exr[i], eyr[i] = 0, 0, 0
-				continue
-			}
-			m := float32(math.Sqrt(float64(mm)))
-			fx, fy := float32(bx), float32(by)
-			er[i], exr[i], eyr[i] = m, fx, fy
+		for _, c := range cols {
+			i := int(c)
+			// edgeRow left the squared magnitude (an integer below 2²⁴,
+			// exact in float32); float32's square root is the float64 one
+			// rounded to float32
+			m := float32(math.Sqrt(float64(er[i])))
+			er[i] = m
 			if i < v0 || i >= v1 {
 				continue
 			}
-			wt := m * inv
-			if wt > 1 {
-				wt = 1
-			}
+			fx, fy := exr[i], eyr[i]
+			// (min is branchless: wt > 1 is not predictable)
+			wt := min(m*inv, 1)
 			ux, uy := fx/m, fy/m
 			cx := float32(i+src.Min.X) + 0.5
 			// both radii, both directions
@@ -184,21 +170,60 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 				a1[int(cy-r1*uy)*n+int(cx-r1*ux)] += wt
 				continue
 			}
-			if px, py := int(cx+r0*ux), int(cy+r0*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
-				a0[py*n+px] += wt
-			}
-			if px, py := int(cx-r0*ux), int(cy-r0*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
-				a0[py*n+px] += wt
-			}
-			if px, py := int(cx+r1*ux), int(cy+r1*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
-				a1[py*n+px] += wt
-			}
-			if px, py := int(cx-r1*ux), int(cy-r1*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
-				a1[py*n+px] += wt
-			}
+			// near roi's edge: votes outside it are dropped (see dropOutside)
+			k := y*n + i + src.Min.X
+			j, v := dropOutside(int(cx+r0*ux), int(cy+r0*uy), x0, y0, x1, y1, n, k, wt)
+			a0[j] += v
+			j, v = dropOutside(int(cx-r0*ux), int(cy-r0*uy), x0, y0, x1, y1, n, k, wt)
+			a0[j] += v
+			j, v = dropOutside(int(cx+r1*ux), int(cy+r1*uy), x0, y0, x1, y1, n, k, wt)
+			a1[j] += v
+			j, v = dropOutside(int(cx-r1*ux), int(cy-r1*uy), x0, y0, x1, y1, n, k, wt)
+			a1[j] += v
 		}
 	}
 	return nil
+}
+
+// dropOutside returns the index of the pixel (px, py) in an n-wide vote map
+// and the vote w when the pixel lies in [x0, x1)×[y0, y1), else k and 0,
+// without a branch (whether a vote leaves the region is not predictable).
+// Adding +0 changes no vote (a map holds no −0: it starts at +0 and adds
+// positive votes).
+func dropOutside(px, py, x0, y0, x1, y1, n, k int, w float32) (int, float32) {
+	o := ((px - x0) | (x1 - 1 - px) | (py - y0) | (y1 - 1 - py)) >> 63 // −1 outside, else 0
+	return (py*n+px)&^o | k&o, math.Float32frombits(math.Float32bits(w) &^ uint32(o))
+}
+
+// edgeRow keeps, for each pixel of a row, the strongest channel's gradient
+// (gx, gy: the row's Sobel derivatives, 3 channels; the first channel of
+// equals) in ex, ey and its squared magnitude in e, all zero below the
+// threshold (thr2: its square), and returns the columns at or above it
+// (in cols, of the row's length at least). It has no branch that depends
+// on the pixels: whether a pixel is on an edge is not predictable.
+func edgeRow(gx, gy []int16, e, ex, ey []float32, thr2 int32, cols []int32) []int32 {
+	ex, ey = ex[:len(e)], ey[:len(e)]
+	gy = gy[:len(gx)]
+	cols = cols[:len(e)]
+	k := 0
+	for i := range e {
+		o := 3 * i
+		g := gx[o : o+3 : o+3]
+		h := gy[o : o+3 : o+3]
+		bx, by, mm := int32(g[0]), int32(h[0]), int32(g[0])*int32(g[0])+int32(h[0])*int32(h[0])
+		if m := int32(g[1])*int32(g[1]) + int32(h[1])*int32(h[1]); m > mm {
+			bx, by, mm = int32(g[1]), int32(h[1]), m
+		}
+		if m := int32(g[2])*int32(g[2]) + int32(h[2])*int32(h[2]); m > mm {
+			bx, by, mm = int32(g[2]), int32(h[2]), m
+		}
+		// all ones at or above the threshold, else zero (mm ≤ 2·1020²)
+		on := (thr2 - 1 - mm) >> 31
+		e[i], ex[i], ey[i] = float32(mm&on), float32(bx&on), float32(by&on)
+		cols[k] = int32(i)
+		k -= int(on)
+	}
+	return cols[:k]
 }
 
 // smoothVotes smooths the vote maps within roi (a 5×5 Gaussian of σ 1).
