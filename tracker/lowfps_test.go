@@ -38,13 +38,7 @@ func TestFlickUnderFollowingHandAtLowFPS(t *testing.T) {
 	hand := scene.Hand{Owner: "S", Elbow: board.V(130, 642), Wrist: board.V(110, 372),
 		Fingertip: board.V(20, at.Y-23), ArmWidth: 73, HandWidth: 87, Z: 13}
 	run := func(found board.Vec) []events.Event {
-		tk, err := New(Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []events.Event
-		for i := 0; i < end; i++ {
-			f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+		return playFrames(t, end, fps, func(i int, f *sight.Frame) {
 			f.Detections = append(f.Detections,
 				sight.Detection{Kind: board.White, MM: board.V(-80, 30), Score: 1, ClassScore: 0.9},
 				sight.Detection{Kind: board.Black, MM: board.V(100, -60), Score: 1, ClassScore: 0.9})
@@ -69,9 +63,7 @@ func TestFlickUnderFollowingHandAtLowFPS(t *testing.T) {
 				h.Elbow, h.Wrist, h.Fingertip = h.Elbow.Add(d), h.Wrist.Add(d), h.Fingertip.Add(d)
 				f.Occlusion = trackertest.HandMask{Hands: []scene.Hand{h}}
 			}
-			got = append(got, tk.Update(f).Events...)
-		}
-		return append(got, tk.Flush()...)
+		})
 	}
 	count := func(evs []events.Event, ty events.Type) []events.Event {
 		var out []events.Event
@@ -136,13 +128,7 @@ func TestStrokeStartUnseenAtLowFPS(t *testing.T) {
 	hand := scene.Hand{Owner: "S", Elbow: board.V(130, 642), Wrist: board.V(110, 372),
 		Fingertip: board.V(100, at.Y-5), ArmWidth: 73, HandWidth: 87, Z: 13}
 	run := func(queenGoes bool) []events.Event {
-		tk, err := New(Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []events.Event
-		for i := 0; i < end; i++ {
-			f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+		return playFrames(t, end, fps, func(i int, f *sight.Frame) {
 			f.Detections = append(f.Detections,
 				sight.Detection{Kind: board.White, MM: board.V(-150, -100), Score: 1, ClassScore: 0.9},
 				sight.Detection{Kind: board.Black, MM: board.V(-120, 150), Score: 1, ClassScore: 0.9})
@@ -158,9 +144,7 @@ func TestStrokeStartUnseenAtLowFPS(t *testing.T) {
 			if i >= 20 && i < far+3 {
 				f.Occlusion = trackertest.HandMask{Hands: []scene.Hand{hand}}
 			}
-			got = append(got, tk.Update(f).Events...)
-		}
-		return append(got, tk.Flush()...)
+		})
 	}
 	var ends []events.Event
 	evs := run(true)
@@ -203,13 +187,7 @@ func TestMovedAfterLostIsDoubted(t *testing.T) {
 	atCentre := scene.Hand{Owner: "S", Elbow: board.V(0, 500), Wrist: board.V(0, 150), Fingertip: board.V(0, 40), ArmWidth: 73, HandWidth: 87, Z: 13}
 	overQ := scene.Hand{Owner: "S", Elbow: board.V(286, 300), Wrist: board.V(286, -50), Fingertip: board.V(286, -230), ArmWidth: 73, HandWidth: 87, Z: 13}
 	run := func(covered bool) []events.Event {
-		tk, err := New(Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []events.Event
-		for i := 0; i < end; i++ {
-			f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+		return playFrames(t, end, fps, func(i int, f *sight.Frame) {
 			f.Detections = append(f.Detections,
 				sight.Detection{Kind: board.White, MM: board.V(-150, -100), Score: 1, ClassScore: 0.9},
 				sight.Detection{Kind: board.Black, MM: board.V(-120, 150), Score: 1, ClassScore: 0.9},
@@ -230,9 +208,7 @@ func TestMovedAfterLostIsDoubted(t *testing.T) {
 			if len(hands) > 0 {
 				f.Occlusion = trackertest.HandMask{Hands: hands}
 			}
-			got = append(got, tk.Update(f).Events...)
-		}
-		return append(got, tk.Flush()...)
+		})
 	}
 	for _, covered := range []bool{false, true} {
 		var moved []events.Event

@@ -37,13 +37,7 @@ func TestFlickFromUnderStillHand(t *testing.T) {
 	hand := scene.Hand{Owner: "S", Elbow: board.V(130, 642), Wrist: board.V(110, 372),
 		Fingertip: board.V(20, at.Y-23), ArmWidth: 73, HandWidth: 87, Z: 13}
 	run := func(carried bool) []events.Event {
-		tk, err := New(Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []events.Event
-		for i := 0; i < end; i++ {
-			f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+		return playFrames(t, end, fps, func(i int, f *sight.Frame) {
 			f.Detections = append(f.Detections,
 				sight.Detection{Kind: board.White, MM: board.V(-80, 30), Score: 1, ClassScore: 0.9},
 				sight.Detection{Kind: board.Black, MM: board.V(100, -60), Score: 1, ClassScore: 0.9})
@@ -66,9 +60,7 @@ func TestFlickFromUnderStillHand(t *testing.T) {
 				}
 				f.Occlusion = trackertest.HandMask{Hands: []scene.Hand{h}}
 			}
-			got = append(got, tk.Update(f).Events...)
-		}
-		return append(got, tk.Flush()...)
+		})
 	}
 
 	var starts, ends []events.Event
@@ -95,4 +87,22 @@ func TestFlickFromUnderStillHand(t *testing.T) {
 			t.Errorf("carried along by a moving hand: %v", e)
 		}
 	}
+}
+
+// playFrames runs a new tracker over frames 0 to end-1 at fps, each
+// frame's detections and occlusion set by frame, and returns every event
+// it emitted, the flush's included.
+func playFrames(t *testing.T, end int, fps float64, frame func(i int, f *sight.Frame)) []events.Event {
+	t.Helper()
+	tk, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []events.Event
+	for i := 0; i < end; i++ {
+		f := sight.Frame{Index: i, T: float64(i) / fps, Calibrated: true}
+		frame(i, &f)
+		got = append(got, tk.Update(f).Events...)
+	}
+	return append(got, tk.Flush()...)
 }
