@@ -336,6 +336,14 @@ func (tk *Tracker) addMoving(i int, o obs) {
 // track i passes through a disc lying still: the track cannot have gone
 // straight, so a collision happened between the two detections.
 func (tk *Tracker) chordHits(i int, a, b board.Vec) bool {
+	return tk.chordThrough(i, a, b, true)
+}
+
+// chordThrough reports whether the straight line from a to b (track i's
+// way) passes through a disc that lay still and is seen leaving its place
+// in this very frame, or, with atRest, one still lying there (and not
+// missed twice running).
+func (tk *Tracker) chordThrough(i int, a, b board.Vec, atRest bool) bool {
 	if a.Dist(b) < 5 {
 		return false
 	}
@@ -343,12 +351,12 @@ func (tk *Tracker) chordHits(i int, a, b board.Vec) bool {
 	seg := board.Segment{A: a, B: b}
 	for j := range tk.tracks {
 		o := &tk.tracks[j]
-		if j == i || o.misses >= 2 {
+		if j == i || (atRest && o.misses >= 2) {
 			continue
 		}
 		p := o.restPos
 		switch {
-		case o.state.atRest():
+		case atRest && o.state.atRest():
 		case o.state == Moving && o.fromRest && len(o.hist) > o.moveStart && o.hist[o.moveStart].t == tk.t:
 			p = o.onsetFrom // set moving in this very frame
 		default:

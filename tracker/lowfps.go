@@ -123,28 +123,7 @@ func (tk *Tracker) noteLostFlick() {
 // i's way) runs into a disc that lay still and is seen leaving its place
 // in this very frame: track i struck it on that way.
 func (tk *Tracker) chordStruck(i int, a, b board.Vec) bool {
-	if a.Dist(b) < 5 {
-		return false
-	}
-	tr := &tk.tracks[i]
-	way := board.Segment{A: a, B: b}
-	for j := range tk.tracks {
-		o := &tk.tracks[j]
-		if j == i {
-			continue
-		}
-		var p board.Vec
-		switch {
-		case o.state == Moving && o.fromRest && len(o.hist) > o.moveStart && o.hist[o.moveStart].t == tk.t:
-			p = o.onsetFrom
-		default:
-			continue
-		}
-		if way.DistTo(p) < tr.r+o.r-2 && p.Dist(a) > tr.r+o.r-2 {
-			return true
-		}
-	}
-	return false
+	return tk.chordThrough(i, a, b, false)
 }
 
 // armFlickHand remembers the striker's slide k, seen in two frames with a
