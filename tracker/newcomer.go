@@ -42,6 +42,9 @@ type newChain struct {
 	votes [4]float64 // class votes weighted by confidence
 	score float64    // the least detection score
 	taken bool
+	// tracked: a disc already tracked could be the chain (see
+	// mayBeTracked), in one of its frames.
+	tracked bool
 }
 
 // newcomerNote is a disc taken up as a newcomer in the stroke in
@@ -52,11 +55,24 @@ type newcomerNote struct {
 	p     board.Vec
 }
 
+// vanishedNote is a chain too short to be taken up that vanished into a
+// pocket: seen as a disc of kind from frame to frame, last at p, its way
+// leading into pocket pk; id is the identity it would have taken.
+type vanishedNote struct {
+	kind     board.Kind
+	from, to int
+	p        board.Vec
+	pk       board.Pocket
+	id       string
+}
+
 // arrivals is what the Tracker keeps of newcomers (one concern, a field
-// of the Tracker): the chains being followed and the discs taken up.
+// of the Tracker): the chains being followed, the discs taken up, and the
+// chains too short to take up that vanished into a pocket.
 type arrivals struct {
-	chains []newChain
-	taken  []newcomerNote
+	chains   []newChain
+	taken    []newcomerNote
+	vanished []vanishedNote
 }
 
 // maxChainHist bounds a chain's detections (the last ones are kept).
@@ -72,9 +88,14 @@ func (tk *Tracker) newcomers() {
 	}
 	// Forget chains not extended for two frames, and taken ones.
 	keep := a.chains[:0]
-	for _, c := range a.chains {
-		if !c.taken && tk.t-c.hist[len(c.hist)-1].t <= 2.5*tk.dt {
-			keep = append(keep, c)
+	for k := range a.chains {
+		c := &a.chains[k]
+		switch {
+		case c.taken:
+		case tk.t-c.hist[len(c.hist)-1].t <= 2.5*tk.dt:
+			keep = append(keep, *c)
+		default:
+			tk.noteVanished(c)
 		}
 	}
 	a.chains = keep
@@ -110,7 +131,11 @@ func (tk *Tracker) newcomers() {
 	}
 	for k := range a.chains {
 		c := &a.chains[k]
-		if c.hist[len(c.hist)-1].t != tk.t || len(c.hist) < tk.confirmFr {
+		if c.hist[len(c.hist)-1].t != tk.t {
+			continue
+		}
+		c.tracked = c.tracked || tk.mayBeTracked(c)
+		if len(c.hist) < tk.confirmFr {
 			continue
 		}
 		if i, sg, ok := tk.newcomerID(c); ok {
@@ -153,24 +178,46 @@ func (tk *Tracker) chainFits(c *newChain, o obs) (float64, bool) {
 // newcomerID decides whether chain c is a newcomer, and whose identity it
 // takes: its last ConfirmTime's worth of detections (or more, as far back
 // as they fit) lie on one slide fast enough to be a struck disc's; its
-// class is a man's or the queen's; exactly one kind of identity is free
-// for it (never seen since tracking began); and no disc already tracked,
-// lost from sight while moving, could be it. It returns the track and
-// the fitted slide (over the chain's last sg.n detections).
+// class is a man's or the queen's; an identity of its kind was never seen
+// since tracking began; and no disc already tracked could be it. It
+// returns the track and the fitted slide (over the chain's last sg.n
+// detections).
 func (tk *Tracker) newcomerID(c *newChain) (int, seg, bool) {
+	if c.tracked {
+		return -1, seg{}, false
+	}
+	kind, ok := chainKind(c)
+	if !ok {
+		return -1, seg{}, false
+	}
+	sg, ok := tk.chainSlide(c, tk.confirmFr)
+	if !ok {
+		return -1, seg{}, false
+	}
+	i := tk.neverSeen(kind)
+	return i, sg, i >= 0
+}
+
+// chainKind is the class of chain c's detections, when it is a man's or
+// the queen's and the detector was not unsure of the discs (score).
+func chainKind(c *newChain) (board.Kind, bool) {
 	kind := board.Kind(0)
 	for q := range c.votes {
 		if c.votes[q] > c.votes[kind] {
 			kind = board.Kind(q)
 		}
 	}
-	if kind == board.Striker || c.score < awaitedScore {
-		return -1, seg{}, false
-	}
-	// The longest run of last detections that one slide explains.
+	return kind, kind != board.Striker && c.score >= awaitedScore
+}
+
+// chainSlide fits one friction slide to the longest run of chain c's last
+// detections (at least least of them) that it explains, and reports
+// whether it is a struck disc's: still at StrikeSpeed or faster at the
+// last, no faster than MaxSpeed, at least 3 × MoveMM long.
+func (tk *Tracker) chainSlide(c *newChain, least int) (seg, bool) {
 	var sg seg
 	fits := false
-	for n := len(c.hist); n >= tk.confirmFr; n-- {
+	for n := len(c.hist); n >= max(least, 2); n-- {
 		s := seg{first: len(c.hist) - n, n: n}
 		tk.mot.fit(&s, c.hist, board.Vec{})
 		ok := true
@@ -187,41 +234,75 @@ func (tk *Tracker) newcomerID(c *newChain) (int, seg, bool) {
 		}
 	}
 	if !fits {
-		return -1, seg{}, false
+		return seg{}, false
 	}
 	first, last := c.hist[sg.first], c.hist[len(c.hist)-1]
-	if sp := tk.mot.vel(&sg, last.t).Len(); sp < tk.cfg.StrikeSpeed || sg.v0.Len() > tk.cfg.MaxSpeed ||
-		last.p.Dist(first.p) < 3*tk.cfg.MoveMM {
-		return -1, seg{}, false // not a struck disc's slide
-	}
-	// A disc tracked and not seen since before the chain began (lost
-	// moving, struck unseen, slid under a hand, missing) that could have
-	// come where the chain began: the chain may be it, seen under another
-	// class. The striker not seen since before the chain began may be
-	// anywhere (a white striker is seen as a white man, a red one as the
-	// queen).
+	sp := tk.mot.vel(&sg, last.t).Len()
+	return sg, sp >= tk.cfg.StrikeSpeed && sg.v0.Len() <= tk.cfg.MaxSpeed && last.p.Dist(first.p) >= 3*tk.cfg.MoveMM
+}
+
+// mayBeTracked reports whether a disc already tracked, and not seen since
+// before chain c began (lost moving, struck unseen, slid under a hand,
+// missing), could have come where the chain began: the chain may be it,
+// seen under another class. The striker not seen since before the chain
+// began may be anywhere (where the tracker believed it was may be wrong;
+// a white striker is seen as a white man, a red one as the queen).
+func (tk *Tracker) mayBeTracked(c *newChain) bool {
+	t0 := c.hist[0].t
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]
 		if tr.state == Unseen || tr.state == Pocketed || tr.state == Overboard {
 			continue
 		}
-		if tr.seen || tr.lastSeenT >= c.hist[0].t {
+		if tr.seen || tr.lastSeenT >= t0 {
 			continue // seen while the chain was: another disc
 		}
-		reach := tk.cfg.MaxSpeed*(c.hist[0].t-tr.lastSeenT) + tr.r + 20
-		if i == idxS || c.hist[0].p.Dist(tr.lastObs.p) <= reach {
-			// (The striker lost in a stroke may be anywhere: where the
-			// tracker believed it was may be wrong.)
-			return -1, seg{}, false
+		if i == idxS || c.hist[0].p.Dist(tr.lastObs.p) <= tk.cfg.MaxSpeed*(t0-tr.lastSeenT)+tr.r+20 {
+			return true
 		}
 	}
-	// Exactly one kind of identity: one of this kind never seen.
+	return false
+}
+
+// neverSeen is the first identity of kind k never seen since tracking
+// began (-1: none).
+func (tk *Tracker) neverSeen(k board.Kind) int {
 	for i := range tk.tracks {
-		if tk.tracks[i].kind == kind && tk.tracks[i].state == Unseen {
-			return i, sg, true
+		if tk.tracks[i].kind == k && tk.tracks[i].state == Unseen {
+			return i
 		}
 	}
-	return -1, seg{}, false
+	return -1
+}
+
+// noteVanished looks at chain c, not taken up and no longer seen: seen in
+// two frames or more (fewer than it takes to take one up) on a struck
+// disc's slide that leads into a pocket, of a kind with an identity
+// never seen, and no tracked disc could be it — a disc seen too briefly
+// to say which, perhaps pocketed. The stroke is then held (see
+// newcomerDoubts).
+func (tk *Tracker) noteVanished(c *newChain) {
+	if c.tracked || len(c.hist) < 2 || len(c.hist) >= tk.confirmFr {
+		return
+	}
+	kind, ok := chainKind(c)
+	if !ok {
+		return
+	}
+	sg, ok := tk.chainSlide(c, 2)
+	if !ok {
+		return
+	}
+	i := tk.neverSeen(kind)
+	if i < 0 {
+		return
+	}
+	last := c.hist[len(c.hist)-1]
+	path := tk.mot.slide(tk.g, tk.mot.at(&sg, last.t), tk.mot.vel(&sg, last.t), tk.g.Radius(kind), 3)
+	if !path.pocketed {
+		return
+	}
+	tk.newArr.vanished = append(tk.newArr.vanished, vanishedNote{kind: kind, from: c.hist[0].frame, to: last.frame, p: last.p, pk: path.pocket, id: tk.tracks[i].id})
 }
 
 // takeNewcomer gives chain c the identity i: a disc moving on the slide
@@ -276,6 +357,19 @@ func (tk *Tracker) newcomerDoubts() []events.Doubt {
 			Frames: [2]int{n.frame, tk.frame}, IDs: []string{tr.id}})
 	}
 	tk.newArr.taken = tk.newArr.taken[:0]
+	for k := range tk.newArr.chains {
+		if c := &tk.newArr.chains[k]; !c.taken {
+			tk.noteVanished(c)
+		}
+	}
+	tk.newArr.chains = tk.newArr.chains[:0]
+	for _, v := range tk.newArr.vanished {
+		out = append(out, events.Doubt{Kind: events.DoubtUnaccounted,
+			Reason: fmt.Sprintf("a disc seen as %s moving in %s only (no disc had been seen there at rest), last at (%.0f, %.0f) mm, vanished into pocket %s: perhaps pocketed, but seen too briefly to be taken for %s",
+				kindWords(v.kind), frames(v.from, v.to), v.p.X, v.p.Y, v.pk, v.id),
+			Frames: [2]int{v.from, tk.frame}, IDs: []string{v.id}})
+	}
+	tk.newArr.vanished = tk.newArr.vanished[:0]
 	return out
 }
 
