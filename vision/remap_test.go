@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"image/color"
+	"math"
 	"math/rand"
 	"path/filepath"
 	"testing"
@@ -57,6 +58,57 @@ func sameRemap(t *testing.T, what string, frame gocv.Mat, map1, map2 *gocv.Mat, 
 	}
 }
 
+// sameMeans checks remapMeans (vector and scalar paths) against OpenCV's
+// remap of the whole 2nb×2nb table followed by the block means as
+// background.observe takes them from b.small.
+func sameMeans(t *testing.T, what string, frame gocv.Mat, map1, map2 *gocv.Mat) {
+	t.Helper()
+	n := map1.Cols()
+	nb := n / 2
+	small := gocv.NewMatWithSize(n, n, gocv.MatTypeCV8UC3)
+	defer small.Close()
+	remapRef(frame, &small, map1, map2, image.Rect(0, 0, n, n))
+	px, _ := small.DataPtrUint8()
+	want := blockMeansRef(px, nb)
+	defer func() { remapSIMD = true }()
+	for _, simd := range []bool{true, false} {
+		remapSIMD = simd
+		got := make([]float32, 3*nb*nb)
+		for k := range got {
+			got[k] = -1
+		}
+		if err := remapMeans(frame, map1, map2, nb, got); err != nil {
+			t.Fatal(err)
+		}
+		for k := range got {
+			if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
+				t.Fatalf("%s, simd %v: block %d channel %d: %v, from OpenCV's remap %v", what, simd, k/3, k%3, got[k], want[k])
+			}
+		}
+	}
+}
+
+// blockMeansRef is background.observe's block means of the 2×2 samples
+// (the loop observe runs on b.small).
+func blockMeansRef(px []uint8, nb int) []float32 {
+	out := make([]float32, 3*nb*nb)
+	w2 := 2 * nb * 3
+	for j := 0; j < nb; j++ {
+		r0 := px[2*j*w2 : (2*j+1)*w2]
+		r1 := px[(2*j+1)*w2 : (2*j+2)*w2]
+		cur := out[3*j*nb : 3*(j+1)*nb]
+		for i := 0; i < nb; i++ {
+			o := 6 * i
+			a, e := r0[o:o+6:o+6], r1[o:o+6:o+6]
+			q := cur[3*i : 3*i+3 : 3*i+3]
+			q[0] = 0.25 * float32(int(a[0])+int(a[3])+int(e[0])+int(e[3]))
+			q[1] = 0.25 * float32(int(a[1])+int(a[4])+int(e[1])+int(e[4]))
+			q[2] = 0.25 * float32(int(a[2])+int(a[5])+int(e[2])+int(e[5]))
+		}
+	}
+	return out
+}
+
 // TestRemapMatchesOpenCV: random pictures and tables with every one of
 // the 1024 fractions, positions inside, on each border (one or more taps
 // outside) and far outside.
@@ -100,6 +152,13 @@ func TestRemapMatchesOpenCV(t *testing.T) {
 		for _, r := range []image.Rectangle{image.Rect(0, 0, n, m), image.Rect(5, 7, 40, 30), image.Rect(63, 0, 64, 48), image.Rect(10, 10, 10, 20)} {
 			sameRemap(t, "random", src, &map1, &map2, r)
 		}
+		sq1, sq2 := map1.Region(image.Rect(0, 0, m, m)), map2.Region(image.Rect(0, 0, m, m))
+		s1, s2 := sq1.Clone(), sq2.Clone()
+		sameMeans(t, "random", src, &s1, &s2)
+		s2.Close()
+		s1.Close()
+		sq2.Close()
+		sq1.Close()
 		map2.Close()
 		map1.Close()
 		src.Close()
@@ -143,6 +202,23 @@ func TestRemapMatchesOpenCVOnCorpus(t *testing.T) {
 		}
 		l := det.low.map1.Cols()
 		sameRemap(t, tr.Clip.Name+" low", frame, &det.low.map1, &det.low.map2, image.Rect(0, 0, l, l))
+		sameMeans(t, tr.Clip.Name+" means", frame, &det.low.map1, &det.low.map2)
+		// and through the detector: observeFrame's means are observe's
+		if err := det.low.apply(frame, &det.bg.small); err != nil {
+			t.Fatal(err)
+		}
+		if err := det.bg.observe(); err != nil {
+			t.Fatal(err)
+		}
+		want := append([]float32(nil), det.bg.cur...)
+		if err := det.bg.observeFrame(frame, det.low); err != nil {
+			t.Fatal(err)
+		}
+		for k := range want {
+			if math.Float32bits(det.bg.cur[k]) != math.Float32bits(want[k]) {
+				t.Fatalf("%s: observeFrame block %d channel %d: %v, observe %v", tr.Clip.Name, k/3, k%3, det.bg.cur[k], want[k])
+			}
+		}
 		det.Close()
 		frame.Close()
 		checked++
