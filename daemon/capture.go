@@ -55,17 +55,20 @@ type capture struct {
 	// size (frame_queue, fewer when frame_queue_mb bounds them), set at
 	// each open; buffers the frames in the pool (depth+1 Mats), retire
 	// those to close as they come back when the depth shrank.
-	depth     atomic.Int64
-	buffers   int
-	retire    int
-	log       *slog.Logger
-	clock     clock.Clock
-	src       Source
-	pics      sight.Pictures         // makes and copies the frames' pictures
-	reopen    func() (Source, error) // a new Source after a read was abandoned
-	metrics   *Metrics
-	status    func(web.Camera)
-	lost      func() // the picture was lost (stall or disconnection)
+	depth   atomic.Int64
+	buffers int
+	retire  int
+	log     *slog.Logger
+	clock   clock.Clock
+	src     Source
+	pics    sight.Pictures         // makes and copies the frames' pictures
+	reopen  func() (Source, error) // a new Source after a read was abandoned
+	metrics *Metrics
+	status  func(web.Camera)
+	lost    func() // the picture was lost (stall or disconnection)
+	// answer is given every frame read, analysed or dropped, before it
+	// goes on (the web's requests for a frame: Daemon.answerFrame).
+	answer    func(*Frame)
 	pool      *framePool
 	out       chan *Frame
 	spare     *Frame
@@ -367,6 +370,9 @@ func (c *capture) deliver(f *Frame, pooled bool, now time.Time) {
 	f.Index = c.next
 	c.next++
 	c.frames++
+	if c.answer != nil {
+		c.answer(f)
+	}
 	if pooled && c.remove != nil && c.remove(f.Index) {
 		// Dropped as if no buffer were free: it becomes the spare, so
 		// that a video's last frame still reaches the analysis.
