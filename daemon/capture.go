@@ -458,6 +458,18 @@ func (c *capture) deliver(f *Frame, pooled bool, now time.Time) {
 	}
 }
 
+// dropSkipped counts a frame read without its picture (frameSkipper),
+// arrived at now, as dropped. It is never the video's last (Skip refuses that one), so there
+// is nothing for deliverLast; the web is answered by a frame with a
+// picture.
+func (c *capture) dropSkipped(now time.Time) {
+	c.metrics.frameIn(now)
+	c.next++
+	c.frames++
+	c.metrics.drop("analyze")
+	c.lastDropped = false
+}
+
 // deliverLast hands the analysis the last frame of a stream that ended,
 // if it was dropped: whatever the pipeline missed on the way, it sees the
 // final picture (the pieces at rest after the last stroke).
@@ -496,7 +508,15 @@ func (c *capture) readFile(done <-chan struct{}) error {
 		if err != nil {
 			return err
 		}
-		pts, err := c.src.Read(f.Image)
+		var pts time.Duration
+		skipped := false
+		if sk, ok := c.src.(frameSkipper); ok && !pooled {
+			// Dropped: decoded, no picture made (the spare keeps none).
+			pts, skipped, err = sk.Skip()
+		}
+		if !skipped && err == nil {
+			pts, err = c.src.Read(f.Image)
+		}
 		if err != nil {
 			if pooled {
 				c.pool.put(f)
@@ -518,6 +538,10 @@ func (c *capture) readFile(done <-chan struct{}) error {
 				return errStopped
 			}
 			now, c.arrivedAt = t, t
+		}
+		if skipped {
+			c.dropSkipped(now)
+			continue
 		}
 		c.deliver(f, pooled, now)
 	}
