@@ -213,6 +213,10 @@ type track struct {
 	// event it ends in is not sure.
 	lost       lostPlace
 	lostInView bool
+	// vanishT: between strokes, when the disc went missing after it was
+	// lost from sight in plain view (0: not so, or seen since): a stroke
+	// that fell between two frames may have taken it (see vanish.go).
+	vanishT float64
 }
 
 // lostPlace is where a disc was last seen (frame, p) before it went
