@@ -220,6 +220,24 @@ func (b *background) illumAt(x, y float64) float64 {
 	return a*(1-ty) + c*ty
 }
 
+// observeFrame takes a new frame (the camera's): the block means of its
+// rectification at 2×2 samples per block by low, the detector's
+// low-resolution rectifier, made in one pass (remapMeans), or through
+// b.small where that cannot run (the same means); then as observe.
+func (b *background) observeFrame(frame gocv.Mat, low *rectifier) error {
+	if err := low.check(frame); err != nil {
+		return err
+	}
+	if remapMeans(frame, &low.map1, &low.map2, b.nb, b.prev) != nil {
+		if err := low.apply(frame, &b.small); err != nil {
+			return err
+		}
+		return b.observe()
+	}
+	b.prev, b.cur = b.cur, b.prev
+	return b.observeMeans()
+}
+
 // observe takes a new frame: b.small must hold it rectified at 2×2 samples
 // per block (the detector's low-resolution rectifier writes it).
 func (b *background) observe() error {
@@ -244,6 +262,13 @@ func (b *background) observe() error {
 			q[2] = 0.25 * float32(int(a[2])+int(a[5])+int(e[2])+int(e[5]))
 		}
 	}
+	return b.observeMeans()
+}
+
+// observeMeans is observe once b.cur holds the new frame's block means
+// (and b.prev the last frame's).
+func (b *background) observeMeans() error {
+	nb := b.nb
 	if b.first {
 		copy(b.bg, b.cur)
 		copy(b.ref, b.cur)
