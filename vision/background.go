@@ -210,8 +210,10 @@ func (b *background) illumAt(x, y float64) float64 {
 	nc := b.illumN
 	cs := float64(illumCell * b.bs)
 	fx, fy := (x+0.5)/cs-0.5, (y+0.5)/cs-0.5
-	fx = math.Max(0, math.Min(float64(nc-1), fx))
-	fy = math.Max(0, math.Min(float64(nc-1), fy))
+	// (the builtin min and max are math.Min and math.Max, NaN and signed
+	// zeros alike, without a call)
+	fx = max(0, min(float64(nc-1), fx))
+	fy = max(0, min(float64(nc-1), fy))
 	i0, j0 := int(fx), int(fy)
 	i1, j1 := min(i0+1, nc-1), min(j0+1, nc-1)
 	tx, ty := fx-float64(i0), fy-float64(j0)

@@ -281,6 +281,7 @@ func (d *Detector) streakMask(pl plane, x0, y0, x1, y1 int) {
 			st.left = append(st.left, p)
 		}
 	}
+	boardY := math.Max(d.bg.boardY, 1)
 	for y := y0; y < y1; y++ {
 		for x := x0; x < x1; x++ {
 			k := y*n + x
@@ -298,7 +299,7 @@ func (d *Detector) streakMask(pl plane, x0, y0, x1, y1 int) {
 			}
 			// (The bare board now: a place something left — the still
 			// picture held it.)
-			f := float32(d.bg.illumAt(float64(x), float64(y)) / math.Max(d.bg.boardY, 1))
+			f := float32(d.bg.illumAt(float64(x), float64(y)) / boardY)
 			b := d.bg.boardBGR
 			db := abs32(float32(c[0])-f*float32(b[0])) + abs32(float32(c[1])-f*float32(b[1])) + abs32(float32(c[2])-f*float32(b[2]))
 			if db < streakThr {

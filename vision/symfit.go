@@ -181,7 +181,7 @@ func (vt *voter) symmetryOf(x, y, r, reach, tol float64, skip func(i, j int) boo
 				continue
 			}
 			gx, gy := float64(vt.ex[k]), float64(vt.ey[k])
-			w := math.Min(m, vt.sat)
+			w := min(m, vt.sat) // (math.Min's result, without a call)
 			if math.Abs(dx*gy-dy*gx)/m <= tol {
 				in += w
 				all += w
