@@ -143,10 +143,10 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 // edgeRow on each row: the strongest channel's gradient (the first of
 // equals) in ex, ey and its squared magnitude in e, zero below thr2 (the
 // threshold squared), and the row's columns at or above it (from x0) in
-// cols, row after row, ends[y−y0] the count so far. gxr and gyr hold
-// 3(x1−x0) values each. All integer: the sums are exact, as OpenCV's.
+// cols, row after row, ends[y−y0] the count so far. gxr, gyr and mr
+// (the squared magnitudes) hold 3(x1−x0) values each. All integer: the sums are exact, as OpenCV's.
 static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, int thr2,
-		float *e, float *ex, float *ey, int32_t *cols, int32_t *ends, int16_t *gxr, int16_t *gyr) {
+		float *e, float *ex, float *ey, int32_t *cols, int32_t *ends, int16_t *gxr, int16_t *gyr, int32_t *mr) {
 	int w = x1 - x0;
 	long st = 3L * n, total = 0;
 	for (int y = y0; y < y1; y++) {
@@ -182,6 +182,10 @@ static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, 
 				gyr[j] = (int16_t)((C[3 * xm + c] + 2 * C[3 * x + c] + C[3 * xp + c]) - (A[3 * xm + c] + 2 * A[3 * x + c] + A[3 * xp + c]));
 			}
 		}
+		// the squared magnitudes of the row's channels (vectorised)
+		for (int j = 0; j < 3 * w; j++) {
+			mr[j] = (int32_t)gxr[j] * gxr[j] + (int32_t)gyr[j] * gyr[j];
+		}
 		// edgeRow
 		long k0 = (long)y * n + x0;
 		float *er = e + k0, *exr = ex + k0, *eyr = ey + k0;
@@ -189,11 +193,10 @@ static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, 
 		int k = 0;
 		for (int i = 0; i < w; i++) {
 			const int16_t *g = gxr + 3 * i, *h = gyr + 3 * i;
-			int bx = g[0], by = h[0], mm = g[0] * g[0] + h[0] * h[0];
-			int m1 = g[1] * g[1] + h[1] * h[1];
-			if (m1 > mm) { bx = g[1]; by = h[1]; mm = m1; }
-			int m2 = g[2] * g[2] + h[2] * h[2];
-			if (m2 > mm) { bx = g[2]; by = h[2]; mm = m2; }
+			const int32_t *q = mr + 3 * i;
+			int bx = g[0], by = h[0], mm = q[0];
+			if (q[1] > mm) { bx = g[1]; by = h[1]; mm = q[1]; }
+			if (q[2] > mm) { bx = g[2]; by = h[2]; mm = q[2]; }
 			int on = (thr2 - 1 - mm) >> 31;
 			er[i] = (float)(mm & on);
 			exr[i] = (float)(bx & on);
@@ -353,11 +356,12 @@ func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error
 	}
 	if cap(vt.gRow) < 6*w {
 		vt.gRow = make([]int16, 6*w)
+		vt.mRow = make([]int32, 3*w)
 	}
-	vt.rowCols, vt.rowEnds, vt.gRow = vt.rowCols[:w*h], vt.rowEnds[:h], vt.gRow[:6*w]
+	vt.rowCols, vt.rowEnds, vt.gRow, vt.mRow = vt.rowCols[:w*h], vt.rowEnds[:h], vt.gRow[:6*w], vt.mRow[:3*w]
 	C.bc_edges((*C.uint8_t)(unsafe.Pointer(&px[0])), C.int(n), C.int(src.Min.X), C.int(src.Min.Y), C.int(src.Max.X), C.int(src.Max.Y), C.int(thr2),
 		(*C.float)(unsafe.Pointer(&vt.edge[0])), (*C.float)(unsafe.Pointer(&vt.ex[0])), (*C.float)(unsafe.Pointer(&vt.ey[0])),
 		(*C.int32_t)(unsafe.Pointer(&vt.rowCols[0])), (*C.int32_t)(unsafe.Pointer(&vt.rowEnds[0])),
-		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])))
+		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])), (*C.int32_t)(unsafe.Pointer(&vt.mRow[0])))
 	return nil
 }

@@ -33,6 +33,7 @@ type voter struct {
 	// another, where each row ends, the gradients of a row
 	rowCols, rowEnds []int32
 	gRow             []int16
+	mRow             []int32
 	// norm converts accumulated votes to a score where 1 is a whole,
 	// crisp rim.
 	norm [2]float32
