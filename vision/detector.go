@@ -1151,7 +1151,7 @@ const outlineStep = 0.5
 // whose median is a local maximum of at least half the strongest. reach is
 // where the edges end beyond it: the radius (to a fraction of a step)
 // out to which the medians stay at least reachShare of the strongest
-// without a break.
+// without a break (+Inf when they do not end within the range).
 func (d *Detector) outlineRadius(x, y float64, hid func(x, y float64) bool) (outline, reach float64) {
 	vt := d.vt
 	n := vt.n
@@ -1188,7 +1188,8 @@ func (d *Detector) outlineRadius(x, y float64, hid func(x, y float64) bool) (out
 	for i := ns - 2; i >= 1; i-- {
 		if prof[i] >= 0.5*mx && prof[i] >= prof[i-1] && prof[i] >= prof[i+1] {
 			// how far out the edges go on from there without a break
-			reach := lo + float64(ns-1)*step
+			// (on past the range: no end, +Inf)
+			reach := math.Inf(1)
 			for j := i + 1; j < ns; j++ {
 				if prof[j] < reachShare*mx {
 					reach = lo + (float64(j-1)+(prof[j-1]-reachShare*mx)/(prof[j-1]-prof[j]))*step

@@ -454,7 +454,9 @@ func measuresSet(c disc) bool {
 // dark ring printed inside it (a light striker on a light board), and
 // its outline (the outermost strong ring, see outlineRadius) is then
 // that ring, a man's size or less; but its edges go on out to its rim,
-// where a man's end at his. How far a man's edges reach is measured in
+// where a man's end at his. (Edges that run on past the largest radius
+// measured are a moving disc's blur or a pack's, not a rim.) How far a
+// man's edges reach is measured in
 // the frame, as menSized does: the median reach of the discs seen whole
 // on bare board. A man-sized disc whose edges reach half the difference
 // of the two sizes further (a striker's rim reads where a man's does,
@@ -477,7 +479,7 @@ func (d *Detector) ringedStrikers(pl plane) {
 	bf := false
 	for i := range d.accepted {
 		c := &d.accepted[i]
-		if c.big || !c.fresh || !measuresSet(*c) || c.reach < lim || c.supStr < d.cfg.MinSupport {
+		if c.big || !c.fresh || !measuresSet(*c) || c.reach < lim || c.supStr < d.cfg.MinSupport || math.IsInf(c.reach, 1) {
 			continue
 		}
 		if d.neighbours(*c, d.rStr+d.rMan+2) > 1 || d.stats.Hands && d.nearHand(*c) {
