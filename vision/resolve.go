@@ -411,7 +411,8 @@ func (d *Detector) neighbours(c disc, lim float64) int {
 // disc, the men the rest), when there are at least minOutlines of them.
 // A striker-sized disc reading no more than that, give or take the
 // outline's resolution (outlineStep), reads as a man; one reading the
-// striker's size or more stays striker-sized.
+// striker's size or more stays striker-sized, and so does a moving one
+// (its blur moves its outline).
 func (d *Detector) menSized() {
 	out := d.outlines[:0]
 	for _, c := range d.accepted {
@@ -426,8 +427,8 @@ func (d *Detector) menSized() {
 	lim := math.Min(median(out)+outlineStep, d.rStr)
 	for i := range d.accepted {
 		c := &d.accepted[i]
-		if !c.big || !c.fresh || c.inHand || c.outline > lim+1e-9 {
-			continue
+		if !c.big || !c.fresh || c.inHand || c.outline > lim+1e-9 || !d.bg.stillAt(c.x, c.y, c.r) {
+			continue // (a moving disc's blur moves its outline)
 		}
 		m := *c
 		if d.toMan(&m) {
@@ -462,7 +463,8 @@ func measuresSet(c disc) bool {
 // of the two sizes further (a striker's rim reads where a man's does,
 // from its own size), seen whole, away from hands, printed circles and
 // packs (where other discs' edges ring it), whose striker-sized outline
-// is supported and a plausible disc, is the striker.
+// is supported and a plausible disc, is the striker; moving, only with
+// the striker's face.
 func (d *Detector) ringedStrikers(pl plane) {
 	out := d.outlines[:0]
 	for _, c := range d.accepted {
@@ -485,6 +487,11 @@ func (d *Detector) ringedStrikers(pl plane) {
 		if d.neighbours(*c, d.rStr+d.rMan+2) > 1 || d.stats.Hands && d.nearHand(*c) {
 			continue
 		}
+		if !d.bg.stillAt(c.x, c.y, c.r) && !d.strikersFace(c.colour) {
+			// a moving disc's blur carries its edges outward: only one
+			// with the striker's face
+			continue
+		}
 		if !bf {
 			boardF, bf = featuresOf(d.bg.boardBGR, d.bg.boardY), true
 		}
@@ -501,6 +508,19 @@ func (d *Detector) ringedStrikers(pl plane) {
 		}
 		*c = m
 	}
+}
+
+// strikersFace reports whether colour (the middle of a disc in this
+// frame) is the striker's face as last seen whole (see rememberStriker).
+func (d *Detector) strikersFace(colour [3]float64) bool {
+	if !d.strColOK {
+		return false
+	}
+	str := d.strCol
+	for ch := range str {
+		str[ch] *= d.bg.boardY / strRefY
+	}
+	return faceDist(colour, str) < faceSame
 }
 
 // keepSizes keeps a disc lying still striker-sized: a disc found at the
