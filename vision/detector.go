@@ -62,8 +62,11 @@ type Detector struct {
 	profile    []float64
 	strength   []float64
 	outlines   []float64 // the frame's whole discs' outlines (menSized)
-	hidBins    [rays]bool
-	stats      Stats
+	// sizeTrial: LearnSet measures how well a striker size is supported;
+	// no disc is made striker-sized by its reach (ringedStrikers).
+	sizeTrial bool
+	hidBins   [rays]bool
+	stats     Stats
 	// trace, when set (diagnostics only), is told what happens to each
 	// candidate: its rectified position and a message.
 	trace func(x, y float64, msg string)

@@ -466,6 +466,9 @@ func measuresSet(c disc) bool {
 // is supported and a plausible disc, is the striker; moving, only with
 // the striker's face.
 func (d *Detector) ringedStrikers(pl plane) {
+	if d.sizeTrial {
+		return
+	}
 	out := d.outlines[:0]
 	for _, c := range d.accepted {
 		if measuresSet(c) {
