@@ -394,6 +394,7 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 		out = append(out, tk.gaps.doubts(st.startT, end, tk.dt, &tk.tracks)...)
 	}
 	out = append(out, st.doubts...)
+	out = append(out, tk.newcomerDoubts()...)
 	// Rest-to-rest: every identity that was on the board when the stroke
 	// began is on it now, pocketed or overboard; any other is
 	// unaccounted.

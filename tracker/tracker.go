@@ -49,6 +49,9 @@ type Tracker struct {
 	// hands and arms over the board
 	coverage
 
+	// discs first seen moving in a stroke (see newcomer.go)
+	newArr arrivals
+
 	// output
 	eventQueue
 	pieces []Piece
@@ -385,6 +388,7 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 	tk.vacated()
 	tk.updateTracks()
 	tk.births()
+	tk.newcomers()
 	tk.keepStrays()
 	tk.fixtures.keep(tk.t, tk.dets, tk.detUsed, fixtureTol(&tk.cfg))
 	tk.observeHand()

@@ -40,6 +40,10 @@ type removal struct {
 	// tell).
 	drop func(clip string, fps, frames int) func(int64) bool
 	fps  int
+	// late: the slower camera's frames are taken half its frame interval
+	// later (the clip's odd frames at 30 fps, frames 2, 6, 10 … at 60):
+	// what happens between a camera's frames depends on where they fall.
+	late bool
 	// slow, instead, plays the clip at its frame rate on a modelled
 	// computer that many times slower than the one the analysis costs
 	// were measured on (boardcam run --slow-cpu; daemon.SlowCPU): the
@@ -65,6 +69,7 @@ var removals = []removal{
 	{Name: "random30", Help: "30% of the frames dropped at random", drop: randomDrop(0.30)},
 	{Name: "fps30", Help: "played as a 30 fps camera would film it (60 and 120 fps clips)", fps: 30},
 	{Name: "fps15", Help: "played as a 15 fps camera would film it", fps: 15},
+	{Name: "fps15late", Help: "played as a 15 fps camera would film it, half a frame interval later (the other frames)", fps: 15, late: true},
 	{Name: "speed1", Help: "played on the modelled computer the analysis costs were measured on (boardcam run --slow-cpu 1; deterministic)", slow: 1},
 	{Name: "speed2", Help: "played on a modelled computer 2 times slower (--slow-cpu 2)", slow: 2},
 	{Name: "speed4", Help: "played on a modelled computer 4 times slower (--slow-cpu 4; a Pi at 60 fps, about)", slow: 4},
@@ -395,8 +400,12 @@ func playRemoved(ctx context.Context, c clipRun, r removal, src daemon.Source) (
 				return out
 			}
 		}
-		d.Source = &everyKth{Source: src, k: k}
-		gone = func(i int64) bool { return i%int64(k) != 0 }
+		skip := 0
+		if r.late {
+			skip = k / 2
+		}
+		d.Source = &everyKth{Source: src, k: k, skip: skip}
+		gone = func(i int64) bool { return i%int64(k) != int64(skip) }
 	} else {
 		gone = r.drop(c.Name, fps, frames)
 		d.Remove = gone
@@ -481,24 +490,38 @@ func firstDiff(v clipVerdict) int {
 	return len(v.Want)
 }
 
-// everyKth is a source that delivers every k-th frame of another: the
-// clip as a camera at 1/k of its frame rate would have filmed it.
+// everyKth is a source that delivers every k-th frame of another, from
+// frame skip on: the clip as a camera at 1/k of its frame rate would have
+// filmed it.
 type everyKth struct {
 	daemon.Source
-	k int
+	k, skip int
+	skipped bool
 }
 
 func (e *everyKth) Info() daemon.SourceInfo {
 	i := e.Source.Info()
 	i.FPS /= float64(e.k)
 	if i.Frames > 0 {
-		i.Frames = (i.Frames + e.k - 1) / e.k
+		i.Frames = max(0, i.Frames-e.skip+e.k-1) / e.k
 	}
 	i.Identity += fmt.Sprintf("#every%d", e.k)
+	if e.skip > 0 {
+		i.Identity += fmt.Sprintf("+%d", e.skip)
+	}
 	return i
 }
 
 func (e *everyKth) Read(dst sight.Image) (time.Duration, error) {
+	for j := 0; !e.skipped && j < e.skip; j++ {
+		skip := gocv.NewMat()
+		_, err := e.Source.Read(&skip)
+		skip.Close()
+		if err != nil {
+			return 0, err
+		}
+	}
+	e.skipped = true
 	pts, err := e.Source.Read(dst)
 	if err != nil {
 		return pts, err
