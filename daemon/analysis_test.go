@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/match"
+	"github.com/boardcam/boardcam/render/paint"
 	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
@@ -57,7 +58,6 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	cfg.Pipeline.FrameQueue = queue
 	d := &Daemon{Sight: testSight, Config: cfg, Logger: quietLogger(), Clock: clocktest.New(), analyzer: a, catchUp: -1}
 	d.metrics = NewMetrics(nil, d.Clock.Now())
-	t.Cleanup(func() { d.latest.Close() })
 	c := &capture{out: make(chan *Frame, len(frames)), pool: newFramePool(len(frames)), lossless: lossless, pics: testSight.Pictures}
 	for _, f := range frames {
 		m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(f.level, f.level, f.level, 0), 48, 64, gocv.MatTypeCV8UC3)
@@ -72,9 +72,11 @@ func runAnalysis(t *testing.T, a Analyzer, lossless bool, queue int, frames []fr
 	for o := range out {
 		obs = append(obs, o)
 	}
-	for f := c.pool.get(); f != nil; f = c.pool.get() {
-		f.Image.Close()
-	}
+	t.Cleanup(func() { // after the test: d.ended is one of them
+		for f := c.pool.get(); f != nil; f = c.pool.get() {
+			f.Image.Close()
+		}
+	})
 	return obs, d
 }
 
@@ -241,4 +243,83 @@ func metricValue(t *testing.T, m prometheus.Metric) float64 {
 	}
 	t.Fatalf("not a counter or gauge: %v", &pb)
 	return 0
+}
+
+// The web's frame (preview, still) is the next frame the capture reads,
+// copied when asked for: the daemon keeps no copy of the last frame while
+// the stream runs. A request nobody answers ends without a frame; once the
+// stream has ended the last frame the analysis took is given at once
+// (manual calibration on a still after a video ended); none after Close.
+func TestCopyFrameNextThenLast(t *testing.T) {
+	d := &Daemon{Painter: paint.Painter{}, Clock: clocktest.New()}
+	d.metrics = NewMetrics(nil, d.Clock.Now())
+	c := &capture{out: make(chan *Frame, 4), pool: newFramePool(4), pics: testSight.Pictures, metrics: d.metrics, answer: d.answerFrame, next: 7}
+	d.cap = c
+	dst := d.Painter.NewImage()
+	defer dst.Close()
+	c.deliver(&Frame{Image: testFrame(t, 10)}, true, d.Clock.Now()) // nobody asked: nothing kept
+	<-c.out
+	got := make(chan [2]int64)
+	go func() {
+		i, ok := d.CopyFrame(dst)
+		okN := int64(0)
+		if ok {
+			okN = 1
+		}
+		got <- [2]int64{i, okN}
+	}()
+	for {
+		d.frameMu.Lock()
+		n := len(d.frameReqs)
+		d.frameMu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	// A frame the capture drops (no buffer) answers too.
+	c.deliver(&Frame{Image: testFrame(t, 200)}, false, d.Clock.Now())
+	if r := <-got; r != [2]int64{8, 1} {
+		t.Fatalf("CopyFrame gave frame %d ok %v, want 8 true", r[0], r[1] == 1)
+	}
+	m := dst.(*gocv.Mat)
+	if m.Rows() != 48 || m.Cols() != 64 || m.GetVecbAt(5, 5)[0] != 200 {
+		t.Errorf("the copy is %dx%d, pixel %v; want 64x48 of 200", m.Cols(), m.Rows(), m.GetVecbAt(5, 5))
+	}
+	start := time.Now()
+	if _, ok := d.CopyFrame(dst); ok {
+		t.Error("a frame given with no frame read")
+	}
+	if w := time.Since(start); w < frameWait {
+		t.Errorf("gave up after %v, before frameWait", w)
+	}
+	if len(d.frameReqs) != 0 {
+		t.Errorf("%d requests left after the wait", len(d.frameReqs))
+	}
+
+	// The stream ended: the last frame taken, at once, as often as asked.
+	specs := frames(4, 50)
+	specs[3].level = 90
+	_, d2 := runAnalysis(t, &scriptAnalyzer{}, true, 8, specs)
+	d2.Painter = paint.Painter{}
+	for range 2 {
+		start = time.Now()
+		i, ok := d2.CopyFrame(dst)
+		if !ok || i != 3 || dst.(*gocv.Mat).GetVecbAt(5, 5)[0] != 90 {
+			t.Fatalf("after the end: frame %d ok %v pixel %v, want the last (3, 90)", i, ok, dst.(*gocv.Mat).GetVecbAt(5, 5))
+		}
+		if w := time.Since(start); w >= frameWait {
+			t.Errorf("the last frame took %v", w)
+		}
+	}
+	d2.Close()
+	if _, ok := d2.CopyFrame(dst); ok {
+		t.Error("a frame given after Close")
+	}
+}
+
+func testFrame(t *testing.T, level float64) sight.Image {
+	m := gocv.NewMatWithSizeFromScalar(gocv.NewScalar(level, level, level, 0), 48, 64, gocv.MatTypeCV8UC3)
+	t.Cleanup(func() { m.Close() })
+	return &m
 }

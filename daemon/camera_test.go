@@ -418,3 +418,67 @@ func TestFramePoolReusesTheBufferGivenBackLast(t *testing.T) {
 		t.Errorf("%d buffers filled after 20 frames analysed one at a time, want 1", len(filled))
 	}
 }
+
+// A buffer a backlog filled and that then stays unused for idleBuffer has
+// its pixels freed, the least recently given back first, and gets them
+// again at its next read; the spare too, unless it holds a dropped frame
+// (the video's last, maybe).
+func TestFramePoolReleasesIdleBuffers(t *testing.T) {
+	pics := testSight.Pictures
+	c := &capture{pool: newFramePool(4), pics: pics}
+	now := time.Unix(1000, 0)
+	c.pool.now = func() time.Time { return now }
+	filledFrame := func() *Frame {
+		f := &Frame{Image: pics.NewImage()}
+		if _, err := pics.BGR(f.Image, 64, 48); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	var all []*Frame
+	for i := 0; i < 3; i++ {
+		f := filledFrame()
+		all = append(all, f)
+		c.pool.put(f) // at 0, 1 and 2 s
+		now = now.Add(time.Second)
+	}
+	c.spare = filledFrame()
+	c.spareAt = now.Add(-10 * time.Second)
+	c.lastDropped = true
+	defer func() {
+		for _, f := range append(all, c.spare) {
+			f.Image.Close()
+		}
+	}()
+	now = now.Add(time.Second) // 4 s: the first given back 4 s ago, the second 3 s
+	c.releaseIdle()
+	var empty []bool
+	for _, f := range all {
+		empty = append(empty, f.Image.Empty())
+	}
+	if fmt.Sprint(empty) != "[true false false]" {
+		t.Errorf("emptied %v, want [true false false] (only the one unused for more than %v)", empty, idleBuffer)
+	}
+	if c.spare.Image.Empty() {
+		t.Error("the spare emptied while it held a dropped frame")
+	}
+	c.lastDropped = false
+	now = now.Add(500 * time.Millisecond)
+	c.releaseIdle() // within a second of the last look: nothing done
+	if all[1].Image.Empty() || c.spare.Image.Empty() {
+		t.Error("buffers looked at again within a second")
+	}
+	now = now.Add(500 * time.Millisecond) // 5 s: the second given back 4 s ago, the third 3 s
+	c.releaseIdle()
+	if !all[1].Image.Empty() || all[2].Image.Empty() || !c.spare.Image.Empty() {
+		t.Errorf("at 5 s: second emptied %v (want true), third %v (want false), spare %v (want true)", all[1].Image.Empty(), all[2].Image.Empty(), c.spare.Image.Empty())
+	}
+	// The buffer given back last is taken first, and an emptied one reads again.
+	if f := c.pool.get(); f != all[2] {
+		t.Error("not the buffer given back last")
+	}
+	f := c.pool.get()
+	if _, err := pics.BGR(f.Image, 64, 48); err != nil || f.Image.Empty() {
+		t.Errorf("an emptied buffer does not take pixels again: %v", err)
+	}
+}

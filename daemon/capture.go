@@ -55,17 +55,20 @@ type capture struct {
 	// size (frame_queue, fewer when frame_queue_mb bounds them), set at
 	// each open; buffers the frames in the pool (depth+1 Mats), retire
 	// those to close as they come back when the depth shrank.
-	depth     atomic.Int64
-	buffers   int
-	retire    int
-	log       *slog.Logger
-	clock     clock.Clock
-	src       Source
-	pics      sight.Pictures         // makes and copies the frames' pictures
-	reopen    func() (Source, error) // a new Source after a read was abandoned
-	metrics   *Metrics
-	status    func(web.Camera)
-	lost      func() // the picture was lost (stall or disconnection)
+	depth   atomic.Int64
+	buffers int
+	retire  int
+	log     *slog.Logger
+	clock   clock.Clock
+	src     Source
+	pics    sight.Pictures         // makes and copies the frames' pictures
+	reopen  func() (Source, error) // a new Source after a read was abandoned
+	metrics *Metrics
+	status  func(web.Camera)
+	lost    func() // the picture was lost (stall or disconnection)
+	// answer is given every frame read, analysed or dropped, before it
+	// goes on (the web's requests for a frame: Daemon.answerFrame).
+	answer    func(*Frame)
 	pool      *framePool
 	out       chan *Frame
 	spare     *Frame
@@ -84,8 +87,12 @@ type capture struct {
 	arrivedAt time.Time
 	// liveStart is when the first live frame was asked for.
 	liveStart time.Time
-	// lastDropped: the last frame read was dropped (it is in c.spare).
+	// lastDropped: the last frame read was dropped (it is in c.spare);
+	// spareAt is when the spare was last taken, trimmedAt when buffers
+	// were last looked at for releaseIdle.
 	lastDropped bool
+	spareAt     time.Time
+	trimmedAt   time.Time
 	// srcWithReader: an abandoned reader still uses c.src and closes it.
 	srcWithReader bool
 	// backoffs records each wait before a reconnection (for tests).
@@ -286,15 +293,26 @@ func (c *capture) run(done <-chan struct{}) error {
 // others are never filled (a buffer's Mat gets its pixels at its first
 // read), so the memory follows the backlog the analysis actually let
 // build up, not the queue's bound (a FIFO channel filled every buffer in
-// turn: 5 × 2.76 MB at 720p whatever the backlog).
+// turn: 5 × 2.76 MB at 720p whatever the backlog). A buffer a backlog
+// filled and that then stays unused for idleBuffer has its pixels freed
+// (releaseIdle): the board search at the start, or one slow moment, does
+// not keep the whole queue resident for the rest of the match.
 type framePool struct {
 	mu   sync.Mutex
 	free []*Frame
+	at   []time.Time   // when each of free was given back
 	n    chan struct{} // one token per buffer in free
+	now  func() time.Time
 }
 
+// idleBuffer is how long a free frame buffer keeps its pixels unused:
+// longer than the gaps between a match's strokes' bursts, so that a
+// buffer is not made again at each (making one is an allocation, about
+// 1 ms of page faults at 720p, on the capture's goroutine).
+const idleBuffer = 3 * time.Second
+
 func newFramePool(capacity int) *framePool {
-	return &framePool{n: make(chan struct{}, capacity)}
+	return &framePool{n: make(chan struct{}, capacity), now: time.Now}
 }
 
 // put gives a buffer back; it never blocks (the capacity is every
@@ -302,6 +320,7 @@ func newFramePool(capacity int) *framePool {
 func (p *framePool) put(f *Frame) {
 	p.mu.Lock()
 	p.free = append(p.free, f)
+	p.at = append(p.at, p.now())
 	p.mu.Unlock()
 	p.n <- struct{}{}
 }
@@ -329,10 +348,32 @@ func (p *framePool) wait(done <-chan struct{}) *Frame {
 func (p *framePool) pop() *Frame {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	f := p.free[len(p.free)-1]
-	p.free[len(p.free)-1] = nil
-	p.free = p.free[:len(p.free)-1]
+	n := len(p.free) - 1
+	f := p.free[n]
+	p.free[n] = nil
+	p.free, p.at = p.free[:n], p.at[:n]
 	return f
+}
+
+// releaseIdle frees the pixels of the free buffers given back before
+// cutoff (the bottom of the stack: the least recently used), leaving
+// each an empty picture of pics that gets pixels again at its next read;
+// it returns how many it emptied.
+func (p *framePool) releaseIdle(cutoff time.Time, pics sight.Pictures) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for i, f := range p.free {
+		if !p.at[i].Before(cutoff) {
+			break // the rest were given back later
+		}
+		if f.Image != nil && !f.Image.Empty() {
+			f.Image.Close()
+			f.Image = pics.NewImage()
+			n++
+		}
+	}
+	return n
 }
 
 // len is the number of free buffers.
@@ -341,10 +382,12 @@ func (p *framePool) len() int { return len(p.n) }
 // take returns a free frame buffer, or the spare (dropped) one when none
 // is free and the capture may not wait.
 func (c *capture) take(done <-chan struct{}, wait bool) (*Frame, bool, error) {
+	c.releaseIdle()
 	for {
 		f := c.pool.get()
 		if f == nil {
 			if !wait {
+				c.spareAt = c.pool.now()
 				return c.spare, false, nil
 			}
 			if f = c.pool.wait(done); f == nil {
@@ -360,6 +403,23 @@ func (c *capture) take(done <-chan struct{}, wait bool) (*Frame, bool, error) {
 	}
 }
 
+// releaseIdle frees the pixels of the frame buffers unused for idleBuffer,
+// the spare's among them unless it holds a dropped last frame (at most
+// once a second).
+func (c *capture) releaseIdle() {
+	now := c.pool.now()
+	if now.Sub(c.trimmedAt) < time.Second {
+		return
+	}
+	c.trimmedAt = now
+	cutoff := now.Add(-idleBuffer)
+	c.pool.releaseIdle(cutoff, c.pics)
+	if s := c.spare; s != nil && !c.lastDropped && c.spareAt.Before(cutoff) && s.Image != nil && !s.Image.Empty() {
+		s.Image.Close()
+		s.Image = c.pics.NewImage()
+	}
+}
+
 // deliver hands a frame to the analysis, or drops it: now is when it
 // arrived.
 func (c *capture) deliver(f *Frame, pooled bool, now time.Time) {
@@ -367,6 +427,9 @@ func (c *capture) deliver(f *Frame, pooled bool, now time.Time) {
 	f.Index = c.next
 	c.next++
 	c.frames++
+	if c.answer != nil {
+		c.answer(f)
+	}
 	if pooled && c.remove != nil && c.remove(f.Index) {
 		// Dropped as if no buffer were free: it becomes the spare, so
 		// that a video's last frame still reaches the analysis.
@@ -393,6 +456,18 @@ func (c *capture) deliver(f *Frame, pooled bool, now time.Time) {
 		c.metrics.drop("analyze")
 		c.pool.put(f)
 	}
+}
+
+// dropSkipped counts a frame read without its picture (frameSkipper),
+// arrived at now, as dropped. It is never the video's last (Skip refuses that one), so there
+// is nothing for deliverLast; the web is answered by a frame with a
+// picture.
+func (c *capture) dropSkipped(now time.Time) {
+	c.metrics.frameIn(now)
+	c.next++
+	c.frames++
+	c.metrics.drop("analyze")
+	c.lastDropped = false
 }
 
 // deliverLast hands the analysis the last frame of a stream that ended,
@@ -433,7 +508,15 @@ func (c *capture) readFile(done <-chan struct{}) error {
 		if err != nil {
 			return err
 		}
-		pts, err := c.src.Read(f.Image)
+		var pts time.Duration
+		skipped := false
+		if sk, ok := c.src.(frameSkipper); ok && !pooled {
+			// Dropped: decoded, no picture made (the spare keeps none).
+			pts, skipped, err = sk.Skip()
+		}
+		if !skipped && err == nil {
+			pts, err = c.src.Read(f.Image)
+		}
 		if err != nil {
 			if pooled {
 				c.pool.put(f)
@@ -455,6 +538,10 @@ func (c *capture) readFile(done <-chan struct{}) error {
 				return errStopped
 			}
 			now, c.arrivedAt = t, t
+		}
+		if skipped {
+			c.dropSkipped(now)
+			continue
 		}
 		c.deliver(f, pooled, now)
 	}

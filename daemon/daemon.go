@@ -137,11 +137,13 @@ type Daemon struct {
 	snap   web.Snapshot
 	resync *match.Snapshot
 
-	frameMu   sync.Mutex
-	latest    sight.Image // made at the first frame kept (Sight.Pictures)
-	latestNo  int64
-	hasLatest bool
-	latestAt  time.Time
+	// frameMu guards the web's requests for the next frame (CopyFrame,
+	// answered by the capture), the last frame kept once the stream
+	// ended (a capture buffer, idle by then: no copy) and frameClosed.
+	frameMu     sync.Mutex
+	frameReqs   []*frameRequest
+	ended       *Frame
+	frameClosed bool
 
 	lock        *os.File
 	srcErr      error
@@ -357,7 +359,7 @@ func (d *Daemon) openSource() error {
 		return fmt.Errorf("a modelled computer (%T) plays a video file paced at its frame rate: %s is live or not paced", d.Pacer, d.srcInfo.Name)
 	}
 	c := &capture{cfg: cfg.Source, queue: cfg.Pipeline.FrameQueue, queueMB: cfg.Pipeline.FrameQueueMB, src: src, pics: d.Sight.Pictures, log: d.Logger.With("component", "capture"),
-		clock: d.Clock, pacer: d.Pacer, metrics: d.metrics, status: d.cameraStatus}
+		clock: d.Clock, pacer: d.Pacer, metrics: d.metrics, status: d.cameraStatus, answer: d.answerFrame}
 	if err := c.Initialize(); err != nil {
 		return err
 	}
@@ -574,30 +576,99 @@ func (d *Daemon) Do(ctx context.Context, c web.Command) (string, error) {
 	return d.keeper.Do(ctx, web.CommandOf(c, match.ByUmpire))
 }
 
-// CopyFrame implements web.FrameSource.
-func (d *Daemon) CopyFrame(dst sight.Image) (int64, bool) {
-	d.frameMu.Lock()
-	defer d.frameMu.Unlock()
-	if !d.hasLatest || d.Painter == nil {
-		return 0, false
-	}
-	d.Painter.Copy(dst, d.latest)
-	return d.latestNo, true
+// frameWait is how long CopyFrame waits for the next frame the capture
+// reads: far longer than a camera's frame interval, short enough for the
+// web's preview loop to go on when none comes (a stalled camera).
+const frameWait = 500 * time.Millisecond
+
+// frameRequest is a web request for the next frame, copied into dst.
+type frameRequest struct {
+	dst   sight.Image
+	index int64
+	ok    bool
+	done  chan struct{}
 }
 
-// keepLatest copies a frame for the preview, at most 10 times a second.
-func (d *Daemon) keepLatest(f *Frame) {
-	now := f.Captured
+// CopyFrame implements web.FrameSource. While the source delivers, it is
+// the next frame the capture reads (analysed or dropped), copied into dst
+// by the capture's goroutine when asked for: the daemon keeps no copy of
+// the last frame (2.76 MB at 720p) and copies nothing while nobody
+// watches. ok is false when none comes within frameWait (a stalled
+// camera). Once the stream has ended (the end of a video), it is the last
+// frame, kept in its capture buffer.
+func (d *Daemon) CopyFrame(dst sight.Image) (int64, bool) {
+	if d.Painter == nil || dst == nil || d.cap == nil {
+		return 0, false
+	}
+	r := &frameRequest{dst: dst, done: make(chan struct{})}
+	d.frameMu.Lock()
+	if d.frameClosed {
+		d.frameMu.Unlock()
+		return 0, false
+	}
+	if d.ended != nil {
+		defer d.frameMu.Unlock()
+		d.Painter.Copy(dst, d.ended.Image)
+		return d.ended.Index, true
+	}
+	d.frameReqs = append(d.frameReqs, r)
+	d.frameMu.Unlock()
+	t := time.NewTimer(frameWait)
+	defer t.Stop()
+	select {
+	case <-r.done:
+	case <-t.C:
+	}
 	d.frameMu.Lock()
 	defer d.frameMu.Unlock()
-	if d.hasLatest && now.Sub(d.latestAt) < 100*time.Millisecond {
+	// Answered, or withdrawn (dst is then never written after this).
+	for i, q := range d.frameReqs {
+		if q == r {
+			d.frameReqs = append(d.frameReqs[:i], d.frameReqs[i+1:]...)
+			break
+		}
+	}
+	if !r.ok && d.ended != nil && !d.frameClosed {
+		// The stream ended while it waited.
+		d.Painter.Copy(dst, d.ended.Image)
+		return d.ended.Index, true
+	}
+	return r.index, r.ok
+}
+
+// answerFrame answers the web's requests for a frame with f (the
+// capture's goroutine, f just read).
+func (d *Daemon) answerFrame(f *Frame) {
+	d.frameMu.Lock()
+	defer d.frameMu.Unlock()
+	for _, r := range d.frameReqs {
+		d.Painter.Copy(r.dst, f.Image)
+		r.index, r.ok = f.Index, true
+		close(r.done)
+	}
+	clear(d.frameReqs)
+	d.frameReqs = d.frameReqs[:0]
+}
+
+// keepEnded keeps f, the last frame the analysis took, for the web once the
+// stream has ended: its buffer is idle in the capture's pool from then on
+// (nothing is read any more), so it is kept without a copy until Close.
+func (d *Daemon) keepEnded(f *Frame) {
+	if f == nil {
 		return
 	}
-	if d.latest == nil {
-		d.latest = d.Sight.Pictures.NewImage()
+	d.frameMu.Lock()
+	defer d.frameMu.Unlock()
+	if !d.frameClosed {
+		d.ended = f
 	}
-	d.Sight.Pictures.Copy(d.latest, f.Image)
-	d.latestNo, d.hasLatest, d.latestAt = f.Index, true, now
+	for _, r := range d.frameReqs {
+		d.Painter.Copy(r.dst, f.Image)
+		r.index, r.ok = f.Index, true
+		close(r.done)
+	}
+	clear(d.frameReqs)
+	d.frameReqs = d.frameReqs[:0]
 }
 
 func (d *Daemon) signal() {
@@ -789,6 +860,9 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 	lossless := d.cap.lossless
 	catchUp := d.catchUp
 	last := int64(-1)
+	// ended is the last frame taken: once the stream has ended, kept for
+	// the web (keepEnded).
+	var ended *Frame
 	acc := newAccount()
 	pacer := d.cap.pacer
 	if pacer == nil {
@@ -803,6 +877,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 	// arriving (running means): a backlog drains while cost < interval.
 	var cost, interval float64
 	var lastArrival time.Time
+	defer func() { d.keepEnded(ended) }()
 	defer func() {
 		st.publish(d.Clock.Now(), 0, true)
 		fl, ok := a.(Flusher)
@@ -858,7 +933,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 				skip = "motion"
 			}
 			if skip != "" {
-				d.keepLatest(f)
+				ended = f
 				d.ev.frame(f)
 				captured := f.Captured
 				pacer.Release(func() { d.cap.pool.put(f) })
@@ -884,7 +959,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		for _, t := range res.Timings {
 			d.metrics.stage(t.Stage, t.D)
 		}
-		d.keepLatest(f)
+		ended = f
 		d.ev.frame(f)
 		switch {
 		case lossless:
@@ -1189,6 +1264,16 @@ func (d *Daemon) Close() {
 		if d.web != nil {
 			d.web.Close()
 		}
+		// No frame copied for the web from here on: the capture's buffers
+		// (the one kept at the end among them) are closed below.
+		d.frameMu.Lock()
+		d.frameClosed = true
+		d.ended = nil
+		for _, r := range d.frameReqs {
+			close(r.done) // not ok
+		}
+		d.frameReqs = nil
+		d.frameMu.Unlock()
 		if d.sink != nil {
 			if err := d.sink.Close(); err != nil {
 				d.Logger.Warn("closing the outputs", "err", err)
@@ -1213,12 +1298,6 @@ func (d *Daemon) Close() {
 		if d.lock != nil {
 			_ = d.lock.Close() // releases the lock
 		}
-		d.frameMu.Lock()
-		if d.latest != nil {
-			d.latest.Close()
-			d.latest = nil
-		}
-		d.frameMu.Unlock()
 	})
 }
 

@@ -66,6 +66,14 @@ type Source interface {
 	Info() SourceInfo
 }
 
+// frameSkipper is a Source that can read a frame without making its
+// picture, for a frame the capture drops (no buffer free): Skip reads the
+// next frame as Read would and returns its position, or ok false, having
+// read nothing, when it cannot skip that frame (then Read is called).
+type frameSkipper interface {
+	Skip() (pts time.Duration, ok bool, err error)
+}
+
 // SourceSpec is a parsed source URI.
 type SourceSpec struct {
 	Kind string

@@ -108,6 +108,26 @@ func (s *libavSource) Read(dst sight.Image) (time.Duration, error) {
 	return pts, nil
 }
 
+// Skip implements frameSkipper: a file's frame the capture drops is
+// decoded (the decoder needs every frame) but not converted to BGR, unless
+// it may be the video's last (the capture hands the last frame to the
+// analysis even when it was dropped) or the frame count is only the
+// container's estimate.
+func (s *libavSource) Skip() (time.Duration, bool, error) {
+	if s.v == nil || s.spec.Kind != KindFile || !s.v.ExactFrames() || s.read >= s.info.Frames-1 {
+		return 0, false, nil
+	}
+	if err := s.v.Skip(); err != nil {
+		return 0, false, fmt.Errorf("video %s: %w: decoding stopped at frame %d of %d: %v", s.spec.Target, ErrCorrupt, s.read, s.info.Frames, err)
+	}
+	s.read++
+	if fps := s.info.FPS; fps > 0 {
+		return time.Duration(float64(s.read-1) / fps * float64(time.Second)), true, nil
+	}
+	pts, _ := s.v.PTS()
+	return pts, true, nil
+}
+
 func (s *libavSource) Close() error {
 	if s.v != nil {
 		err := s.v.Close()

@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +13,9 @@ import (
 
 	"gocv.io/x/gocv"
 
+	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/clock/clocktest"
+	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
 
@@ -211,4 +214,97 @@ func TestVideoFileEndToEnd(t *testing.T) {
 	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), path) {
 		t.Errorf("corrupt video: %v", err)
 	}
+}
+
+// instantPacer hands every paced frame over at once (the analysis never
+// keeps up: frames without a free buffer are dropped).
+type instantPacer struct{ wallPacer }
+
+func (p *instantPacer) Arrive(time.Duration, <-chan struct{}) (time.Time, bool) {
+	return time.Now(), true
+}
+
+// spareCounter counts the frames read into the capture's spare buffer
+// (frames dropped with their picture made).
+type spareCounter struct {
+	*libavSource
+	c     *capture
+	spare int
+}
+
+func (s *spareCounter) Read(dst sight.Image) (time.Duration, error) {
+	pts, err := s.libavSource.Read(dst)
+	if err == nil && s.c.spare != nil && dst == s.c.spare.Image {
+		s.spare++
+	}
+	return pts, err
+}
+
+// A video file's frames the capture drops are decoded without a picture
+// (no conversion, the spare buffer left empty), except the video's last,
+// which still reaches the analysis with its picture.
+func TestDroppedFramesNotConverted(t *testing.T) {
+	const n = 40
+	path := testVideo(t, n)
+	src, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{}, testSight.Pictures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := src.(*libavSource)
+	ref := testSight.Pictures.NewImage() // the video's last frame
+	defer ref.Close()
+	whole := &libavSource{spec: lib.spec, info: lib.info, pics: testSight.Pictures}
+	if err := whole.Open(); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < n; i++ {
+		if _, err := whole.Read(ref); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole.Close()
+	sc := &spareCounter{libavSource: lib}
+	m := NewMetrics(nil, time.Now())
+	c := &capture{cfg: DefaultConfig().Source, queue: 4, log: quietLogger(), clock: clock.Real{}, src: sc, pics: testSight.Pictures, metrics: m, pacer: &instantPacer{}}
+	sc.c = c
+	if err := c.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	errc := make(chan error, 1)
+	go func() { errc <- c.run(make(chan struct{})); close(c.out) }()
+	// Nothing is taken until the video's last frame has been read.
+	for deadline := time.Now().Add(20 * time.Second); lib.read < n && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	var got []int64
+	var last *Frame
+	for f := range c.out {
+		got = append(got, f.Index)
+		if last != nil {
+			c.pool.put(last)
+		}
+		last = f
+	}
+	if err := <-errc; !errors.Is(err, ErrEOF) {
+		t.Fatalf("capture ended with %v", err)
+	}
+	if fmt.Sprint(got) != "[0 1 2 3 4 39]" {
+		t.Errorf("frames handed over %v, want the five the queue holds and the last", got)
+	}
+	if sc.spare != 1 {
+		t.Errorf("%d frames read into the spare with their picture, want 1 (the last)", sc.spare)
+	}
+	if d := m.Summary(time.Now()).Dropped["analyze"]; d != n-5 {
+		t.Errorf("%d frames counted dropped, want %d (the last among them)", d, n-5)
+	}
+	diff := gocv.NewMat()
+	defer diff.Close()
+	gocv.AbsDiff(*last.Image.(*gocv.Mat), *ref.(*gocv.Mat), &diff)
+	flat := diff.Reshape(1, 0)
+	defer flat.Close()
+	if nz := gocv.CountNonZero(flat); nz != 0 {
+		t.Errorf("the last frame handed over differs from the video's last in %d values", nz)
+	}
+	c.pool.put(last)
 }

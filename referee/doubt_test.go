@@ -205,6 +205,29 @@ func TestStrokeWithUnseenStart(t *testing.T) {
 	}
 }
 
+// A stroke that fell wholly between two frames (the tracker saw a man by
+// a pocket and the striker vanish from plain view, nothing moving) is held
+// for the umpire with the tracker's reasons in its words, its best guess
+// the man pocketed where he lay by, inferred; never applied.
+func TestStrokeBetweenFramesHeld(t *testing.T) {
+	pk := pocketed(31, "W3", board.NE)
+	pk.Inferred = true
+	e := end(31, at("W1", -150, -100), at("B1", -120, 150))
+	e.Doubts = []events.Doubt{
+		{Kind: events.DoubtStartUnseen, Frames: [2]int{29, 30}, IDs: []string{"W3", "S"},
+			Reason: "between frames 29 and 30 W3 (at (312, -312) mm) and the striker (at (100, 247) mm) vanished from plain view and nothing was seen moving: a stroke whose start and flight were not seen; the board changed: W3 left the board, S not found"},
+		{Kind: events.DoubtUnaccounted, Frames: [2]int{29, 31}, IDs: []string{"S"},
+			Reason: "S was last seen at frame 29 at (100, 247) mm and is not there now, nor seen to leave"},
+	}
+	d := only(t, play(t, midBoard("icf", turn(board.E)), false, ev(pk), ev(e)))
+	why := strings.Join(d.Reasons(), "; ")
+	if !d.Uncertain() || d.Seat != board.E || d.Log != "E w" || d.Stroke.Placement != "unseen" ||
+		!strings.Contains(why, "between frames 29 and 30 W3") || !strings.Contains(why, "vanished from plain view") ||
+		!strings.Contains(why, "S was last seen at frame 29") {
+		t.Errorf("stroke between two frames: uncertain %v, reasons %q: %s", d.Uncertain(), why, dump([]referee.Decision{d}))
+	}
+}
+
 // A stroke whose rest was not seen (the next stroke began, the video
 // ended) is doubted; gaps with pieces moving that no decision followed end
 // as a stroke decision with no outcome.

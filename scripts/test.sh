@@ -69,9 +69,19 @@ stage "go test (-tags matprofile: every test fails on a leaked OpenCV Mat)"
 # computers 1 to 8 times slower (cmd/boardcam TestRunSlowerCPU), and as
 # 30 and 15 fps cameras (TestEvalFramesRemoved).
 # scripts/testreport prints what go test would, then the time per package
-# and the slowest tests.
+# and the slowest tests, and the CPU time (user+sys) of each package and of
+# the tests that used the most: it runs each test binary (go test -exec).
+# The longest packages are named first: go test starts the packages in the
+# order given, two at a time (-p = the cores), ./... adding the others in
+# its order; alphabetically, vision (231 s of CI's 673) started last and
+# ran alone at the end. CI at 1fdb8f1 (wall): cmd/boardcam 370 s, vision
+# 231, calibrate 185, daemon 81, render 43, tracker 21, render/synth 19,
+# web 15, every other package under 10.
 go build -o dist/testreport ./scripts/testreport
-BOARDCAM_E2E=1 go test -tags matprofile -count=1 -timeout 20m -json ./... | dist/testreport
+rm -f dist/test-cpu.jsonl
+first="./cmd/boardcam ./vision ./calibrate ./daemon ./render ./tracker ./render/synth ./web"
+BOARDCAM_E2E=1 TESTREPORT_CPU="$PWD/dist/test-cpu.jsonl" go test -exec "$PWD/dist/testreport exec" \
+  -tags matprofile -count=1 -timeout 20m -json $first ./... | dist/testreport -cpu dist/test-cpu.jsonl
 
 stage "arm64: cross-build, tests and eval under qemu (scripts/test-arm64.sh)"
 [ -n "$arm64" ] || arm64_start

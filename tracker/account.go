@@ -350,20 +350,24 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 	var out []events.Doubt
 	if st.unseen {
 		g := st.unseenGap
-		var moved, gone []string
+		var moved, gone, lost []string
 		for i := range tk.tracks {
 			tr := &tk.tracks[i]
 			if !tr.inStroke {
 				continue
 			}
-			if tr.state.OnBoard() {
+			switch {
+			case tr.state.OnBoard():
 				moved = append(moved, tr.id)
-			} else {
+			case tr.state == Missing:
+				lost = append(lost, tr.id)
+			default:
 				gone = append(gone, tr.id)
 			}
 		}
 		sort.Strings(moved)
 		sort.Strings(gone)
+		sort.Strings(lost)
 		what := "the board changed"
 		var parts []string
 		if len(moved) > 0 {
@@ -371,6 +375,9 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 		}
 		if len(gone) > 0 {
 			parts = append(parts, listIDs(gone)+" left the board")
+		}
+		if len(lost) > 0 {
+			parts = append(parts, listIDs(lost)+" not found")
 		}
 		if len(parts) > 0 {
 			what += ": " + strings.Join(parts, ", ")
@@ -382,11 +389,12 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 		if st.unseenWhy != "" {
 			r = st.unseenWhy + "; " + what
 		}
-		out = append(out, events.Doubt{Kind: events.DoubtStartUnseen, Reason: r, Frames: [2]int{g.from, g.to}, IDs: append(moved, gone...)})
+		out = append(out, events.Doubt{Kind: events.DoubtStartUnseen, Reason: r, Frames: [2]int{g.from, g.to}, IDs: append(append(moved, gone...), lost...)})
 	} else {
 		out = append(out, tk.gaps.doubts(st.startT, end, tk.dt, &tk.tracks)...)
 	}
 	out = append(out, st.doubts...)
+	out = append(out, tk.newcomerDoubts()...)
 	// Rest-to-rest: every identity that was on the board when the stroke
 	// began is on it now, pocketed or overboard; any other is
 	// unaccounted.

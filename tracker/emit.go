@@ -90,7 +90,9 @@ func (tk *Tracker) watermark() float64 {
 	}
 	st := tk.stroke
 	if st == nil {
-		return w
+		// A stroke that fell between two frames may still be
+		// recognised (see vanish.go).
+		return math.Min(w, tk.vanishHold())
 	}
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]

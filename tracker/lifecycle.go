@@ -63,6 +63,7 @@ func (tk *Tracker) displace() {
 func (tk *Tracker) observe(i int, d *sight.Detection) {
 	tr := &tk.tracks[i]
 	o := obs{frame: tk.frame, t: tk.t, p: d.MM, px: d.PX, sigma: tk.sigma(d, tr), partial: d.Partial}
+	tr.vanishT = 0
 	if tr.provisional {
 		tr.provHits++
 		tr.provisional = tr.provHits < tk.confirmFr
@@ -590,6 +591,9 @@ func (tk *Tracker) unobserved(i int) {
 		// A disc that vanished during a stroke is decided at its end.
 		if tk.t-tr.unseenSince >= tk.cfg.MissingTime && (tk.stroke == nil || !tr.inStrokeVanish(tk)) {
 			tr.state, tr.lostInView = Missing, true
+			if tk.stroke == nil {
+				tr.vanishT = tk.t
+			}
 		}
 	case Moving:
 		if tr.misses == 0 {

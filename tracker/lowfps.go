@@ -268,10 +268,17 @@ func (tk *Tracker) checkStartUnseen() bool {
 	if tk.t-first.t > 0.25 || first.t-t0 > startUnseenTime || first.p.Dist(from) <= unseenFlickMM {
 		return false
 	}
-	var gone []int
+	var gone, left []int
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]
-		if i == idxS || !tr.state.atRest() || tr.misses < tk.pocketFr || tr.unseenSince < t0 || tr.provisional {
+		if i == idxS || tr.provisional {
+			continue
+		}
+		if tk.leftPlace(i, t0, len(s.hist)-s.moveStart >= 3 || s.misses > 0) {
+			left = append(left, i)
+			continue
+		}
+		if !tr.state.atRest() || tr.misses < tk.pocketFr || tr.unseenSince < t0 {
 			continue
 		}
 		if tk.occ != nil && tk.occ.Hidden(tr.restPos, tr.r) >= tk.cfg.OccludedFraction/2 {
@@ -279,24 +286,16 @@ func (tk *Tracker) checkStartUnseen() bool {
 		}
 		gone = append(gone, i)
 	}
-	if len(gone) == 0 {
+	if len(gone)+len(left) == 0 {
 		return false
 	}
 	// The striker's motion since it was taken up is the stroke's: its
-	// way from its place a guess.
-	n := len(s.hist) - s.moveStart
-	var hist [8]obs
-	var segs [8]seg
-	if n > len(hist) || len(s.segs) > len(segs) {
-		return false
-	}
-	copy(hist[:], s.hist[s.moveStart:])
-	ns := 0
-	for _, sg := range s.segs {
-		if sg.first >= s.moveStart {
-			sg.first -= s.moveStart
-			segs[ns] = sg
-			ns++
+	// way from its place a guess. So is the motion of each disc seen
+	// leaving its place.
+	var kept [nTracks]motionCopy
+	for _, i := range append(left, idxS) {
+		if !kept[i].take(&tk.tracks[i]) {
+			return false
 		}
 	}
 	g := frameGap{from: frame0 + 1, to: first.frame - 1, t0: t0, t1: first.t}
@@ -312,15 +311,75 @@ func (tk *Tracker) checkStartUnseen() bool {
 		st.strikerPrev = st.startT
 		what = append(what, fmt.Sprintf("%s vanished from (%.0f, %.0f) mm at frame %d", tr.id, tr.restPos.X, tr.restPos.Y, tk.frameOf(tr.unseenSince)))
 	}
+	for _, i := range left {
+		tr := &tk.tracks[i]
+		kept[i].put(tr)
+		tr.inStroke = true
+		f := tr.hist[0]
+		st.startT = math.Min(st.startT, f.t-tk.dt/2)
+		st.strikerPrev = st.startT
+		what = append(what, fmt.Sprintf("%s was seen %.0f mm from its place at (%.0f, %.0f) mm at frame %d", tr.id, f.p.Dist(tr.restPos), tr.restPos.X, tr.restPos.Y, f.frame))
+	}
 	st.unseenWhy = fmt.Sprintf("the striker, last seen at its place at frame %d, was seen %.0f mm from it at frame %d, and %s in plain view: a stroke whose start was not seen",
 		frame0, first.p.Dist(from), first.frame, listIDs(what))
-	s.hist = append(s.hist[:0], hist[:n]...)
-	s.segs = append(s.segs[:0], segs[:ns]...)
-	s.moveStart, s.inStroke = 0, true
+	kept[idxS].put(s)
+	s.inStroke = true
 	if sg := &s.segs[0]; !sg.known && sg.n == 1 {
 		sg.v0 = first.p.Sub(from).Scale(1 / math.Max(first.t-t0, tk.dt))
 		sg.guessed = true
 		s.vel = sg.v0
 	}
 	return true
+}
+
+// leftPlace reports whether disc i, seen at rest at its place after time
+// t0, has since been taken up moving away from it (beyond three times
+// MoveMM of it, no hand over its place nor over it): it left its place.
+// One seen leaving it (fromRest) counts only late, once checkFlick has had
+// the striker's third sighting to trace the stroke (with the striker seen
+// first, checkStruck leaves the stroke to checkFlick).
+func (tk *Tracker) leftPlace(i int, t0 float64, late bool) bool {
+	tr := &tk.tracks[i]
+	if tr.state != Moving || tr.fromRest && !late || tr.inStroke || len(tr.hist) <= tr.moveStart || tr.restLastT < t0-1e-9 {
+		return false
+	}
+	f := tr.hist[tr.moveStart]
+	if f.t < t0 || f.p.Dist(tr.restPos) <= 3*tk.cfg.MoveMM {
+		return false
+	}
+	return tk.occ == nil || tk.occ.Hidden(tr.restPos, tr.r) == 0 && tk.occ.Hidden(tr.pos, tr.r) == 0
+}
+
+// motionCopy is a copy of a moving disc's current motion: its detections
+// since the motion began, and the segments over them.
+type motionCopy struct {
+	hist [8]obs
+	segs [8]seg
+	n    int
+	ns   int
+}
+
+// take copies tr's current motion; false when it is too long to copy.
+func (m *motionCopy) take(tr *track) bool {
+	m.n = len(tr.hist) - tr.moveStart
+	if m.n > len(m.hist) || len(tr.segs) > len(m.segs) {
+		return false
+	}
+	copy(m.hist[:], tr.hist[tr.moveStart:])
+	m.ns = 0
+	for _, sg := range tr.segs {
+		if sg.first >= tr.moveStart {
+			sg.first -= tr.moveStart
+			m.segs[m.ns] = sg
+			m.ns++
+		}
+	}
+	return true
+}
+
+// put makes the copy tr's motion, from its first detection on.
+func (m *motionCopy) put(tr *track) {
+	tr.hist = append(tr.hist[:0], m.hist[:m.n]...)
+	tr.segs = append(tr.segs[:0], m.segs[:m.ns]...)
+	tr.moveStart = 0
 }

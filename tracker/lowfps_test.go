@@ -231,3 +231,71 @@ func TestMovedAfterLostIsDoubted(t *testing.T) {
 		}
 	}
 }
+
+// The same stroke with the struck disc seen leaving instead of vanishing:
+// the striker, under the aiming hand, is next seen far up the board
+// sliding on, and the queen, which lay still on its way, is seen moving
+// away from her place, then not again (into NW). With the striker seen
+// first, the queen's start is left to the striker's flick, which its
+// unseen flight from so far cannot be traced to: a stroke whose start was
+// not seen, that says so. The striker coming up the board with the queen
+// still in her place is no such stroke.
+func TestStrokeStartUnseenDiscSeenLeaving(t *testing.T) {
+	const (
+		fps   = 15
+		cover = 30 // the hand covers the striker from here
+		far   = 34 // the striker is seen far up the board from here
+		end   = 70
+	)
+	g := board.ICF()
+	at := board.V(-60, g.BaseCircleY())
+	q := board.V(-130, -140)
+	strikerAt := []board.Vec{{X: -92, Y: -172}, {X: -79, Y: -241}, {X: -64, Y: -305}, {X: -52, Y: -343}, {X: -41, Y: -307}, {X: -33, Y: -282}, {X: -28, Y: -271}, {X: -25, Y: -265}}
+	queenAt := []board.Vec{{X: -262, Y: -265}, {X: -329, Y: -330}}
+	hand := scene.Hand{Owner: "S", Elbow: board.V(-30, 642), Wrist: board.V(-50, 372),
+		Fingertip: board.V(-60, at.Y-5), ArmWidth: 73, HandWidth: 87, Z: 13}
+	run := func(queenGoes bool) []events.Event {
+		return playFrames(t, end, fps, func(i int, f *sight.Frame) {
+			f.Detections = append(f.Detections,
+				sight.Detection{Kind: board.White, MM: board.V(150, -170), Score: 1, ClassScore: 0.9},
+				sight.Detection{Kind: board.Black, MM: board.V(215, 30), Score: 1, ClassScore: 0.9})
+			switch k := i - far - 1; {
+			case !queenGoes || k < 0:
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.Queen, MM: q, Score: 1, ClassScore: 0.9})
+			case k < len(queenAt):
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.Queen, MM: queenAt[k], Score: 1, ClassScore: 0.6})
+			}
+			switch k := i - far; {
+			case i < cover:
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.Striker, MM: at, Score: 1, ClassScore: 1, Partial: i >= 20})
+			case k >= 0:
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.Striker, MM: strikerAt[min(k, len(strikerAt)-1)], Score: 1, ClassScore: 0.8})
+			}
+			if i >= 20 && i < far {
+				f.Occlusion = trackertest.HandMask{Hands: []scene.Hand{hand}}
+			}
+		})
+	}
+	var ends []events.Event
+	evs := run(true)
+	for _, e := range evs {
+		if e.Type == events.StrokeEnd {
+			ends = append(ends, e)
+		}
+	}
+	if len(ends) != 1 {
+		t.Fatalf("the striker seen far up the board and the queen seen leaving her place: %d stroke ends, want one: %v", len(ends), evs)
+	}
+	said := false
+	for _, d := range ends[0].Doubts {
+		said = said || d.Kind == events.DoubtStartUnseen && strings.Contains(d.Reason, "Q was seen") && strings.Contains(d.Reason, "from its place")
+	}
+	if !said {
+		t.Errorf("stroke end doubts %+v: want start_unseen saying the queen was seen leaving her place", ends[0].Doubts)
+	}
+	for _, e := range run(false) {
+		if e.Type == events.StrokeEnd || e.Type == events.StrokeStart {
+			t.Errorf("nothing left its place: want no stroke, got %v", e)
+		}
+	}
+}

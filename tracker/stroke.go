@@ -102,7 +102,7 @@ func (tk *Tracker) idle() {
 	tk.placing()
 	tk.resolveLost(false)
 	tk.armCache.observe(tk)
-	if tk.checkFlick() || tk.checkStruck() || tk.checkStartUnseen() {
+	if tk.checkFlick() || tk.checkStruck() || tk.checkStartUnseen() || tk.checkVanished() {
 		tk.inStroke()
 	}
 }

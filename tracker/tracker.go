@@ -49,6 +49,9 @@ type Tracker struct {
 	// hands and arms over the board
 	coverage
 
+	// discs first seen moving in a stroke (see newcomer.go)
+	newArr arrivals
+
 	// output
 	eventQueue
 	pieces []Piece
@@ -210,6 +213,10 @@ type track struct {
 	// event it ends in is not sure.
 	lost       lostPlace
 	lostInView bool
+	// vanishT: between strokes, when the disc went missing after it was
+	// lost from sight in plain view (0: not so, or seen since): a stroke
+	// that fell between two frames may have taken it (see vanish.go).
+	vanishT float64
 }
 
 // lostPlace is where a disc was last seen (frame, p) before it went
@@ -381,6 +388,7 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 	tk.vacated()
 	tk.updateTracks()
 	tk.births()
+	tk.newcomers()
 	tk.keepStrays()
 	tk.fixtures.keep(tk.t, tk.dets, tk.detUsed, fixtureTol(&tk.cfg))
 	tk.observeHand()

@@ -220,6 +220,24 @@ func (b *background) illumAt(x, y float64) float64 {
 	return a*(1-ty) + c*ty
 }
 
+// observeFrame takes a new frame (the camera's): the block means of its
+// rectification at 2×2 samples per block by low, the detector's
+// low-resolution rectifier, made in one pass (remapMeans), or through
+// b.small where that cannot run (the same means); then as observe.
+func (b *background) observeFrame(frame gocv.Mat, low *rectifier) error {
+	if err := low.check(frame); err != nil {
+		return err
+	}
+	if remapMeans(frame, &low.map1, &low.map2, b.nb, b.prev) != nil {
+		if err := low.apply(frame, &b.small); err != nil {
+			return err
+		}
+		return b.observe()
+	}
+	b.prev, b.cur = b.cur, b.prev
+	return b.observeMeans()
+}
+
 // observe takes a new frame: b.small must hold it rectified at 2×2 samples
 // per block (the detector's low-resolution rectifier writes it).
 func (b *background) observe() error {
@@ -244,6 +262,13 @@ func (b *background) observe() error {
 			q[2] = 0.25 * float32(int(a[2])+int(a[5])+int(e[2])+int(e[5]))
 		}
 	}
+	return b.observeMeans()
+}
+
+// observeMeans is observe once b.cur holds the new frame's block means
+// (and b.prev the last frame's).
+func (b *background) observeMeans() error {
+	nb := b.nb
 	if b.first {
 		copy(b.bg, b.cur)
 		copy(b.ref, b.cur)
@@ -426,16 +451,18 @@ func (b *background) measureBoard() {
 // this frame is known: blocks under a hand must stay still longer).
 func (b *background) update(hand []bool) {
 	inv := float32(1 / math.Max(b.gain, 0.05))
-	for k := range b.stable {
-		st := b.stable[k]
+	nn := len(b.stable)
+	cur, bg, hand := b.cur[:3*nn], b.bg[:3*nn], hand[:nn]
+	for k, st := range b.stable {
 		if st < stableFrames || (hand[k] && st < handFrames) {
 			continue
 		}
-		o := 3 * k
-		for c := 0; c < 3; c++ {
-			t := b.cur[o+c] * inv
-			b.bg[o+c] += 0.25 * (t - b.bg[o+c])
-		}
+		c := cur[3*k : 3*k+3 : 3*k+3]
+		g := bg[3*k : 3*k+3 : 3*k+3]
+		t0, t1, t2 := c[0]*inv, c[1]*inv, c[2]*inv
+		g[0] += 0.25 * (t0 - g[0])
+		g[1] += 0.25 * (t1 - g[1])
+		g[2] += 0.25 * (t2 - g[2])
 	}
 }
 

@@ -305,10 +305,7 @@ func (d *Detector) Detect(frame gocv.Mat, index int, t float64) (Frame, error) {
 	if frame.Empty() {
 		return out, errors.New("vision: empty frame")
 	}
-	if err := d.low.apply(frame, &d.bg.small); err != nil {
-		return out, fmt.Errorf("vision: %w", err)
-	}
-	if err := d.bg.observe(); err != nil {
+	if err := d.bg.observeFrame(frame, d.low); err != nil {
 		return out, fmt.Errorf("vision: %w", err)
 	}
 	d.vt.thr = edgeThreshold(d.bg.boardY)

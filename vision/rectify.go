@@ -85,17 +85,25 @@ func (r *rectifier) check(frame gocv.Mat) error {
 }
 
 // apply writes the rectified image of frame into dst (allocated by the
-// caller at the table's size).
+// caller at the table's size): remapInto, or OpenCV's remap where that
+// cannot run (the same bytes).
 func (r *rectifier) apply(frame gocv.Mat, dst *gocv.Mat) error {
 	if err := r.check(frame); err != nil {
 		return err
 	}
-	gocv.Remap(frame, dst, &r.map1, &r.map2, gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
+	if remapInto(frame, dst, &r.map1, &r.map2, image.Rect(0, 0, r.map1.Cols(), r.map1.Rows())) != nil {
+		gocv.Remap(frame, dst, &r.map1, &r.map2, gocv.InterpolationLinear, gocv.BorderConstant, color.RGBA{})
+	}
 	return nil
 }
 
-// applyRect rectifies only the pixels of rect into the same pixels of dst.
+// applyRect rectifies only the pixels of rect into the same pixels of dst
+// (remapInto; OpenCV's remap, with the same bytes, where remapInto
+// cannot run).
 func (r *rectifier) applyRect(frame gocv.Mat, dst *gocv.Mat, rect image.Rectangle) {
+	if remapInto(frame, dst, &r.map1, &r.map2, rect) == nil {
+		return
+	}
 	m1 := r.map1.Region(rect)
 	m2 := r.map2.Region(rect)
 	d := dst.Region(rect)

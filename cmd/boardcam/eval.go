@@ -52,7 +52,8 @@ The true calibration of --calibration truth carries the true lens instead.
 instead, with frames taken away: "burst" (0.4 s dropped every 2 s),
 "random10" and "random30" (that share dropped at random, the same frames
 every run), "fps30" and "fps15" (the clip as a camera at that frame rate
-would film it) — each read unpaced, every frame read —, "speed1",
+would film it), "fps15late" (the same camera's frames half an interval
+later: the other frames) — each read unpaced, every frame read —, "speed1",
 "speed2", "speed4" and "speed8" (played at its frame rate on a modelled
 computer that many times slower than the one the analysis costs were
 measured on, boardcam run --slow-cpu N: the daemon drops and leaves out

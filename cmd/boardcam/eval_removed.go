@@ -40,6 +40,10 @@ type removal struct {
 	// tell).
 	drop func(clip string, fps, frames int) func(int64) bool
 	fps  int
+	// late: the slower camera's frames are taken half its frame interval
+	// later (the clip's odd frames at 30 fps, frames 2, 6, 10 … at 60):
+	// what happens between a camera's frames depends on where they fall.
+	late bool
 	// slow, instead, plays the clip at its frame rate on a modelled
 	// computer that many times slower than the one the analysis costs
 	// were measured on (boardcam run --slow-cpu; daemon.SlowCPU): the
@@ -65,6 +69,7 @@ var removals = []removal{
 	{Name: "random30", Help: "30% of the frames dropped at random", drop: randomDrop(0.30)},
 	{Name: "fps30", Help: "played as a 30 fps camera would film it (60 and 120 fps clips)", fps: 30},
 	{Name: "fps15", Help: "played as a 15 fps camera would film it", fps: 15},
+	{Name: "fps15late", Help: "played as a 15 fps camera would film it, half a frame interval later (the other frames)", fps: 15, late: true},
 	{Name: "speed1", Help: "played on the modelled computer the analysis costs were measured on (boardcam run --slow-cpu 1; deterministic)", slow: 1},
 	{Name: "speed2", Help: "played on a modelled computer 2 times slower (--slow-cpu 2)", slow: 2},
 	{Name: "speed4", Help: "played on a modelled computer 4 times slower (--slow-cpu 4; a Pi at 60 fps, about)", slow: 4},
@@ -159,43 +164,85 @@ func evalRemoved(ctx context.Context, s stdio, dir string, names []string, jobs 
 	if len(clips) == 0 {
 		return fmt.Errorf("no clip of %s keeps a score (no truth with a final state)", dir)
 	}
+	// A job plays one clip under the removals that do not depend on the
+	// wall clock, side by side on one decoder (sharedVideo): the clip is
+	// decoded once, not once per removal. The wall clock's speeds (wallK)
+	// are measured each on its own, as before.
 	type job struct {
-		c clipRun
-		r removal
+		c  clipRun
+		rs []removal
 	}
 	var todo []job
-	for _, n := range names {
-		r, _ := findRemoval(n)
-		for _, c := range clips {
-			todo = append(todo, job{c, r})
+	runs := 0
+	for _, c := range clips {
+		var shared []removal
+		for _, n := range names {
+			r, _ := findRemoval(n)
+			if r.speed > 0 {
+				todo = append(todo, job{c, []removal{r}})
+			} else {
+				shared = append(shared, r)
+			}
+			runs++
+		}
+		if len(shared) > 0 {
+			todo = append(todo, job{c, shared})
 		}
 	}
 	// The longest clips first, so that the workers end together.
 	sort.SliceStable(todo, func(i, j int) bool { return todo[i].c.Truth.Clip.Frames > todo[j].c.Truth.Clip.Frames })
-	results := make([]removedRun, len(todo))
+	var results []removedRun
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	done := 0
 	next := make(chan int)
 	start := time.Now()
+	finish := func(c clipRun, r removal, res removedRun) {
+		mu.Lock()
+		defer mu.Unlock()
+		results = append(results, res)
+		if !quiet {
+			v := res.Verdict
+			if res.Skipped != "" {
+				v = "skipped"
+			} else if res.Error != "" {
+				v = "error: " + res.Error
+			}
+			fmt.Fprintf(s.Err, "eval --remove: %d/%d %s %s: %s (%.0fs)\n", len(results), runs, r.Name, c.Name, v, time.Since(start).Seconds())
+		}
+	}
 	for w := 0; w < max(1, jobs); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = playRemoved(ctx, todo[i].c, todo[i].r)
-				mu.Lock()
-				done++
-				if !quiet {
-					v := results[i].Verdict
-					if results[i].Skipped != "" {
-						v = "skipped"
-					} else if results[i].Error != "" {
-						v = "error: " + results[i].Error
-					}
-					fmt.Fprintf(s.Err, "eval --remove: %d/%d %s %s: %s (%.0fs)\n", done, len(todo), todo[i].r.Name, todo[i].c.Name, v, time.Since(start).Seconds())
+				j := todo[i]
+				if len(j.rs) == 1 && j.rs[0].speed > 0 {
+					finish(j.c, j.rs[0], playRemoved(ctx, j.c, j.rs[0], nil))
+					continue
 				}
-				mu.Unlock()
+				v, err := newSharedVideo(j.c.Video, analysis.Pictures{})
+				if err != nil {
+					for _, r := range j.rs {
+						finish(j.c, r, removedRun{Clip: j.c.Name, Removal: r.Name, Error: err.Error()})
+					}
+					continue
+				}
+				readers := make([]*sharedReader, len(j.rs))
+				for k := range j.rs {
+					readers[k] = v.reader()
+				}
+				var group sync.WaitGroup
+				for k, r := range j.rs {
+					group.Add(1)
+					go func() {
+						defer group.Done()
+						res := playRemoved(ctx, j.c, r, readers[k])
+						readers[k].Close() // also when the run never read
+						finish(j.c, r, res)
+					}()
+				}
+				group.Wait()
+				v.Close()
 			}
 		}()
 	}
@@ -298,8 +345,9 @@ func writeRemovedTable(w io.Writer, sums []removedSummary, runs []removedRun) {
 	}
 }
 
-// playRemoved plays one clip with frames removed through the daemon.
-func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
+// playRemoved plays one clip with frames removed through the daemon;
+// src, when not nil, is the clip's video (else the run opens it).
+func playRemoved(ctx context.Context, c clipRun, r removal, src daemon.Source) (out removedRun) {
 	out = removedRun{Clip: c.Name, Removal: r.Name}
 	fps, frames := c.Truth.Clip.FPS, c.Truth.Clip.Frames
 	if fps <= 0 {
@@ -324,6 +372,9 @@ func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
 		out.Error = err.Error()
 		return out
 	}
+	if src != nil && r.fps == 0 {
+		d.Source = src
+	}
 	gone := func(int64) bool { return false }
 	var seen *analysedFrames
 	if r.slow > 0 {
@@ -338,18 +389,23 @@ func playRemoved(ctx context.Context, c clipRun, r removal) (out removedRun) {
 			out.Skipped = fmt.Sprintf("filmed at %d fps", fps)
 			return out
 		}
-		spec, err := daemon.ParseSource(c.Video, "")
-		if err != nil {
-			out.Error = err.Error()
-			return out
+		if src == nil {
+			spec, err := daemon.ParseSource(c.Video, "")
+			if err != nil {
+				out.Error = err.Error()
+				return out
+			}
+			if src, err = daemon.NewCaptureSource(spec, daemon.CaptureOptions{}, analysis.Pictures{}); err != nil {
+				out.Error = err.Error()
+				return out
+			}
 		}
-		src, err := daemon.NewCaptureSource(spec, daemon.CaptureOptions{}, analysis.Pictures{})
-		if err != nil {
-			out.Error = err.Error()
-			return out
+		skip := 0
+		if r.late {
+			skip = k / 2
 		}
-		d.Source = &everyKth{Source: src, k: k}
-		gone = func(i int64) bool { return i%int64(k) != 0 }
+		d.Source = &everyKth{Source: src, k: k, skip: skip}
+		gone = func(i int64) bool { return i%int64(k) != int64(skip) }
 	} else {
 		gone = r.drop(c.Name, fps, frames)
 		d.Remove = gone
@@ -434,24 +490,38 @@ func firstDiff(v clipVerdict) int {
 	return len(v.Want)
 }
 
-// everyKth is a source that delivers every k-th frame of another: the
-// clip as a camera at 1/k of its frame rate would have filmed it.
+// everyKth is a source that delivers every k-th frame of another, from
+// frame skip on: the clip as a camera at 1/k of its frame rate would have
+// filmed it.
 type everyKth struct {
 	daemon.Source
-	k int
+	k, skip int
+	skipped bool
 }
 
 func (e *everyKth) Info() daemon.SourceInfo {
 	i := e.Source.Info()
 	i.FPS /= float64(e.k)
 	if i.Frames > 0 {
-		i.Frames = (i.Frames + e.k - 1) / e.k
+		i.Frames = max(0, i.Frames-e.skip+e.k-1) / e.k
 	}
 	i.Identity += fmt.Sprintf("#every%d", e.k)
+	if e.skip > 0 {
+		i.Identity += fmt.Sprintf("+%d", e.skip)
+	}
 	return i
 }
 
 func (e *everyKth) Read(dst sight.Image) (time.Duration, error) {
+	for j := 0; !e.skipped && j < e.skip; j++ {
+		skip := gocv.NewMat()
+		_, err := e.Source.Read(&skip)
+		skip.Close()
+		if err != nil {
+			return 0, err
+		}
+	}
+	e.skipped = true
 	pts, err := e.Source.Read(dst)
 	if err != nil {
 		return pts, err

@@ -2,8 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/boardcam/boardcam/corpus"
@@ -29,7 +33,8 @@ var knownWrongAtLowerFPS = map[string]bool{}
 // (knownWrongAtLowerFPS), which must still end wrong. Deterministic (the
 // same frames every run). It analyses about half the corpus' frames
 // (fps15 a half of the 30 fps clips and a quarter of the 60 fps ones,
-// fps30 half of the five 60 fps clips) and decodes them all 1.2 times.
+// fps30 half of the five 60 fps clips); the frames are decoded once for
+// both tests (removedCorpus).
 // Frames the daemon knows it missed are TestRunSlowerCPU's (the slower
 // computers drop and leave out frames as the daemon decides); bursts,
 // frames dropped at random (random10, random30) and the wall clock's
@@ -39,12 +44,12 @@ func TestEvalFramesRemoved(t *testing.T) {
 	if os.Getenv("BOARDCAM_E2E") == "" {
 		t.Skip("set BOARDCAM_E2E=1 to play the corpus with frames removed")
 	}
-	t.Parallel() // with TestRunSlowerCPU: two workers each, the CPU's share
-	code, out, errOut := runCmd(t, "", "eval", "--remove", "fps30,fps15", "--json", "--quiet", "../../testdata/videos")
-	rep := removedReport(t, code, out, errOut)
-	if len(rep.Runs) == 0 {
+	t.Parallel()
+	all := removedCorpus(t)
+	if len(all.rep.Runs) == 0 {
 		t.Skip("the corpus clips are not rendered")
 	}
+	rep := all.only([]string{"fps30", "fps15"})
 	logSummary(t, "frames removed", rep)
 	played, wrong := map[string]int{}, 0
 	for _, r := range rep.Runs {
@@ -74,8 +79,81 @@ func TestEvalFramesRemoved(t *testing.T) {
 			t.Errorf("%s: no run played", n)
 		}
 	}
-	if want := min(wrong, 1); code != want {
-		t.Errorf("%d runs wrong, exit %d (want %d): %s", wrong, code, want, errOut)
+	all.checkExit(t, wrong)
+}
+
+// removedRuns is the corpus played once with the removals of
+// TestRunSlowerCPU and TestEvalFramesRemoved: one eval --remove, so that
+// each clip is decoded once for its six runs (the runs are the same as
+// in two evals: each is a function of its clip and its removal).
+type removedRuns struct {
+	rep         removedReportJSON
+	code        int
+	errOut      string
+	wrong       map[string]int // per removal
+	err         string         // the eval could not be read
+	sweep, lost []string
+}
+
+var (
+	removedOnce sync.Once
+	removedAll  removedRuns
+)
+
+// removedCorpus runs `boardcam eval --remove speed1,speed2,speed4,speed8,
+// fps30,fps15 --json` on the corpus, once per test binary.
+func removedCorpus(t *testing.T) *removedRuns {
+	t.Helper()
+	removedOnce.Do(func() {
+		r := &removedAll
+		r.sweep, r.lost = []string{"speed1", "speed2", "speed4", "speed8"}, []string{"fps30", "fps15"}
+		code, out, errOut := runCmd(t, "", "eval", "--remove", strings.Join(append(append([]string(nil), r.sweep...), r.lost...), ","), "--json", "--quiet", "../../testdata/videos")
+		r.code, r.errOut, r.wrong = code, errOut, map[string]int{}
+		if err := json.Unmarshal([]byte(out), &r.rep); err != nil {
+			r.err = fmt.Sprintf("exit %d, %v: %s\n%s", code, err, out, errOut)
+			return
+		}
+		for _, run := range r.rep.Runs {
+			if run.Skipped == "" && (run.Error != "" || runWrong(run)) {
+				r.wrong[run.Removal]++
+			}
+		}
+	})
+	if removedAll.err != "" {
+		t.Fatal(removedAll.err)
+	}
+	return &removedAll
+}
+
+// only is the report of the named removals alone.
+func (r *removedRuns) only(names []string) removedReportJSON {
+	var out removedReportJSON
+	for _, s := range r.rep.Summary {
+		if slices.Contains(names, s.Removal) {
+			out.Summary = append(out.Summary, s)
+		}
+	}
+	for _, run := range r.rep.Runs {
+		if slices.Contains(names, run.Removal) {
+			out.Runs = append(out.Runs, run)
+		}
+	}
+	return out
+}
+
+// checkExit checks eval's exit status: 1 when a run of any removal ended
+// wrong (wrong of this test's, the others' as counted by the eval), else 0.
+func (r *removedRuns) checkExit(t *testing.T, wrong int) {
+	t.Helper()
+	total := 0
+	for _, n := range r.wrong {
+		total += n
+	}
+	if wrong > total {
+		t.Errorf("%d runs wrong here, %d in all", wrong, total)
+	}
+	if want := min(total, 1); r.code != want {
+		t.Errorf("%d runs wrong (%d here), exit %d (want %d): %s", total, wrong, r.code, want, r.errOut)
 	}
 }
 

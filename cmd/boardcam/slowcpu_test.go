@@ -30,26 +30,25 @@ var knownWrongOnSlowerCPU = map[string]bool{}
 // computer the costs were measured on keeps up with every clip but for
 // the frames that arrive while it first looks for the board).
 //
-// Cost: the four speeds decode every frame four times and analyse about
-// 3.3 times the corpus' frames (all at K = 1 and 2 but for the 60 and
-// 120 fps clips at 2; at 4 and 8 what the modelled time allows), about
-// 2.7 times what TestRunCorpusClips cost alone. It replaces
-// TestRunCorpusClips (K = 1) and the bursts of TestEvalFramesRemoved (a
-// stall of the analysis made repeatable by hand, which the slower
-// computers now make as the daemon would), so CI pays about 0.9 corpus
-// passes more than before. It runs with TestEvalFramesRemoved, two
-// workers each.
+// Cost: the four speeds analyse about 3.3 times the corpus' frames (all
+// at K = 1 and 2 but for the 60 and 120 fps clips at 2; at 4 and 8 what
+// the modelled time allows), about 2.7 times what TestRunCorpusClips cost
+// alone. It replaces TestRunCorpusClips (K = 1) and the bursts of
+// TestEvalFramesRemoved (a stall of the analysis made repeatable by hand,
+// which the slower computers now make as the daemon would). It shares
+// one eval --remove with TestEvalFramesRemoved (removedCorpus), which
+// decodes each clip once for its six removals.
 func TestRunSlowerCPU(t *testing.T) {
 	if os.Getenv("BOARDCAM_E2E") == "" {
 		t.Skip("set BOARDCAM_E2E=1 to play the corpus on the slower computers")
 	}
-	t.Parallel() // with TestEvalFramesRemoved: two workers each, the CPU's share
+	t.Parallel()
 	speeds := []string{"speed1", "speed2", "speed4", "speed8"}
-	code, out, errOut := runCmd(t, "", "eval", "--remove", strings.Join(speeds, ","), "--json", "--quiet", "../../testdata/videos")
-	rep := removedReport(t, code, out, errOut)
-	if len(rep.Runs) == 0 {
+	all := removedCorpus(t)
+	if len(all.rep.Runs) == 0 {
 		t.Skip("the corpus clips are not rendered")
 	}
+	rep := all.only(speeds)
 	logSummary(t, "slower computers", rep)
 	played, wrong := map[string]int{}, 0
 	for _, r := range rep.Runs {
@@ -87,9 +86,7 @@ func TestRunSlowerCPU(t *testing.T) {
 			t.Errorf("speed8: no stroke lost a frame")
 		}
 	}
-	if want := min(wrong, 1); code != want {
-		t.Errorf("%d runs wrong, exit %d (want %d): %s", wrong, code, want, errOut)
-	}
+	all.checkExit(t, wrong)
 }
 
 // logSummary logs the right/held/wrong figures of an eval --remove.

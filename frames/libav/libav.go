@@ -127,12 +127,18 @@ static int reader_open_codec(reader *r, int codec, const uint8_t *extra, int n, 
 }
 
 // reader_receive converts the next decoded frame into dst (w*h*3 bytes,
-// BGR): 0, or AVERROR(EAGAIN) when the decoder wants a packet, AVERROR_EOF
-// at the end, another negative AVERROR on an error.
+// BGR; NULL: decoded, not converted): 0, or AVERROR(EAGAIN) when the
+// decoder wants a packet, AVERROR_EOF at the end, another negative AVERROR
+// on an error.
 static int reader_receive(reader *r, uint8_t *dst, int w, int h) {
 	int e = avcodec_receive_frame(r->cc, r->frame);
 	if (e < 0) return e;
 	if (r->frame->width != w || r->frame->height != h) { av_frame_unref(r->frame); return AVERROR_INVALIDDATA; }
+	if (!dst) {
+		r->pts = r->frame->best_effort_timestamp;
+		av_frame_unref(r->frame);
+		return 0;
+	}
 	r->sws = sws_getCachedContext(r->sws, w, h, r->frame->format, w, h, AV_PIX_FMT_BGR24, SWS_BICUBIC, NULL, NULL, NULL);
 	if (!r->sws) { av_frame_unref(r->frame); return AVERROR(EINVAL); }
 	uint8_t *d[4] = {dst, NULL, NULL, NULL};
@@ -333,7 +339,26 @@ func (v *Video) Next(dst []byte) error {
 	if len(dst) != v.info.FrameSize() {
 		return fmt.Errorf("libav: buffer of %d bytes for a %dx%d frame", len(dst), v.info.Width, v.info.Height)
 	}
-	d := (*C.uint8_t)(unsafe.Pointer(&dst[0]))
+	return v.next((*C.uint8_t)(unsafe.Pointer(&dst[0])))
+}
+
+// Skip decodes the next frame without converting it to BGR (a frame the
+// caller drops): the decoder needs every frame, the conversion and a
+// picture to hold it are spared. Frames and PTS count it as Next does.
+func (v *Video) Skip() error {
+	if v.r == nil {
+		return fmt.Errorf("libav: %s: closed", v.path)
+	}
+	return v.next(nil)
+}
+
+// ExactFrames reports whether Info().Frames is the exact number of frames
+// the video decodes to (an MP4 or QuickTime file: its sample count), not
+// an estimate from the container.
+func (v *Video) ExactFrames() bool { return v.m != nil }
+
+// next decodes the next frame into d (nil: not converted).
+func (v *Video) next(d *C.uint8_t) error {
 	w, h := C.int(v.info.Width), C.int(v.info.Height)
 	if v.m == nil {
 		switch e := C.reader_next_fmt(v.r, d, w, h); {

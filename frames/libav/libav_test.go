@@ -120,3 +120,55 @@ func TestStreamAndPTS(t *testing.T) {
 		t.Errorf("an unreachable stream: %v", err)
 	}
 }
+
+// Skip decodes a frame without converting it: the frames after skipped
+// ones are the bytes Next gives reading every frame, and Frames and PTS
+// count the skipped ones; both through the MP4 demuxer and libavformat.
+func TestSkip(t *testing.T) {
+	const path = "../../testdata/videos/demo.mp4"
+	for _, viaFormat := range []bool{false, true} {
+		open := func() *libav.Video {
+			var v *libav.Video
+			var err error
+			if viaFormat {
+				v, err = libav.OpenStream(path, "demo", nil)
+			} else {
+				v, err = libav.Open(path)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		all, some := open(), open()
+		if all.ExactFrames() == viaFormat {
+			t.Errorf("libavformat %v: ExactFrames %v", viaFormat, all.ExactFrames())
+		}
+		a := make([]byte, all.Info().FrameSize())
+		b := make([]byte, some.Info().FrameSize())
+		for i := 0; i < 40; i++ {
+			if err := all.Next(a); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			if i >= 5 && i < 30 {
+				err = some.Skip()
+			} else {
+				err = some.Next(b)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			pa, _ := all.PTS()
+			pb, _ := some.PTS()
+			if pa != pb || all.Frames() != some.Frames() {
+				t.Fatalf("libavformat %v, frame %d: PTS %v / %v, Frames %d / %d", viaFormat, i, pa, pb, all.Frames(), some.Frames())
+			}
+			if (i < 5 || i >= 30) && !bytes.Equal(a, b) {
+				t.Fatalf("libavformat %v: frame %d differs after skipping", viaFormat, i)
+			}
+		}
+		all.Close()
+		some.Close()
+	}
+}

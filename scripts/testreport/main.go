@@ -3,7 +3,11 @@
 // failing tests), then how long each package took and the slowest tests:
 // where the suite's time goes, in the CI log.
 //
-//	go test -json ./... | go run ./scripts/testreport [-top N]
+//	go test -json ./... | go run ./scripts/testreport [-top N] [-cpu FILE]
+//
+// With -cpu (the test binaries run by `testreport exec`, cpu.go) it adds
+// the CPU time (user + system) of each package and of the tests that used
+// the most: the measure that a loaded machine does not inflate.
 //
 // It exits 1 when a test or a package failed (and when the input has no
 // package result at all).
@@ -34,12 +38,16 @@ type result struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "exec" {
+		os.Exit(execTest(os.Args[2:]))
+	}
 	top := flag.Int("top", 15, "how many of the slowest tests to list")
+	cpuFile := flag.String("cpu", "", "the records of `testreport exec` (TESTREPORT_CPU): CPU per package and test")
 	flag.Parse()
-	os.Exit(report(os.Stdin, os.Stdout, *top))
+	os.Exit(report(os.Stdin, os.Stdout, *top, *cpuFile))
 }
 
-func report(in io.Reader, out io.Writer, top int) int {
+func report(in io.Reader, out io.Writer, top int, cpuFile string) int {
 	var pkgs, tests []result
 	output := map[string][]string{} // package/test → its lines, until it passes
 	failed := false
@@ -95,6 +103,11 @@ func report(in io.Reader, out io.Writer, top int) int {
 		}
 		fmt.Fprintf(out, "  %7.1f s  %s\n", t.elapsed, t.name)
 	}
+	if cpuFile != "" && len(pkgs) > 0 {
+		if err := reportCPU(out, cpuFile, modulePrefix(pkgs[0].name), pkgs, top); err != nil {
+			fmt.Fprintln(out, "testreport:", err)
+		}
+	}
 	if failed || len(pkgs) == 0 {
 		return 1
 	}
@@ -109,4 +122,47 @@ func modulePrefix(pkg string) string {
 		return ""
 	}
 	return strings.Join(parts[:3], "/") + "/"
+}
+
+// reportCPU prints the CPU time per package and of the tests that used
+// the most.
+func reportCPU(out io.Writer, file, module string, pkgs []result, top int) error {
+	recs, err := readCPU(file, module)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		name      string
+		wall, cpu float64
+	}
+	var rows, tests []row
+	var total float64
+	for _, p := range pkgs {
+		r, ok := recs[p.name]
+		if !ok {
+			continue
+		}
+		c := r.User + r.Sys
+		total += c
+		rows = append(rows, row{p.name, p.elapsed, c})
+		for n, v := range r.Tests {
+			tests = append(tests, row{strings.TrimPrefix(p.name, module) + " " + n, 0, v})
+		}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].cpu > rows[j].cpu })
+	sort.SliceStable(tests, func(i, j int) bool { return tests[i].cpu > tests[j].cpu })
+	fmt.Fprintf(out, "CPU per package (user+sys; test binaries only, %.0f s in all):\n", total)
+	for _, r := range rows {
+		if r.cpu >= 1 {
+			fmt.Fprintf(out, "  %7.1f s CPU  %7.1f s wall  %s\n", r.cpu, r.wall, r.name)
+		}
+	}
+	fmt.Fprintf(out, "tests that used the most CPU (parallel tests share what ran together):\n")
+	for i, t := range tests {
+		if i == top {
+			break
+		}
+		fmt.Fprintf(out, "  %7.1f s CPU  %s\n", t.cpu, t.name)
+	}
+	return nil
 }

@@ -1,0 +1,363 @@
+package vision
+
+/*
+#cgo CFLAGS: -O3
+#include <stdint.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+// bc_px is one output pixel of OpenCV's bilinear remap of an 8-bit
+// 3-channel image with fixed-point weights w (four taps, 2^15 in all):
+// each channel (sum of the taps times their weights + 2^14) >> 15.
+// S is the top-left tap, inside the image with its three neighbours;
+// wide != 0 allows 8-byte loads at S and S + sstep (two bytes past the
+// four taps). OpenCV 4.6 has no vector code for three channels; this
+// handles the pixel's three channels in one SSE2 multiply-add.
+static inline void bc_px(const uint8_t *S, long sstep, const int16_t *w, uint8_t *D, int wide, int simd) {
+#if defined(__SSE2__)
+	if (simd) {
+		const __m128i zero = _mm_setzero_si128();
+		__m128i ta, tb;
+		if (wide) {
+			ta = _mm_loadl_epi64((const __m128i *)S);
+			tb = _mm_loadl_epi64((const __m128i *)(S + sstep));
+			ta = _mm_unpacklo_epi8(ta, _mm_srli_epi64(ta, 24)); // B0 B1 G0 G1 R0 R1
+			tb = _mm_unpacklo_epi8(tb, _mm_srli_epi64(tb, 24));
+		} else {
+			uint32_t a0, a1, b0, b1;
+			memcpy(&a0, S, 4);
+			memcpy(&a1, S + 2, 4); // R0 B1 G1 R1: never past the image's last byte
+			memcpy(&b0, S + sstep, 4);
+			memcpy(&b1, S + sstep + 2, 4);
+			ta = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a0), _mm_cvtsi32_si128((int)(a1 >> 8)));
+			tb = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)b0), _mm_cvtsi32_si128((int)(b1 >> 8)));
+		}
+		int32_t wa, wb;
+		memcpy(&wa, w, 4);
+		memcpy(&wb, w + 2, 4);
+		__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), _mm_set1_epi32(wa)),
+			_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), _mm_set1_epi32(wb)));
+		s = _mm_srai_epi32(_mm_add_epi32(s, _mm_set1_epi32(1 << 14)), 15);
+		s = _mm_packs_epi32(s, s);
+		uint32_t o = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(s, s));
+		D[0] = (uint8_t)o;
+		D[1] = (uint8_t)(o >> 8);
+		D[2] = (uint8_t)(o >> 16);
+		return;
+	}
+#endif
+	const uint8_t *T = S + sstep;
+	for (int k = 0; k < 3; k++) {
+		int v = S[k] * w[0] + S[k + 3] * w[1] + T[k] * w[2] + T[k + 3] * w[3];
+		D[k] = (uint8_t)((v + (1 << 14)) >> 15);
+	}
+}
+
+// bc_border is bc_px for a pixel whose taps are not all inside: a tap
+// outside the image is 0 (OpenCV: the border value, or the border value
+// outright when all four are outside).
+static void bc_border(const uint8_t *src, int sw, int sh, long sstep, int sx, int sy, const int16_t *w, uint8_t *D) {
+	int v0[3] = {0, 0, 0}, v1[3] = {0, 0, 0}, v2[3] = {0, 0, 0}, v3[3] = {0, 0, 0};
+	int in0x = (unsigned)sx < (unsigned)sw, in1x = (unsigned)(sx + 1) < (unsigned)sw;
+	int in0y = (unsigned)sy < (unsigned)sh, in1y = (unsigned)(sy + 1) < (unsigned)sh;
+	for (int k = 0; k < 3; k++) {
+		if (in0y && in0x) v0[k] = src[sy * sstep + sx * 3 + k];
+		if (in0y && in1x) v1[k] = src[sy * sstep + (sx + 1) * 3 + k];
+		if (in1y && in0x) v2[k] = src[(sy + 1) * sstep + sx * 3 + k];
+		if (in1y && in1x) v3[k] = src[(sy + 1) * sstep + (sx + 1) * 3 + k];
+	}
+	for (int k = 0; k < 3; k++) {
+		int v = v0[k] * w[0] + v1[k] * w[1] + v2[k] * w[2] + v3[k] * w[3];
+		D[k] = (uint8_t)((v + (1 << 14)) >> 15);
+	}
+}
+
+// bc_remap_px computes the table's pixel at index k into D.
+static inline void bc_remap_px(const uint8_t *src, int sw, int sh, long sstep, long wideEnd,
+		const int16_t *m1, const uint16_t *m2, long k, const int16_t *wtab, uint8_t *D, int simd) {
+	int sx = m1[2 * k], sy = m1[2 * k + 1];
+	const int16_t *w = wtab + 4 * (m2[k] & 1023);
+	if ((unsigned)sx < (unsigned)(sw - 1) && (unsigned)sy < (unsigned)(sh - 1)) {
+		long off = sy * sstep + sx * 3;
+		bc_px(src + off, sstep, w, D, off < wideEnd, simd);
+	} else {
+		bc_border(src, sw, sh, sstep, sx, sy, w, D);
+	}
+}
+
+// bc_remap8u3 is OpenCV's remap of an 8-bit 3-channel image with
+// fixed-point tables (CV_16SC2 positions, CV_16UC1 indices into wtab),
+// bilinear, BORDER_CONSTANT 0, for the table's pixels x0 <= x < x1,
+// y0 <= y < y1 (dst, n pixels wide, and the tables share their
+// coordinates).
+static void bc_remap8u3(const uint8_t *src, int sw, int sh, long sstep,
+		const int16_t *m1, const uint16_t *m2, int n, uint8_t *dst,
+		int x0, int y0, int x1, int y1, const int16_t *wtab, int simd) {
+	// an 8-byte load at the bottom tap stays inside the image below this
+	long wideEnd = (long)sh * sstep - 8 - sstep;
+	for (int y = y0; y < y1; y++) {
+		if (simd) {
+			for (int x = x0; x < x1; x++) {
+				long k = (long)y * n + x;
+				bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab, dst + 3 * k, 1);
+			}
+		} else {
+			for (int x = x0; x < x1; x++) {
+				long k = (long)y * n + x;
+				bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab, dst + 3 * k, 0);
+			}
+		}
+	}
+}
+
+// bc_means8u3 is bc_remap8u3 over a whole 2nb×2nb table followed by the
+// means of its 2×2 blocks: cur[3(j·nb+i)+c] = 0.25·(the four pixels'
+// channel c), the float32 the background computed from the remapped
+// image (the sum is exact, the product by 0.25 too).
+static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
+		const int16_t *m1, const uint16_t *m2, int nb, float *cur,
+		const int16_t *wtab, int simd) {
+	long wideEnd = (long)sh * sstep - 8 - sstep;
+	int n = 2 * nb;
+	for (int j = 0; j < nb; j++) {
+		for (int i = 0; i < nb; i++) {
+			uint8_t p[4][4];
+			long k = (long)(2 * j) * n + 2 * i;
+			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab, p[0], simd);
+			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab, p[1], simd);
+			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab, p[2], simd);
+			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab, p[3], simd);
+			float *q = cur + 3 * ((long)j * nb + i);
+			for (int c = 0; c < 3; c++) {
+				q[c] = 0.25f * (float)((int)p[0][c] + (int)p[1][c] + (int)p[2][c] + (int)p[3][c]);
+			}
+		}
+	}
+}
+
+// bc_edges is OpenCV's 3×3 Sobel derivatives (8-bit BGR to 16-bit, x and
+// y, BORDER_REPLICATE at the image's edges, the true pixels around the
+// region) of the n×n image img within [x0, x1)×[y0, y1), followed by
+// edgeRow on each row: the strongest channel's gradient (the first of
+// equals) in ex, ey and its squared magnitude in e, zero below thr2 (the
+// threshold squared), and the row's columns at or above it (from x0) in
+// cols, row after row, ends[y−y0] the count so far. gxr and gyr hold
+// 3(x1−x0) values each. All integer: the sums are exact, as OpenCV's.
+static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, int thr2,
+		float *e, float *ex, float *ey, int32_t *cols, int32_t *ends, int16_t *gxr, int16_t *gyr) {
+	int w = x1 - x0;
+	long st = 3L * n, total = 0;
+	for (int y = y0; y < y1; y++) {
+		const uint8_t *A = img + (long)(y > 0 ? y - 1 : 0) * st;
+		const uint8_t *B = img + (long)y * st;
+		const uint8_t *C = img + (long)(y < n - 1 ? y + 1 : n - 1) * st;
+		// the gradients of the row: interior pixels flat (a channel's
+		// neighbours are 3 bytes away), the image's edge columns clamped
+		int xs = x0 > 1 ? x0 : 1, xe = x1 < n - 1 ? x1 : n - 1;
+		for (int x = x0; x < xs && x < x1; x++) {
+			int xm = x > 0 ? x - 1 : 0, xp = x < n - 1 ? x + 1 : n - 1;
+			for (int c = 0; c < 3; c++) {
+				int j = 3 * (x - x0) + c;
+				gxr[j] = (int16_t)((A[3 * xp + c] - A[3 * xm + c]) + 2 * (B[3 * xp + c] - B[3 * xm + c]) + (C[3 * xp + c] - C[3 * xm + c]));
+				gyr[j] = (int16_t)((C[3 * xm + c] + 2 * C[3 * x + c] + C[3 * xp + c]) - (A[3 * xm + c] + 2 * A[3 * x + c] + A[3 * xp + c]));
+			}
+		}
+		if (xs < xe) {
+			int16_t *gx = gxr + 3 * (xs - x0), *gy = gyr + 3 * (xs - x0);
+			const uint8_t *a = A + 3 * xs, *b = B + 3 * xs, *c = C + 3 * xs;
+			int m = 3 * (xe - xs);
+			for (int j = 0; j < m; j++) {
+				gx[j] = (int16_t)((a[j + 3] - a[j - 3]) + 2 * (b[j + 3] - b[j - 3]) + (c[j + 3] - c[j - 3]));
+				gy[j] = (int16_t)((c[j - 3] + 2 * c[j] + c[j + 3]) - (a[j - 3] + 2 * a[j] + a[j + 3]));
+			}
+		}
+		for (int x = xe > xs ? xe : xs; x < x1; x++) {
+			if (x < x0) continue;
+			int xm = x > 0 ? x - 1 : 0, xp = x < n - 1 ? x + 1 : n - 1;
+			for (int c = 0; c < 3; c++) {
+				int j = 3 * (x - x0) + c;
+				gxr[j] = (int16_t)((A[3 * xp + c] - A[3 * xm + c]) + 2 * (B[3 * xp + c] - B[3 * xm + c]) + (C[3 * xp + c] - C[3 * xm + c]));
+				gyr[j] = (int16_t)((C[3 * xm + c] + 2 * C[3 * x + c] + C[3 * xp + c]) - (A[3 * xm + c] + 2 * A[3 * x + c] + A[3 * xp + c]));
+			}
+		}
+		// edgeRow
+		long k0 = (long)y * n + x0;
+		float *er = e + k0, *exr = ex + k0, *eyr = ey + k0;
+		int32_t *cr = cols + total;
+		int k = 0;
+		for (int i = 0; i < w; i++) {
+			const int16_t *g = gxr + 3 * i, *h = gyr + 3 * i;
+			int bx = g[0], by = h[0], mm = g[0] * g[0] + h[0] * h[0];
+			int m1 = g[1] * g[1] + h[1] * h[1];
+			if (m1 > mm) { bx = g[1]; by = h[1]; mm = m1; }
+			int m2 = g[2] * g[2] + h[2] * h[2];
+			if (m2 > mm) { bx = g[2]; by = h[2]; mm = m2; }
+			int on = (thr2 - 1 - mm) >> 31;
+			er[i] = (float)(mm & on);
+			exr[i] = (float)(bx & on);
+			eyr[i] = (float)(by & on);
+			cr[k] = i;
+			k -= on;
+		}
+		total += k;
+		ends[y - y0] = (int32_t)total;
+	}
+}
+*/
+import "C"
+
+import (
+	"errors"
+	"image"
+	"unsafe"
+
+	"gocv.io/x/gocv"
+)
+
+// remapTab is OpenCV's bilinear fixed-point weight table (imgwarp.cpp,
+// initInterTab2D with INTER_LINEAR): for the fractions (a/32, b/32) of
+// entry b·32+a, the weights (1−x)(1−y), x(1−y), (1−x)y, xy times 2^15.
+// The products are exact in float; only entry 0 rounds: its 2^15
+// saturates to 32767 and OpenCV's correction gives the missing 1 to the
+// fourth weight (its search for the largest weight starts there and reads
+// past the entry, into zeros), so entry 0 is {32767, 0, 0, 1}.
+var remapTab = func() [4 * interTabSize * interTabSize]int16 {
+	var t [4 * interTabSize * interTabSize]int16
+	for i := 0; i < interTabSize; i++ {
+		fy := float32(i) * (1 / float32(interTabSize))
+		ty := [2]float32{1 - fy, fy}
+		for j := 0; j < interTabSize; j++ {
+			fx := float32(j) * (1 / float32(interTabSize))
+			tx := [2]float32{1 - fx, fx}
+			e := t[4*(i*interTabSize+j):]
+			for k1 := 0; k1 < 2; k1++ {
+				for k2 := 0; k2 < 2; k2++ {
+					v := int(ty[k1] * tx[k2] * (1 << 15))
+					e[2*k1+k2] = int16(min(v, 32767))
+				}
+			}
+		}
+	}
+	t[3] = 1
+	return t
+}()
+
+// remapSIMD selects the vector path (tests compare it with the scalar one).
+var remapSIMD = true
+
+// remapInto rectifies the pixels of rect (in the table's coordinates) of
+// frame into the same pixels of dst, as gocv.Remap with the tables map1
+// (CV_16SC2) and map2 (CV_16UC1), INTER_LINEAR and BORDER_CONSTANT 0,
+// byte for byte. frame must be 8-bit BGR; dst is the tables' size and
+// type CV_8UC3. It returns an error when a Mat is not continuous or the
+// sizes disagree (the caller then uses OpenCV).
+func remapInto(frame gocv.Mat, dst *gocv.Mat, map1, map2 *gocv.Mat, rect image.Rectangle) error {
+	n, m := map1.Cols(), map1.Rows()
+	if dst.Cols() != n || dst.Rows() != m || dst.Type() != gocv.MatTypeCV8UC3 || map2.Cols() != n || map2.Rows() != m ||
+		frame.Type() != gocv.MatTypeCV8UC3 || !rect.In(image.Rect(0, 0, n, m)) {
+		return errors.New("remap: sizes or types differ")
+	}
+	if rect.Empty() {
+		return nil
+	}
+	src, err := frame.DataPtrUint8()
+	if err != nil {
+		return err
+	}
+	d, err := dst.DataPtrUint8()
+	if err != nil {
+		return err
+	}
+	m1, err := map1.DataPtrInt16()
+	if err != nil {
+		return err
+	}
+	m2, err := map2.DataPtrUint16()
+	if err != nil {
+		return err
+	}
+	if len(src) == 0 || len(d) < 3*n*m || len(m1) < 2*n*m || len(m2) < n*m {
+		return errors.New("remap: empty Mat")
+	}
+	simd := C.int(0)
+	if remapSIMD {
+		simd = 1
+	}
+	C.bc_remap8u3((*C.uint8_t)(unsafe.Pointer(&src[0])), C.int(frame.Cols()), C.int(frame.Rows()), C.long(3*frame.Cols()),
+		(*C.int16_t)(unsafe.Pointer(&m1[0])), (*C.uint16_t)(unsafe.Pointer(&m2[0])), C.int(n),
+		(*C.uint8_t)(unsafe.Pointer(&d[0])), C.int(rect.Min.X), C.int(rect.Min.Y), C.int(rect.Max.X), C.int(rect.Max.Y),
+		(*C.int16_t)(unsafe.Pointer(&remapTab[0])), simd)
+	return nil
+}
+
+// remapMeans is remapInto over the whole of a 2nb×2nb table followed by
+// the means of its 2×2 blocks, BGR, into cur (3·nb·nb): the block means
+// the background takes of the image the low-resolution rectifier makes,
+// without making it. It returns an error where remapInto would.
+func remapMeans(frame gocv.Mat, map1, map2 *gocv.Mat, nb int, cur []float32) error {
+	n := 2 * nb
+	if map1.Cols() != n || map1.Rows() != n || map2.Cols() != n || map2.Rows() != n || len(cur) < 3*nb*nb ||
+		frame.Type() != gocv.MatTypeCV8UC3 || nb == 0 {
+		return errors.New("remap: sizes or types differ")
+	}
+	src, err := frame.DataPtrUint8()
+	if err != nil {
+		return err
+	}
+	m1, err := map1.DataPtrInt16()
+	if err != nil {
+		return err
+	}
+	m2, err := map2.DataPtrUint16()
+	if err != nil {
+		return err
+	}
+	if len(src) == 0 || len(m1) < 2*n*n || len(m2) < n*n {
+		return errors.New("remap: empty Mat")
+	}
+	simd := C.int(0)
+	if remapSIMD {
+		simd = 1
+	}
+	C.bc_means8u3((*C.uint8_t)(unsafe.Pointer(&src[0])), C.int(frame.Cols()), C.int(frame.Rows()), C.long(3*frame.Cols()),
+		(*C.int16_t)(unsafe.Pointer(&m1[0])), (*C.uint16_t)(unsafe.Pointer(&m2[0])), C.int(nb),
+		(*C.float)(unsafe.Pointer(&cur[0])), (*C.int16_t)(unsafe.Pointer(&remapTab[0])), simd)
+	return nil
+}
+
+// edgePlanes computes, for the pixels of src in the n×n BGR image img,
+// what gradients and edgeRow give row by row (bc_edges): e, ex, ey, and
+// each row's edge columns (vt.rowCols, the row of src at y ending at
+// vt.rowEnds[y−src.Min.Y]). It returns an error when img's pixels cannot
+// be read (the caller then takes OpenCV's Sobel).
+func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error {
+	n := vt.n
+	if img.Cols() != n || img.Rows() != n || img.Type() != gocv.MatTypeCV8UC3 || !src.In(image.Rect(0, 0, n, n)) {
+		return errors.New("edges: sizes or types differ")
+	}
+	if src.Empty() {
+		return nil
+	}
+	px, err := img.DataPtrUint8()
+	if err != nil {
+		return err
+	}
+	w, h := src.Dx(), src.Dy()
+	if cap(vt.rowCols) < w*h {
+		vt.rowCols = make([]int32, w*h)
+	}
+	if cap(vt.rowEnds) < h {
+		vt.rowEnds = make([]int32, h)
+	}
+	if cap(vt.gRow) < 6*w {
+		vt.gRow = make([]int16, 6*w)
+	}
+	vt.rowCols, vt.rowEnds, vt.gRow = vt.rowCols[:w*h], vt.rowEnds[:h], vt.gRow[:6*w]
+	C.bc_edges((*C.uint8_t)(unsafe.Pointer(&px[0])), C.int(n), C.int(src.Min.X), C.int(src.Min.Y), C.int(src.Max.X), C.int(src.Max.Y), C.int(thr2),
+		(*C.float)(unsafe.Pointer(&vt.edge[0])), (*C.float)(unsafe.Pointer(&vt.ex[0])), (*C.float)(unsafe.Pointer(&vt.ey[0])),
+		(*C.int32_t)(unsafe.Pointer(&vt.rowCols[0])), (*C.int32_t)(unsafe.Pointer(&vt.rowEnds[0])),
+		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])))
+	return nil
+}
