@@ -267,6 +267,20 @@ var tagChecks = map[string]func(s *Simulation) string{
 		d := s.Trace.Geometry.StrikerDiameter
 		return unless(d >= 38 && d <= 40, fmt.Sprintf("the striker is %.1f mm, not 38 to 40", d))
 	},
+	"striker_by_frame": func(s *Simulation) string {
+		if c := s.Spec.Render.Pieces.Striker; c != "" && c != "white" && c != "ivory" {
+			return "the striker is not white or ivory (its printed rings show on a light face)"
+		}
+		g := s.Trace.Geometry
+		for _, st := range s.Trace.Strokes {
+			for _, d := range s.Trace.At(st.End).Discs {
+				if d.ID == "S" && d.State.OnBoard() && g.Half()-math.Max(math.Abs(d.Pos.X), math.Abs(d.Pos.Y))+g.StrikerDiameter/2 < g.BaseLineOffset {
+					return ""
+				}
+			}
+		}
+		return "the striker comes to rest between a base line and the frame after no stroke"
+	},
 }
 
 func unless(ok bool, msg string) string {

@@ -134,6 +134,7 @@ var Tags = map[string]string{
 	"no_hand":               "a strike with no hand in view: the hand leaves the picture before the flick",
 	"plain_print":           "no queen on a board whose centre circle is a plain red disc of the queen's size (no star) and whose base circles are bare red discs",
 	"small_striker":         "a striker smaller than the standard 41.5 mm (38 to 40 mm)",
+	"striker_by_frame":      "a white or ivory striker (its printed rings stronger than its rim on a light board) at rest between a base line and the frame",
 	"queen_off_plain_print": "the queen pocketed from a plain red centre circle of her size (no star), uncovering it",
 	"demo":                  "the demo clip: several strokes, pockets, a foul, a queen cover",
 }
@@ -160,7 +161,7 @@ var RequiredTags = []string{"break", "single_pocket", "multiple_pockets", "strik
 	"queen_not_covered", "overboard", "cluster", "placement_both_lines", "placement_one_line",
 	"placement_base_circle", "placement_cut_moon", "placement_arrow", "hand_over_pocket", "dues_placed", "queen_returned", "camera_knock", "lights_dimmed",
 	"side_S", "side_E", "side_N", "side_W", "doubles", "home_board", "home_set", "drawn_lines", "res_1080p", "fps_60", "fps_120",
-	"long_exposure", "small_board", "glare", "striker_colour", "no_hand", "plain_print"}
+	"long_exposure", "small_board", "glare", "striker_colour", "no_hand", "plain_print", "small_striker", "striker_by_frame"}
 
 // MissingTags returns the required tags no spec covers.
 func MissingTags(specs []*Spec) []string {

@@ -7,6 +7,10 @@
 # shorter than 20 ms). /usr/bin/time -v shows only the largest single
 # process of the tree, not a sum. The command's output is its own (the
 # daemon's exit summary on stdout); the figures go to stderr.
+#
+# MEMORY_SMAPS=FILE keeps, in FILE, /proc/PID/smaps of the command's own
+# process at the sample of its largest resident set, to see what it was
+# made of (docs/memory.md: mappings, Anonymous against file-backed).
 set -eu
 [ $# -gt 0 ] || { echo "usage: scripts/memory.sh command [args…]" >&2; exit 2; }
 out=$(mktemp -d)
@@ -21,7 +25,15 @@ descendants() {
   done
 }
 n=0
+most=0
 while kill -0 "$pid" 2>/dev/null; do
+  if [ -n "${MEMORY_SMAPS:-}" ]; then
+    r=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    if [ -n "$r" ] && [ "$r" -gt "$most" ]; then
+      most=$r
+      cat "/proc/$pid/smaps" > "$out/smaps" 2>/dev/null && cp "$out/smaps" "$MEMORY_SMAPS" || true
+    fi
+  fi
   for p in $pid $(descendants "$pid"); do
     st=$(awk '/^VmHWM:/ {h=$2} /^VmRSS:/ {r=$2} END {if (h) print h, r}' "/proc/$p/status" 2>/dev/null || true)
     name=$(cat "/proc/$p/comm" 2>/dev/null || true)

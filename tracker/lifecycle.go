@@ -883,13 +883,17 @@ func (tk *Tracker) withdraw(i int) {
 	*tr = track{id: tr.id, kind: tr.kind, r: tr.r, state: Unseen, hist: tr.hist[:0], segs: tr.segs[:0]}
 }
 
-// overlapsTrack reports whether a disc at p would overlap a man or the
-// queen on the board: discs cannot overlap, so a detection there is that
-// disc seen under another class (or a false detection).
+// overlapsTrack reports whether a disc at p would overlap a disc on the
+// board: discs cannot overlap, so a detection there is that disc seen
+// under another class (or a false detection). The striker counts only
+// where it was seen in this frame or the last: it comes and goes in the
+// hand (a man put down where it was last seen is no striker), but the
+// striker being set down, or lying still, is often seen as a man in some
+// frames (its printed rings, the fingers on it).
 func (tk *Tracker) overlapsTrack(p board.Vec) bool {
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]
-		if !tr.state.OnBoard() || i == idxS {
+		if !tr.state.OnBoard() || i == idxS && tr.misses > 1 {
 			continue
 		}
 		if tr.misses > 1 && (tk.stroke != nil || tk.hands.near(tr.pos, tr.r, tr.lastSeenT)) {

@@ -341,13 +341,13 @@ func (tk *Tracker) newcomerDoubts() []events.Doubt {
 		case Pocketed:
 			fate = "it went into pocket " + tr.pocket.String()
 		case Overboard:
-			fate = fmt.Sprintf("it left the board over the frame at (%.0f, %.0f) mm", tr.pos.X, tr.pos.Y)
+			fate = "it left the board over the frame at " + mmWords(tr.pos)
 		case Missing:
 			fate = "it was then lost from sight"
 		default:
 			continue
 		}
-		where := fmt.Sprintf("at (%.0f, %.0f) mm", n.p.X, n.p.Y)
+		where := "at " + mmWords(n.p)
 		if n.p.Len() < 60 {
 			where += ", by the centre"
 		}
@@ -365,12 +365,19 @@ func (tk *Tracker) newcomerDoubts() []events.Doubt {
 	tk.newArr.chains = tk.newArr.chains[:0]
 	for _, v := range tk.newArr.vanished {
 		out = append(out, events.Doubt{Kind: events.DoubtUnaccounted,
-			Reason: fmt.Sprintf("a disc seen as %s moving in %s only (no disc had been seen there at rest), last at (%.0f, %.0f) mm, vanished into pocket %s: perhaps pocketed, but seen too briefly to be taken for %s",
-				kindWords(v.kind), frames(v.from, v.to), v.p.X, v.p.Y, v.pk, v.id),
+			Reason: fmt.Sprintf("a disc seen as %s moving in %s only (no disc had been seen there at rest), last at %s, vanished into pocket %s: perhaps pocketed, but seen too briefly to be taken for %s",
+				kindWords(v.kind), frames(v.from, v.to), mmWords(v.p), v.pk, v.id),
 			Frames: [2]int{v.from, tk.frame}, IDs: []string{v.id}})
 	}
 	tk.newArr.vanished = tk.newArr.vanished[:0]
 	return out
+}
+
+// mmWords writes a place on the board for the umpire, to the millimetre
+// ("(0, 12) mm", never "-0").
+func mmWords(p board.Vec) string {
+	r := func(v float64) float64 { return math.Round(v) + 0 }
+	return fmt.Sprintf("(%.0f, %.0f) mm", r(p.X), r(p.Y))
 }
 
 // kindWords names a disc's kind for the umpire.

@@ -451,16 +451,18 @@ func (b *background) measureBoard() {
 // this frame is known: blocks under a hand must stay still longer).
 func (b *background) update(hand []bool) {
 	inv := float32(1 / math.Max(b.gain, 0.05))
-	for k := range b.stable {
-		st := b.stable[k]
+	nn := len(b.stable)
+	cur, bg, hand := b.cur[:3*nn], b.bg[:3*nn], hand[:nn]
+	for k, st := range b.stable {
 		if st < stableFrames || (hand[k] && st < handFrames) {
 			continue
 		}
-		o := 3 * k
-		for c := 0; c < 3; c++ {
-			t := b.cur[o+c] * inv
-			b.bg[o+c] += 0.25 * (t - b.bg[o+c])
-		}
+		c := cur[3*k : 3*k+3 : 3*k+3]
+		g := bg[3*k : 3*k+3 : 3*k+3]
+		t0, t1, t2 := c[0]*inv, c[1]*inv, c[2]*inv
+		g[0] += 0.25 * (t0 - g[0])
+		g[1] += 0.25 * (t1 - g[1])
+		g[2] += 0.25 * (t2 - g[2])
 	}
 }
 

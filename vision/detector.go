@@ -61,8 +61,12 @@ type Detector struct {
 	bins       [rays]float64
 	profile    []float64
 	strength   []float64
-	hidBins    [rays]bool
-	stats      Stats
+	outlines   []float64 // the frame's whole discs' outlines (menSized)
+	// sizeTrial: LearnSet measures how well a striker size is supported;
+	// no disc is made striker-sized by its reach (ringedStrikers).
+	sizeTrial bool
+	hidBins   [rays]bool
+	stats     Stats
 	// trace, when set (diagnostics only), is told what happens to each
 	// candidate: its rectified position and a message.
 	trace func(x, y float64, msg string)
@@ -140,6 +144,7 @@ type disc struct {
 	sizeScore  float64
 	marking    int     // index of the printed circle it sits on, or -1
 	outline    float64 // radius of the outermost ring of edges, px
+	reach      float64 // radius where the edges end beyond it, px (see outlineRadius)
 	man, str   hypo    // the two size hypotheses
 	idx        int     // index among the accepted, while resolving markings
 	sym        float64 // share of the edges inside pointing at the centre
@@ -160,6 +165,9 @@ type disc struct {
 	fresh bool
 	// lostAt is the frame in which a disc in Detector.lost was lost.
 	lostAt int
+	// bigN and manN count the frames in which the disc lying still at
+	// this place read striker-sized and man-sized (see keepSizes).
+	bigN, manN int
 	// inHand: the striker found in part under the fingers (see
 	// findPartial); its place is not cleared from the hand mask, and its
 	// hidden share is its own.
@@ -658,6 +666,9 @@ func (d *Detector) settle(pl plane, kept int) {
 	d.refind()
 	d.findPartial(pl)
 	d.resolveMarkings(pl, kept)
+	d.menSized()
+	d.ringedStrikers(pl)
+	d.keepSizes(pl)
 	d.classify()
 	for i := range d.accepted {
 		if c := &d.accepted[i]; c.fresh {
@@ -1124,22 +1135,28 @@ func (d *Detector) sizes(c *disc, x, y float64, hid func(x, y float64) bool) (sm
 	sm, hm = d.support(x, y, d.model(x, y, false), hid)
 	ss, hs = d.support(x, y, d.model(x, y, true), hid)
 	c.supMan, c.supStr = sm, ss
-	c.outline = d.outlineRadius(x, y, hid)
+	c.outline, c.reach = d.outlineRadius(x, y, hid)
 	mid := (d.rMan + d.rStr) / 2
 	c.big = ss >= d.cfg.MinSupport && c.outline >= mid
 	c.measured = c.big
 	return
 }
 
+// outlineStep is the resolution of outlineRadius (rectified px).
+const outlineStep = 0.5
+
 // outlineRadius returns the radius (rectified px) of the outermost strong
 // ring of radial edges about (x, y): for each radius the median, over the
 // directions around, of the gradient along the radius; the largest radius
-// whose median is a local maximum of at least half the strongest.
-func (d *Detector) outlineRadius(x, y float64, hid func(x, y float64) bool) float64 {
+// whose median is a local maximum of at least half the strongest. reach is
+// where the edges end beyond it: the radius (to a fraction of a step)
+// out to which the medians stay at least reachShare of the strongest
+// without a break (+Inf when they do not end within the range).
+func (d *Detector) outlineRadius(x, y float64, hid func(x, y float64) bool) (outline, reach float64) {
 	vt := d.vt
 	n := vt.n
 	lo, hi := 0.7*d.rMan, 1.22*d.rStr
-	const step = 0.5
+	const step = outlineStep
 	ns := int((hi-lo)/step) + 1
 	if cap(d.profile) < ns {
 		d.profile = make([]float64, ns)
@@ -1170,11 +1187,24 @@ func (d *Detector) outlineRadius(x, y float64, hid func(x, y float64) bool) floa
 	}
 	for i := ns - 2; i >= 1; i-- {
 		if prof[i] >= 0.5*mx && prof[i] >= prof[i-1] && prof[i] >= prof[i+1] {
-			return lo + float64(i)*step
+			// how far out the edges go on from there without a break
+			// (on past the range: no end, +Inf)
+			reach := math.Inf(1)
+			for j := i + 1; j < ns; j++ {
+				if prof[j] < reachShare*mx {
+					reach = lo + (float64(j-1)+(prof[j-1]-reachShare*mx)/(prof[j-1]-prof[j]))*step
+					break
+				}
+			}
+			return lo + float64(i)*step, reach
 		}
 	}
-	return d.rMan
+	return d.rMan, d.rMan
 }
+
+// reachShare is the share of the strongest ring at which outlineRadius
+// takes a disc's edges to end.
+const reachShare = 0.25
 
 // hiddenShare recomputes how much of a kept disc's outline a hand hides.
 func (d *Detector) hiddenShare(c disc) float64 {

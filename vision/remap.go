@@ -136,6 +136,75 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 		}
 	}
 }
+
+// bc_edges is OpenCV's 3×3 Sobel derivatives (8-bit BGR to 16-bit, x and
+// y, BORDER_REPLICATE at the image's edges, the true pixels around the
+// region) of the n×n image img within [x0, x1)×[y0, y1), followed by
+// edgeRow on each row: the strongest channel's gradient (the first of
+// equals) in ex, ey and its squared magnitude in e, zero below thr2 (the
+// threshold squared), and the row's columns at or above it (from x0) in
+// cols, row after row, ends[y−y0] the count so far. gxr and gyr hold
+// 3(x1−x0) values each. All integer: the sums are exact, as OpenCV's.
+static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, int thr2,
+		float *e, float *ex, float *ey, int32_t *cols, int32_t *ends, int16_t *gxr, int16_t *gyr) {
+	int w = x1 - x0;
+	long st = 3L * n, total = 0;
+	for (int y = y0; y < y1; y++) {
+		const uint8_t *A = img + (long)(y > 0 ? y - 1 : 0) * st;
+		const uint8_t *B = img + (long)y * st;
+		const uint8_t *C = img + (long)(y < n - 1 ? y + 1 : n - 1) * st;
+		// the gradients of the row: interior pixels flat (a channel's
+		// neighbours are 3 bytes away), the image's edge columns clamped
+		int xs = x0 > 1 ? x0 : 1, xe = x1 < n - 1 ? x1 : n - 1;
+		for (int x = x0; x < xs && x < x1; x++) {
+			int xm = x > 0 ? x - 1 : 0, xp = x < n - 1 ? x + 1 : n - 1;
+			for (int c = 0; c < 3; c++) {
+				int j = 3 * (x - x0) + c;
+				gxr[j] = (int16_t)((A[3 * xp + c] - A[3 * xm + c]) + 2 * (B[3 * xp + c] - B[3 * xm + c]) + (C[3 * xp + c] - C[3 * xm + c]));
+				gyr[j] = (int16_t)((C[3 * xm + c] + 2 * C[3 * x + c] + C[3 * xp + c]) - (A[3 * xm + c] + 2 * A[3 * x + c] + A[3 * xp + c]));
+			}
+		}
+		if (xs < xe) {
+			int16_t *gx = gxr + 3 * (xs - x0), *gy = gyr + 3 * (xs - x0);
+			const uint8_t *a = A + 3 * xs, *b = B + 3 * xs, *c = C + 3 * xs;
+			int m = 3 * (xe - xs);
+			for (int j = 0; j < m; j++) {
+				gx[j] = (int16_t)((a[j + 3] - a[j - 3]) + 2 * (b[j + 3] - b[j - 3]) + (c[j + 3] - c[j - 3]));
+				gy[j] = (int16_t)((c[j - 3] + 2 * c[j] + c[j + 3]) - (a[j - 3] + 2 * a[j] + a[j + 3]));
+			}
+		}
+		for (int x = xe > xs ? xe : xs; x < x1; x++) {
+			if (x < x0) continue;
+			int xm = x > 0 ? x - 1 : 0, xp = x < n - 1 ? x + 1 : n - 1;
+			for (int c = 0; c < 3; c++) {
+				int j = 3 * (x - x0) + c;
+				gxr[j] = (int16_t)((A[3 * xp + c] - A[3 * xm + c]) + 2 * (B[3 * xp + c] - B[3 * xm + c]) + (C[3 * xp + c] - C[3 * xm + c]));
+				gyr[j] = (int16_t)((C[3 * xm + c] + 2 * C[3 * x + c] + C[3 * xp + c]) - (A[3 * xm + c] + 2 * A[3 * x + c] + A[3 * xp + c]));
+			}
+		}
+		// edgeRow
+		long k0 = (long)y * n + x0;
+		float *er = e + k0, *exr = ex + k0, *eyr = ey + k0;
+		int32_t *cr = cols + total;
+		int k = 0;
+		for (int i = 0; i < w; i++) {
+			const int16_t *g = gxr + 3 * i, *h = gyr + 3 * i;
+			int bx = g[0], by = h[0], mm = g[0] * g[0] + h[0] * h[0];
+			int m1 = g[1] * g[1] + h[1] * h[1];
+			if (m1 > mm) { bx = g[1]; by = h[1]; mm = m1; }
+			int m2 = g[2] * g[2] + h[2] * h[2];
+			if (m2 > mm) { bx = g[2]; by = h[2]; mm = m2; }
+			int on = (thr2 - 1 - mm) >> 31;
+			er[i] = (float)(mm & on);
+			exr[i] = (float)(bx & on);
+			eyr[i] = (float)(by & on);
+			cr[k] = i;
+			k -= on;
+		}
+		total += k;
+		ends[y - y0] = (int32_t)total;
+	}
+}
 */
 import "C"
 
@@ -255,5 +324,40 @@ func remapMeans(frame gocv.Mat, map1, map2 *gocv.Mat, nb int, cur []float32) err
 	C.bc_means8u3((*C.uint8_t)(unsafe.Pointer(&src[0])), C.int(frame.Cols()), C.int(frame.Rows()), C.long(3*frame.Cols()),
 		(*C.int16_t)(unsafe.Pointer(&m1[0])), (*C.uint16_t)(unsafe.Pointer(&m2[0])), C.int(nb),
 		(*C.float)(unsafe.Pointer(&cur[0])), (*C.int16_t)(unsafe.Pointer(&remapTab[0])), simd)
+	return nil
+}
+
+// edgePlanes computes, for the pixels of src in the n×n BGR image img,
+// what gradients and edgeRow give row by row (bc_edges): e, ex, ey, and
+// each row's edge columns (vt.rowCols, the row of src at y ending at
+// vt.rowEnds[y−src.Min.Y]). It returns an error when img's pixels cannot
+// be read (the caller then takes OpenCV's Sobel).
+func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error {
+	n := vt.n
+	if img.Cols() != n || img.Rows() != n || img.Type() != gocv.MatTypeCV8UC3 || !src.In(image.Rect(0, 0, n, n)) {
+		return errors.New("edges: sizes or types differ")
+	}
+	if src.Empty() {
+		return nil
+	}
+	px, err := img.DataPtrUint8()
+	if err != nil {
+		return err
+	}
+	w, h := src.Dx(), src.Dy()
+	if cap(vt.rowCols) < w*h {
+		vt.rowCols = make([]int32, w*h)
+	}
+	if cap(vt.rowEnds) < h {
+		vt.rowEnds = make([]int32, h)
+	}
+	if cap(vt.gRow) < 6*w {
+		vt.gRow = make([]int16, 6*w)
+	}
+	vt.rowCols, vt.rowEnds, vt.gRow = vt.rowCols[:w*h], vt.rowEnds[:h], vt.gRow[:6*w]
+	C.bc_edges((*C.uint8_t)(unsafe.Pointer(&px[0])), C.int(n), C.int(src.Min.X), C.int(src.Min.Y), C.int(src.Max.X), C.int(src.Max.Y), C.int(thr2),
+		(*C.float)(unsafe.Pointer(&vt.edge[0])), (*C.float)(unsafe.Pointer(&vt.ex[0])), (*C.float)(unsafe.Pointer(&vt.ey[0])),
+		(*C.int32_t)(unsafe.Pointer(&vt.rowCols[0])), (*C.int32_t)(unsafe.Pointer(&vt.rowEnds[0])),
+		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])))
 	return nil
 }

@@ -228,3 +228,108 @@ func TestRemapMatchesOpenCVOnCorpus(t *testing.T) {
 	}
 	t.Logf("%d clips", checked)
 }
+
+// sameEdges runs the voter's two paths over roi (with margin) of img: the
+// one-pass edge planes (edgePlanes, then votes) and OpenCV's Sobel with
+// edgeRow (gradients, then edgeVotes), and fails on any bit that differs
+// in the edge planes or the vote maps.
+func sameEdges(t *testing.T, what string, img gocv.Mat, roi image.Rectangle, margin int, thr float64) {
+	t.Helper()
+	n := img.Cols()
+	a, b := newVoter(n, 10.4, 12.7), newVoter(n, 10.4, 12.7)
+	defer a.close()
+	defer b.close()
+	a.thr, b.thr = thr, thr
+	src := roi.Inset(-margin).Intersect(image.Rect(0, 0, n, n))
+	if err := a.edgePlanes(img, src, a.thr2()); err != nil {
+		t.Fatal(err)
+	}
+	ends := a.rowEnds
+	if err := a.votes(roi, src, func(y int) []int32 {
+		j := y - src.Min.Y
+		start := int32(0)
+		if j > 0 {
+			start = ends[j-1]
+		}
+		return a.rowCols[start:ends[j]]
+	}); err != nil {
+		t.Fatal(err)
+	}
+	b.gradients(img, src)
+	if err := b.edgeVotes(roi, src); err != nil {
+		t.Fatal(err)
+	}
+	same := func(plane string, x, y []float32) {
+		t.Helper()
+		for k := range x {
+			if math.Float32bits(x[k]) != math.Float32bits(y[k]) {
+				t.Fatalf("%s roi %v margin %d: %s at %d,%d: %v, with OpenCV's Sobel %v", what, roi, margin, plane, k%n, k/n, x[k], y[k])
+			}
+		}
+	}
+	same("edge", a.edge, b.edge)
+	same("ex", a.ex, b.ex)
+	same("ey", a.ey, b.ey)
+	for i := range a.acc {
+		x, _ := a.acc[i].DataPtrFloat32()
+		y, _ := b.acc[i].DataPtrFloat32()
+		same("votes", x, y)
+	}
+}
+
+// TestEdgePlanesMatchSobel: the one-pass edge planes are OpenCV's Sobel
+// and edgeRow bit for bit, on the synthetic board (regions on the image's
+// edges and corners, one and two pixels wide) and on rectified corpus
+// frames (the regions the detector searched).
+func TestEdgePlanesMatchSobel(t *testing.T) {
+	const n = 160
+	img := syntheticBoard(t, n)
+	for _, roi := range []image.Rectangle{image.Rect(0, 0, n, n), image.Rect(24, 48, 96, 120), image.Rect(0, 72, 48, 160), image.Rect(130, 0, 160, 20),
+		image.Rect(50, 50, 53, 90), image.Rect(70, 70, 71, 71), image.Rect(0, 0, 1, 1), image.Rect(159, 10, 160, 30), image.Rect(158, 158, 160, 160), image.Rect(1, 1, 2, 159)} {
+		for _, margin := range []int{0, 3, 20} {
+			for _, thr := range []float64{28, 19.6, 0} {
+				sameEdges(t, "synthetic", img, roi, margin, thr)
+			}
+		}
+	}
+	img.Close()
+	files := corpusTruthFiles(t)
+	checked := 0
+	for _, f := range files {
+		tr, err := corpus.ReadTruth(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Clip.Name != "break" && tr.Clip.Name != "lights-dimmed" {
+			continue
+		}
+		vc, err := cvio.OpenVideo(filepath.Join(filepath.Dir(f), tr.Clip.Video))
+		if err != nil {
+			t.Fatal(err)
+		}
+		det, err := New(calFromTruth(t, tr, tr.Camera(0)), Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame := gocv.NewMat()
+		for i := 0; i < 40 && vc.Read(&frame); i++ {
+			if _, err := det.Detect(frame, i, float64(i)/30); err != nil {
+				t.Fatal(err)
+			}
+			if i%8 != 0 && i > 2 {
+				continue
+			}
+			for _, r := range det.grid.rects {
+				sameEdges(t, tr.Clip.Name, det.img, r, 0, det.vt.thr)
+				checked++
+			}
+		}
+		frame.Close()
+		det.Close()
+		vc.Close()
+	}
+	if checked == 0 {
+		t.Fatal("no corpus region checked")
+	}
+	t.Logf("%d corpus regions", checked)
+}

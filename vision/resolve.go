@@ -400,6 +400,186 @@ func (d *Detector) neighbours(c disc, lim float64) int {
 	return n
 }
 
+// menSized makes men of the striker-sized discs whose outline reads as
+// the men's do. The outline of a disc (see outlineRadius) reads a little
+// beyond its rim, by how much depending on the set (a natural-wood man's
+// bevel and shadow read further out than a black man's), and where a
+// set's striker is only a few pixels larger than its men (a 38 mm
+// striker: 2 px at 720p) men of one colour can read half-way between the
+// two sizes. How the men read is measured in the frame: the median
+// outline of the discs seen whole on bare board (the striker is one
+// disc, the men the rest), when there are at least minOutlines of them.
+// A striker-sized disc reading no more than that, give or take the
+// outline's resolution (outlineStep), reads as a man; one reading the
+// striker's size or more stays striker-sized, and so does a moving one
+// (its blur moves its outline).
+func (d *Detector) menSized() {
+	out := d.outlines[:0]
+	for _, c := range d.accepted {
+		if measuresSet(c) {
+			out = append(out, c.outline)
+		}
+	}
+	d.outlines = out
+	if len(out) < minOutlines {
+		return
+	}
+	lim := math.Min(median(out)+outlineStep, d.rStr)
+	for i := range d.accepted {
+		c := &d.accepted[i]
+		if !c.big || !c.fresh || c.inHand || c.outline > lim+1e-9 || !d.bg.stillAt(c.x, c.y, c.r) {
+			continue // (a moving disc's blur moves its outline)
+		}
+		m := *c
+		if d.toMan(&m) {
+			if d.trace != nil {
+				d.tracef(c.x, c.y, "striker-sized, but its outline %.1f reads as the men's (%.1f and less): a man", c.outline, lim)
+			}
+			*c = m
+		}
+	}
+}
+
+// minOutlines is how many discs seen whole [Detector.menSized] and
+// [Detector.ringedStrikers] need to measure how the men's outlines read.
+const minOutlines = 3
+
+// measuresSet reports whether disc c is one the men's outlines are
+// measured on: seen whole, on bare board.
+func measuresSet(c disc) bool {
+	return !c.parked && !c.inHand && c.marking < 0 && c.hidden == 0 && c.support >= 0.9
+}
+
+// ringedStrikers makes striker-sized the man-sized discs that are a ring
+// printed on a striker's face. A striker's rim can read weaker than the
+// dark ring printed inside it (a light striker on a light board), and
+// its outline (the outermost strong ring, see outlineRadius) is then
+// that ring, a man's size or less; but its edges go on out to its rim,
+// where a man's end at his. (Edges that run on past the largest radius
+// measured are a moving disc's blur or a pack's, not a rim.) How far a
+// man's edges reach is measured in
+// the frame, as menSized does: the median reach of the discs seen whole
+// on bare board. A man-sized disc whose edges reach half the difference
+// of the two sizes further (a striker's rim reads where a man's does,
+// from its own size), seen whole, away from hands, printed circles and
+// packs (where other discs' edges ring it), whose striker-sized outline
+// is supported and a plausible disc, is the striker; moving, only with
+// the striker's face.
+func (d *Detector) ringedStrikers(pl plane) {
+	if d.sizeTrial {
+		return
+	}
+	out := d.outlines[:0]
+	for _, c := range d.accepted {
+		if measuresSet(c) {
+			out = append(out, c.reach)
+		}
+	}
+	d.outlines = out
+	if len(out) < minOutlines {
+		return
+	}
+	lim := median(out) + (d.rStr-d.rMan)/2
+	var boardF features
+	bf := false
+	for i := range d.accepted {
+		c := &d.accepted[i]
+		if c.big || !c.fresh || !measuresSet(*c) || c.reach < lim || c.supStr < d.cfg.MinSupport || math.IsInf(c.reach, 1) {
+			continue
+		}
+		if d.neighbours(*c, d.rStr+d.rMan+2) > 1 || d.stats.Hands && d.nearHand(*c) {
+			continue
+		}
+		if !d.bg.stillAt(c.x, c.y, c.r) && !d.strikersFace(c.colour) {
+			// a moving disc's blur carries its edges outward: only one
+			// with the striker's face
+			continue
+		}
+		if !bf {
+			boardF, bf = featuresOf(d.bg.boardBGR, d.bg.boardY), true
+		}
+		m := *c
+		if !d.plausible(pl, m.x, m.y, d.rStr, boardF, m.supStr, 0, nil, &m.str) {
+			continue
+		}
+		m.str.support = m.supStr
+		m.setSize(true, d)
+		m.measured = true
+		m.sizeScore = clamp01(0.5 + (c.reach-lim)/(d.rStr-d.rMan))
+		if d.trace != nil {
+			d.tracef(c.x, c.y, "man-sized by its outline %.1f, but its edges reach %.1f (the men's %.1f): a ring printed on the striker", c.outline, c.reach, median(out))
+		}
+		*c = m
+	}
+}
+
+// strikersFace reports whether colour (the middle of a disc in this
+// frame) is the striker's face as last seen whole (see rememberStriker).
+func (d *Detector) strikersFace(colour [3]float64) bool {
+	if !d.strColOK {
+		return false
+	}
+	str := d.strCol
+	for ch := range str {
+		str[ch] *= d.bg.boardY / strRefY
+	}
+	return faceDist(colour, str) < faceSame
+}
+
+// keepSizes keeps a disc lying still striker-sized: a disc found at the
+// place (within a pixel) of one found there in the last frame, where
+// nothing changed, is that disc, and it is striker-sized when at least
+// half of its readings there said so. A striker's rim can read weaker
+// than the dark ring printed inside it (a light striker on a light
+// board), and its outline (the outermost strong ring, see outlineRadius)
+// is then in some frames that ring, a man's size; a man's rim is his
+// outermost edge, and a striker's size is not read where there is none.
+// (Only that way: a striker coming to rest on a printed circle reads a
+// man's size in its first frames there.) It sets each fresh disc's
+// counts and makes it striker-sized when its striker hypothesis is a
+// plausible disc.
+func (d *Detector) keepSizes(pl plane) {
+	var boardF features
+	bf := false
+	for i := range d.accepted {
+		c := &d.accepted[i]
+		if !c.fresh || c.inHand || c.parked {
+			continue
+		}
+		c.bigN, c.manN = 0, 0
+		if c.hidden == 0 && d.bg.stillAt(c.x, c.y, c.r) {
+			for _, p := range d.prev {
+				if math.Hypot(p.x-c.x, p.y-c.y) < 1 {
+					c.bigN, c.manN = p.bigN, p.manN
+					break
+				}
+			}
+		}
+		if c.big {
+			c.bigN++
+			continue
+		}
+		c.manN++
+		if c.bigN < c.manN {
+			continue
+		}
+		if !bf {
+			boardF, bf = featuresOf(d.bg.boardBGR, d.bg.boardY), true
+		}
+		m := *c
+		if !d.plausible(pl, m.x, m.y, d.rStr, boardF, m.supStr, 0, nil, &m.str) {
+			continue
+		}
+		m.str.support = m.supStr
+		m.setSize(true, d)
+		m.sizeScore = 0.5
+		if d.trace != nil {
+			d.tracef(c.x, c.y, "man-sized, but striker-sized in %d of %d readings lying still: the striker", c.bigN, c.manN+c.bigN)
+		}
+		*c = m
+	}
+}
+
 // classify gives every accepted disc its kind.
 func (d *Detector) classify() {
 	d.bg.cover(d.accepted)

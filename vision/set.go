@@ -80,7 +80,7 @@ func LearnSet(frame gocv.Mat, cal *calibrate.Calibration, cfg Config) (*board.Se
 	base := cfg.Geometry
 	cfg.FullEvery = -1
 	cfg.Set = nil
-	run := func(g *board.Geometry) (*Detector, Frame, error) {
+	run := func(g *board.Geometry, trial bool) (*Detector, Frame, error) {
 		c := cfg
 		c.Geometry = g
 		cc := *cal
@@ -89,6 +89,10 @@ func LearnSet(frame gocv.Mat, cal *calibrate.Calibration, cfg Config) (*board.Se
 		if err != nil {
 			return nil, Frame{}, err
 		}
+		// (A size tried is measured by the outline's support alone: a
+		// striker is not made striker-sized by its reach, which says it
+		// is larger than a man, not that it is that size.)
+		det.sizeTrial = trial
 		f, err := det.Detect(frame, 0, 0)
 		if err != nil {
 			det.Close()
@@ -97,7 +101,7 @@ func LearnSet(frame gocv.Mat, cal *calibrate.Calibration, cfg Config) (*board.Se
 		return det, f, nil
 	}
 	// The men: their outlines in a first search at the geometry's sizes.
-	det, _, err := run(base)
+	det, _, err := run(base, false)
 	if err != nil {
 		return nil, fmt.Errorf("vision: learn set: %w", err)
 	}
@@ -131,7 +135,7 @@ func LearnSet(frame gocv.Mat, cal *calibrate.Calibration, cfg Config) (*board.Se
 			continue
 		}
 		g := base.WithSet(&board.Set{ManMM: man, StrikerMM: s})
-		det, _, err := run(g)
+		det, _, err := run(g, true)
 		if err != nil {
 			return nil, fmt.Errorf("vision: learn set: %w", err)
 		}
@@ -162,7 +166,7 @@ func LearnSet(frame gocv.Mat, cal *calibrate.Calibration, cfg Config) (*board.Se
 		}
 	}
 	// The colours: learned on the frame with the sizes found.
-	det, _, err = run(base.WithSet(set))
+	det, _, err = run(base.WithSet(set), false)
 	if err != nil {
 		return nil, fmt.Errorf("vision: learn set: %w", err)
 	}

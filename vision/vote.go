@@ -29,6 +29,10 @@ type voter struct {
 	ex, ey []float32
 	pts    []edgePt // scratch of symmetryFit
 	cols   []int32  // scratch of edgeVotes: a row's edge pixels
+	// scratch of edgePlanes: the edge columns of src's rows one after
+	// another, where each row ends, the gradients of a row
+	rowCols, rowEnds []int32
+	gRow             []int16
 	// norm converts accumulated votes to a score where 1 is a whole,
 	// crisp rim.
 	norm [2]float32
@@ -73,13 +77,29 @@ func (vt *voter) close() {
 // smooths the vote maps within roi: gradients → edgeVotes → smoothVotes.
 func (vt *voter) vote(img gocv.Mat, roi image.Rectangle, margin int) error {
 	src := roi.Inset(-margin).Intersect(image.Rect(0, 0, vt.n, vt.n))
-	vt.gradients(img, src)
-	if err := vt.edgeVotes(roi, src); err != nil {
-		return err
+	if vt.edgePlanes(img, src, vt.thr2()) == nil {
+		// the gradients and each row's edges in one pass (bc_edges)
+		ends := vt.rowEnds
+		vt.votes(roi, src, func(y int) []int32 {
+			j := y - src.Min.Y
+			start := int32(0)
+			if j > 0 {
+				start = ends[j-1]
+			}
+			return vt.rowCols[start:ends[j]]
+		})
+	} else {
+		vt.gradients(img, src)
+		if err := vt.edgeVotes(roi, src); err != nil {
+			return err
+		}
 	}
 	vt.smoothVotes(roi)
 	return nil
 }
+
+// thr2 is the voting threshold squared, as the edge planes compare it.
+func (vt *voter) thr2() int32 { return int32(vt.thr * vt.thr) }
 
 // gradients computes the Sobel derivatives of img within src (OpenCV
 // reads the pixels around a region of a larger image, so the derivatives
@@ -110,7 +130,22 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 	if err != nil {
 		return err
 	}
+	thr2 := vt.thr2()
+	w := src.Dx()
+	return vt.votes(roi, src, func(y int) []int32 {
+		k0 := y*n + src.Min.X
+		return edgeRow(gx[3*k0:3*(k0+w)], gy[3*k0:3*(k0+w)], vt.edge[k0:k0+w], vt.ex[k0:k0+w], vt.ey[k0:k0+w], thr2, vt.cols)
+	})
+}
+
+// votes lets the edge pixels of src within a striker's radius of roi vote
+// into roi's vote maps (cleared first); rowEdges(y) makes the edge planes
+// of src's row y (vt.edge holding the squared magnitude) and returns its
+// edge columns (from src.Min.X), left to right.
+func (vt *voter) votes(roi, src image.Rectangle, rowEdges func(y int) []int32) error {
+	n := vt.n
 	var acc [2][]float32
+	var err error
 	for i := range acc {
 		if acc[i], err = vt.acc[i].DataPtrFloat32(); err != nil {
 			return err
@@ -125,7 +160,6 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 	// (over a radius and a half pixel from its edges), so their votes need
 	// no bounds tests.
 	inner := roi.Inset(int(math.Ceil(math.Max(vt.radii[0], vt.radii[1]))) + 1)
-	thr2 := int32(vt.thr * vt.thr)
 	inv := float32(1 / vt.sat)
 	r0, r1 := float32(vt.radii[0]), float32(vt.radii[1])
 	x0, y0, x1, y1 := roi.Min.X, roi.Min.Y, roi.Max.X, roi.Max.Y
@@ -135,7 +169,7 @@ func (vt *voter) edgeVotes(roi, src image.Rectangle) error {
 		// this row of src in the gradient and edge planes
 		k0 := y*n + src.Min.X
 		er, exr, eyr := vt.edge[k0:k0+w], vt.ex[k0:k0+w], vt.ey[k0:k0+w]
-		cols := edgeRow(gx[3*k0:3*(k0+w)], gy[3*k0:3*(k0+w)], er, exr, eyr, thr2, vt.cols)
+		cols := rowEdges(y)
 		exr, eyr = exr[:len(er)], eyr[:len(er)]
 		// the edge pixels of the row, left to right (the order of the
 		// sums): those within voteFrom vote; f0 ≤ i < f1 within inner

@@ -68,6 +68,21 @@ func report(in io.Reader, out io.Writer, top int, cpuFile string) int {
 		case "pass", "skip", "fail":
 			if e.Action == "fail" {
 				failed = true
+				if e.Test == "" {
+					// tests that never ended (the binary timed out,
+					// panicked or was killed): their output says why
+					var open []string
+					for k := range output {
+						if strings.HasPrefix(k, e.Package+" ") && k != key {
+							open = append(open, k)
+						}
+					}
+					sort.Strings(open)
+					for _, k := range open {
+						fmt.Fprint(out, strings.Join(output[k], ""))
+						delete(output, k)
+					}
+				}
 				fmt.Fprint(out, strings.Join(output[key], ""))
 			}
 			if e.Test == "" {
