@@ -495,15 +495,10 @@ func (d *Detector) ringedStrikers(pl plane) {
 			// with the striker's face
 			continue
 		}
-		if !bf {
-			boardF, bf = featuresOf(d.bg.boardBGR, d.bg.boardY), true
-		}
-		m := *c
-		if !d.plausible(pl, m.x, m.y, d.rStr, boardF, m.supStr, 0, nil, &m.str) {
+		m, ok := d.strikerSized(pl, *c, &boardF, &bf)
+		if !ok {
 			continue
 		}
-		m.str.support = m.supStr
-		m.setSize(true, d)
 		m.measured = true
 		m.sizeScore = clamp01(0.5 + (c.reach-lim)/(d.rStr-d.rMan))
 		if d.trace != nil {
@@ -524,6 +519,21 @@ func (d *Detector) strikersFace(colour [3]float64) bool {
 		str[ch] *= d.bg.boardY / strRefY
 	}
 	return faceDist(colour, str) < faceSame
+}
+
+// strikerSized returns disc c made striker-sized, its striker hypothesis
+// fitted, or false when that hypothesis is not a plausible disc. boardF is
+// the bare board's features, worked out at the first call (bf).
+func (d *Detector) strikerSized(pl plane, c disc, boardF *features, bf *bool) (disc, bool) {
+	if !*bf {
+		*boardF, *bf = featuresOf(d.bg.boardBGR, d.bg.boardY), true
+	}
+	if !d.plausible(pl, c.x, c.y, d.rStr, *boardF, c.supStr, 0, nil, &c.str) {
+		return c, false
+	}
+	c.str.support = c.supStr
+	c.setSize(true, d)
+	return c, true
 }
 
 // keepSizes keeps a disc lying still striker-sized: a disc found at the
@@ -563,15 +573,10 @@ func (d *Detector) keepSizes(pl plane) {
 		if c.bigN < c.manN {
 			continue
 		}
-		if !bf {
-			boardF, bf = featuresOf(d.bg.boardBGR, d.bg.boardY), true
-		}
-		m := *c
-		if !d.plausible(pl, m.x, m.y, d.rStr, boardF, m.supStr, 0, nil, &m.str) {
+		m, ok := d.strikerSized(pl, *c, &boardF, &bf)
+		if !ok {
 			continue
 		}
-		m.str.support = m.supStr
-		m.setSize(true, d)
 		m.sizeScore = 0.5
 		if d.trace != nil {
 			d.tracef(c.x, c.y, "man-sized, but striker-sized in %d of %d readings lying still: the striker", c.bigN, c.manN+c.bigN)
