@@ -265,19 +265,11 @@ func remapInto(frame gocv.Mat, dst *gocv.Mat, map1, map2 *gocv.Mat, rect image.R
 	if rect.Empty() {
 		return nil
 	}
-	src, err := frame.DataPtrUint8()
+	src, m1, m2, err := remapData(frame, map1, map2)
 	if err != nil {
 		return err
 	}
 	d, err := dst.DataPtrUint8()
-	if err != nil {
-		return err
-	}
-	m1, err := map1.DataPtrInt16()
-	if err != nil {
-		return err
-	}
-	m2, err := map2.DataPtrUint16()
 	if err != nil {
 		return err
 	}
@@ -295,6 +287,21 @@ func remapInto(frame gocv.Mat, dst *gocv.Mat, map1, map2 *gocv.Mat, rect image.R
 	return nil
 }
 
+// remapData returns the bytes of frame and of the remap tables map1
+// (CV_16SC2) and map2 (CV_16UC1), without copying them.
+func remapData(frame gocv.Mat, map1, map2 *gocv.Mat) (src []uint8, m1 []int16, m2 []uint16, err error) {
+	if src, err = frame.DataPtrUint8(); err != nil {
+		return nil, nil, nil, err
+	}
+	if m1, err = map1.DataPtrInt16(); err != nil {
+		return nil, nil, nil, err
+	}
+	if m2, err = map2.DataPtrUint16(); err != nil {
+		return nil, nil, nil, err
+	}
+	return src, m1, m2, nil
+}
+
 // remapMeans is remapInto over the whole of a 2nb×2nb table followed by
 // the means of its 2×2 blocks, BGR, into cur (3·nb·nb): the block means
 // the background takes of the image the low-resolution rectifier makes,
@@ -305,15 +312,7 @@ func remapMeans(frame gocv.Mat, map1, map2 *gocv.Mat, nb int, cur []float32) err
 		frame.Type() != gocv.MatTypeCV8UC3 || nb == 0 {
 		return errors.New("remap: sizes or types differ")
 	}
-	src, err := frame.DataPtrUint8()
-	if err != nil {
-		return err
-	}
-	m1, err := map1.DataPtrInt16()
-	if err != nil {
-		return err
-	}
-	m2, err := map2.DataPtrUint16()
+	src, m1, m2, err := remapData(frame, map1, map2)
 	if err != nil {
 		return err
 	}
