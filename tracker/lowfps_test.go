@@ -146,21 +146,12 @@ func TestStrokeStartUnseenAtLowFPS(t *testing.T) {
 			}
 		})
 	}
-	var ends []events.Event
 	evs := run(true)
-	for _, e := range evs {
-		if e.Type == events.StrokeEnd {
-			ends = append(ends, e)
-		}
-	}
+	ends := strokeEnds(evs)
 	if len(ends) != 1 {
 		t.Fatalf("the queen vanished and the striker is seen by a pocket: %d stroke ends, want one: %v", len(ends), evs)
 	}
-	said := false
-	for _, d := range ends[0].Doubts {
-		said = said || d.Kind == events.DoubtStartUnseen && strings.Contains(d.Reason, "Q vanished") && strings.Contains(d.Reason, "the striker")
-	}
-	if !said {
+	if !saysStartUnseen(ends[0].Doubts, "Q vanished", "the striker") {
 		t.Errorf("stroke end doubts %+v: want start_unseen saying the striker and Q were seen", ends[0].Doubts)
 	}
 	for _, e := range run(false) {
@@ -276,21 +267,12 @@ func TestStrokeStartUnseenDiscSeenLeaving(t *testing.T) {
 			}
 		})
 	}
-	var ends []events.Event
 	evs := run(true)
-	for _, e := range evs {
-		if e.Type == events.StrokeEnd {
-			ends = append(ends, e)
-		}
-	}
+	ends := strokeEnds(evs)
 	if len(ends) != 1 {
 		t.Fatalf("the striker seen far up the board and the queen seen leaving her place: %d stroke ends, want one: %v", len(ends), evs)
 	}
-	said := false
-	for _, d := range ends[0].Doubts {
-		said = said || d.Kind == events.DoubtStartUnseen && strings.Contains(d.Reason, "Q was seen") && strings.Contains(d.Reason, "from its place")
-	}
-	if !said {
+	if !saysStartUnseen(ends[0].Doubts, "Q was seen", "from its place") {
 		t.Errorf("stroke end doubts %+v: want start_unseen saying the queen was seen leaving her place", ends[0].Doubts)
 	}
 	for _, e := range run(false) {
@@ -298,4 +280,33 @@ func TestStrokeStartUnseenDiscSeenLeaving(t *testing.T) {
 			t.Errorf("nothing left its place: want no stroke, got %v", e)
 		}
 	}
+}
+
+// strokeEnds returns the stroke_end events among evs.
+func strokeEnds(evs []events.Event) []events.Event {
+	var ends []events.Event
+	for _, e := range evs {
+		if e.Type == events.StrokeEnd {
+			ends = append(ends, e)
+		}
+	}
+	return ends
+}
+
+// saysStartUnseen reports whether ds holds a start_unseen doubt whose
+// reason contains every one of parts.
+func saysStartUnseen(ds []events.Doubt, parts ...string) bool {
+	for _, d := range ds {
+		if d.Kind != events.DoubtStartUnseen {
+			continue
+		}
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(d.Reason, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
