@@ -240,6 +240,25 @@ func (b *background) observeFrame(frame gocv.Mat, low *rectifier) error {
 	return b.observeMeans()
 }
 
+// blockMeans writes into cur (3·nb·nb, BGR) the means of the 2×2 blocks
+// of px, a 2nb×2nb BGR image.
+func blockMeans(px []uint8, nb int, cur []float32) {
+	w2 := 2 * nb * 3
+	for j := 0; j < nb; j++ {
+		r0 := px[2*j*w2 : (2*j+1)*w2]
+		r1 := px[(2*j+1)*w2 : (2*j+2)*w2]
+		row := cur[3*j*nb : 3*(j+1)*nb]
+		for i := 0; i < nb; i++ {
+			o := 6 * i
+			a, e := r0[o:o+6:o+6], r1[o:o+6:o+6]
+			q := row[3*i : 3*i+3 : 3*i+3]
+			q[0] = 0.25 * float32(int(a[0])+int(a[3])+int(e[0])+int(e[3]))
+			q[1] = 0.25 * float32(int(a[1])+int(a[4])+int(e[1])+int(e[4]))
+			q[2] = 0.25 * float32(int(a[2])+int(a[5])+int(e[2])+int(e[5]))
+		}
+	}
+}
+
 // observe takes a new frame: b.small must hold it rectified at 2×2 samples
 // per block (the detector's low-resolution rectifier writes it).
 func (b *background) observe() error {
@@ -249,21 +268,7 @@ func (b *background) observe() error {
 		return err
 	}
 	b.prev, b.cur = b.cur, b.prev
-	// block means of the 2×2 samples
-	w2 := 2 * nb * 3
-	for j := 0; j < nb; j++ {
-		r0 := px[2*j*w2 : (2*j+1)*w2]
-		r1 := px[(2*j+1)*w2 : (2*j+2)*w2]
-		cur := b.cur[3*j*nb : 3*(j+1)*nb]
-		for i := 0; i < nb; i++ {
-			o := 6 * i
-			a, e := r0[o:o+6:o+6], r1[o:o+6:o+6]
-			q := cur[3*i : 3*i+3 : 3*i+3]
-			q[0] = 0.25 * float32(int(a[0])+int(a[3])+int(e[0])+int(e[3]))
-			q[1] = 0.25 * float32(int(a[1])+int(a[4])+int(e[1])+int(e[4]))
-			q[2] = 0.25 * float32(int(a[2])+int(a[5])+int(e[2])+int(e[5]))
-		}
-	}
+	blockMeans(px, nb, b.cur)
 	return b.observeMeans()
 }
 

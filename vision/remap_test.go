@@ -69,7 +69,8 @@ func sameMeans(t *testing.T, what string, frame gocv.Mat, map1, map2 *gocv.Mat) 
 	defer small.Close()
 	remapRef(frame, &small, map1, map2, image.Rect(0, 0, n, n))
 	px, _ := small.DataPtrUint8()
-	want := blockMeansRef(px, nb)
+	want := make([]float32, 3*nb*nb)
+	blockMeans(px, nb, want)
 	defer func() { remapSIMD = true }()
 	for _, simd := range []bool{true, false} {
 		remapSIMD = simd
@@ -86,27 +87,6 @@ func sameMeans(t *testing.T, what string, frame gocv.Mat, map1, map2 *gocv.Mat) 
 			}
 		}
 	}
-}
-
-// blockMeansRef is background.observe's block means of the 2×2 samples
-// (the loop observe runs on b.small).
-func blockMeansRef(px []uint8, nb int) []float32 {
-	out := make([]float32, 3*nb*nb)
-	w2 := 2 * nb * 3
-	for j := 0; j < nb; j++ {
-		r0 := px[2*j*w2 : (2*j+1)*w2]
-		r1 := px[(2*j+1)*w2 : (2*j+2)*w2]
-		cur := out[3*j*nb : 3*(j+1)*nb]
-		for i := 0; i < nb; i++ {
-			o := 6 * i
-			a, e := r0[o:o+6:o+6], r1[o:o+6:o+6]
-			q := cur[3*i : 3*i+3 : 3*i+3]
-			q[0] = 0.25 * float32(int(a[0])+int(a[3])+int(e[0])+int(e[3]))
-			q[1] = 0.25 * float32(int(a[1])+int(a[4])+int(e[1])+int(e[4]))
-			q[2] = 0.25 * float32(int(a[2])+int(a[5])+int(e[2])+int(e[5]))
-		}
-	}
-	return out
 }
 
 // TestRemapMatchesOpenCV: random pictures and tables with every one of
