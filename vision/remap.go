@@ -87,6 +87,50 @@ static inline void bc_remap_px(const uint8_t *src, int sw, int sh, long sstep, l
 	}
 }
 
+#if defined(__SSE2__)
+// bc_px_v is bc_px's vector path without the packing: the pixel's three
+// channels in the low three 32-bit lanes (the fourth is not a channel).
+static inline __m128i bc_px_v(const uint8_t *S, long sstep, const int16_t *w, int wide) {
+	const __m128i zero = _mm_setzero_si128();
+	__m128i ta, tb;
+	if (wide) {
+		ta = _mm_loadl_epi64((const __m128i *)S);
+		tb = _mm_loadl_epi64((const __m128i *)(S + sstep));
+		ta = _mm_unpacklo_epi8(ta, _mm_srli_epi64(ta, 24)); // B0 B1 G0 G1 R0 R1
+		tb = _mm_unpacklo_epi8(tb, _mm_srli_epi64(tb, 24));
+	} else {
+		uint32_t a0, a1, b0, b1;
+		memcpy(&a0, S, 4);
+		memcpy(&a1, S + 2, 4); // R0 B1 G1 R1: never past the image's last byte
+		memcpy(&b0, S + sstep, 4);
+		memcpy(&b1, S + sstep + 2, 4);
+		ta = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a0), _mm_cvtsi32_si128((int)(a1 >> 8)));
+		tb = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)b0), _mm_cvtsi32_si128((int)(b1 >> 8)));
+	}
+	int32_t wa, wb;
+	memcpy(&wa, w, 4);
+	memcpy(&wb, w + 2, 4);
+	__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), _mm_set1_epi32(wa)),
+		_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), _mm_set1_epi32(wb)));
+	return _mm_srai_epi32(_mm_add_epi32(s, _mm_set1_epi32(1 << 14)), 15);
+}
+
+// bc_remap_v is bc_remap_px's vector path giving bc_px_v's lanes (a
+// pixel with taps outside the image through bc_border).
+static inline __m128i bc_remap_v(const uint8_t *src, int sw, int sh, long sstep, long wideEnd,
+		const int16_t *m1, const uint16_t *m2, long k, const int16_t *wtab) {
+	int sx = m1[2 * k], sy = m1[2 * k + 1];
+	const int16_t *w = wtab + 4 * (m2[k] & 1023);
+	if ((unsigned)sx < (unsigned)(sw - 1) && (unsigned)sy < (unsigned)(sh - 1)) {
+		long off = sy * sstep + sx * 3;
+		return bc_px_v(src + off, sstep, w, off < wideEnd);
+	}
+	uint8_t D[3];
+	bc_border(src, sw, sh, sstep, sx, sy, w, D);
+	return _mm_setr_epi32(D[0], D[1], D[2], 0);
+}
+#endif
+
 // bc_remap8u3 is OpenCV's remap of an 8-bit 3-channel image with
 // fixed-point tables (CV_16SC2 positions, CV_16UC1 indices into wtab),
 // bilinear, BORDER_CONSTANT 0, for the table's pixels x0 <= x < x1,
@@ -123,13 +167,32 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 	int n = 2 * nb;
 	for (int j = 0; j < nb; j++) {
 		for (int i = 0; i < nb; i++) {
-			uint8_t p[4][4];
 			long k = (long)(2 * j) * n + 2 * i;
+			float *q = cur + 3 * ((long)j * nb + i);
+#if defined(__SSE2__)
+			if (simd) {
+				// the four pixels' channels summed as 32-bit integers: each
+				// is in 0..255 (the weights sum to 2^15), so what packing
+				// to bytes and adding them gives
+				__m128i s = _mm_add_epi32(_mm_add_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab),
+								bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab)),
+					_mm_add_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab),
+						bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab)));
+				__m128 f = _mm_mul_ps(_mm_set1_ps(0.25f), _mm_cvtepi32_ps(s));
+				if (j < nb - 1 || i < nb - 1) {
+					_mm_storeu_ps(q, f); // the fourth is the next block's first, written next
+				} else {
+					_mm_storel_pi((__m64 *)q, f);
+					_mm_store_ss(q + 2, _mm_movehl_ps(f, f));
+				}
+				continue;
+			}
+#endif
+			uint8_t p[4][4];
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab, p[0], simd);
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab, p[1], simd);
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab, p[2], simd);
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab, p[3], simd);
-			float *q = cur + 3 * ((long)j * nb + i);
 			for (int c = 0; c < 3; c++) {
 				q[c] = 0.25f * (float)((int)p[0][c] + (int)p[1][c] + (int)p[2][c] + (int)p[3][c]);
 			}
