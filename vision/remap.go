@@ -352,6 +352,33 @@ static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, 
 		ends[y - y0] = (int32_t)total;
 	}
 }
+
+// bc_above lists, row by row, the pixels k = y·n + x of the n-wide plane
+// s within [x0, x1)×[y0, y1) that are not below thr (!(v < thr): a NaN
+// is listed) into out (room for the region's pixels and 3 more) and
+// returns their count. simd selects the SSE2 loop where there is one.
+static long bc_above(const float *s, int n, int x0, int y0, int x1, int y1, float thr, int32_t *out, int simd) {
+	long k = 0;
+	for (int y = y0; y < y1; y++) {
+		const float *row = s + (long)y * n;
+		int x = x0;
+#if defined(__SSE2__)
+		if (simd) {
+			const __m128 t = _mm_set1_ps(thr);
+			for (; x + 4 <= x1; x += 4) {
+				int bits = _mm_movemask_ps(_mm_cmpnlt_ps(_mm_loadu_ps(row + x), t));
+				if (bits == 0) continue;
+				_mm_storeu_si128((__m128i *)(out + k), _mm_add_epi32(_mm_set1_epi32(y * n + x), _mm_loadu_si128((const __m128i *)bc_cols4[bits])));
+				k += bc_pop4[bits];
+			}
+		}
+#endif
+		for (; x < x1; x++) {
+			if (!(row[x] < thr)) out[k++] = y * n + x;
+		}
+	}
+	return k;
+}
 */
 import "C"
 
@@ -515,4 +542,28 @@ func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error
 		(*C.int32_t)(unsafe.Pointer(&vt.rowCols[0])), (*C.int32_t)(unsafe.Pointer(&vt.rowEnds[0])),
 		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])), (*C.int32_t)(unsafe.Pointer(&vt.mRow[0])), simd)
 	return nil
+}
+
+// aboveSIMD selects bc_above's vector loop (tests compare it with the
+// scalar one).
+var aboveSIMD = true
+
+// above returns the pixels of s (an n×n plane) within r, row by row, that
+// are not below thr, as indices y·n + x (in vt.cand).
+func (vt *voter) above(s []float32, r image.Rectangle, thr float32) []int32 {
+	n := vt.n
+	if r.Empty() || len(s) < n*n || !r.In(image.Rect(0, 0, n, n)) {
+		return nil
+	}
+	if need := r.Dx()*r.Dy() + 3; cap(vt.cand) < need {
+		vt.cand = make([]int32, need)
+	}
+	simd := C.int(0)
+	if aboveSIMD {
+		simd = 1
+	}
+	c := vt.cand[:cap(vt.cand)]
+	k := C.bc_above((*C.float)(unsafe.Pointer(&s[0])), C.int(n), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y), C.float(thr),
+		(*C.int32_t)(unsafe.Pointer(&c[0])), simd)
+	return c[:k]
 }
