@@ -4,6 +4,14 @@ package vision
 #cgo CFLAGS: -O3
 #include <stdint.h>
 #include <string.h>
+#include <math.h>
+// No fused multiply-adds (GCC contracts across statements by default on
+// arm64): every float operation is rounded as Go rounds it.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -379,6 +387,68 @@ static long bc_above(const float *s, int n, int x0, int y0, int x1, int y1, floa
 	}
 	return k;
 }
+
+// bc_diffs is the frame-to-frame difference of nn blocks' means (BGR):
+// diff[k] = |c0 − p0| + |c1 − p1| + |c2 − p2| in float32, in this order,
+// and hist[min((int)diff[k], 63)] counted.
+static void bc_diffs(const float *cur, const float *prev, float *diff, long nn, int64_t *hist) {
+	for (long k = 0; k < nn; k++) {
+		const float *c = cur + 3 * k, *p = prev + 3 * k;
+		float dp = fabsf(c[0] - p[0]) + fabsf(c[1] - p[1]) + fabsf(c[2] - p[2]);
+		diff[k] = dp;
+		int q = (int)dp;
+		hist[q < 63 ? q : 63]++;
+	}
+}
+
+// bc_changes is the background's block loop after the differences
+// (observeMeans, in the same float32 operations and order): which of the
+// nb×nb blocks changed (a difference over 2.5 thr, or over thr beside
+// another over thr), their drift from ref (the means times inv), the
+// frames they stayed still, whether they differ from the background bg
+// (zone 0: never), then the blocks that drifted (over 2.5 thr, or over
+// thr beside another) marked changed too. Bools are bytes 0 or 1.
+static void bc_changes(const float *cur, const float *ref, const float *bg, const float *diff, int nb, float thr, float inv,
+		uint8_t *changed, float *drift, uint16_t *stable, const uint8_t *zone, uint8_t *fg) {
+	long nn = (long)nb * nb;
+	float thr25 = 2.5f * thr;
+	for (long k = 0; k < nn; k++) {
+		long o = 3 * k;
+		float dp = diff[k];
+		int ch = dp > thr25;
+		if (!ch && dp > thr) {
+			long i = k % nb, j = k / nb;
+			ch = (i > 0 && diff[k - 1] > thr) || (i < nb - 1 && diff[k + 1] > thr) ||
+				(j > 0 && diff[k - nb] > thr) || (j < nb - 1 && diff[k + nb] > thr);
+		}
+		changed[k] = (uint8_t)ch;
+		float c0 = cur[o] * inv, c1 = cur[o + 1] * inv, c2 = cur[o + 2] * inv;
+		const float *rf = ref + o;
+		drift[k] = fabsf(c0 - rf[0]) + fabsf(c1 - rf[1]) + fabsf(c2 - rf[2]);
+		if (ch) {
+			stable[k] = 0;
+		} else if (stable[k] < 65535) {
+			stable[k]++;
+		}
+		if (zone[k] == 0) {
+			fg[k] = 0;
+			continue;
+		}
+		const float *bk = bg + o;
+		fg[k] = fabsf(c0 - bk[0]) + fabsf(c1 - bk[1]) + fabsf(c2 - bk[2]) > 48.0f;
+	}
+	for (long k = 0; k < nn; k++) {
+		float dr = drift[k];
+		if (changed[k] || !(dr > thr)) continue;
+		int mv = dr > thr25;
+		if (!mv) {
+			long i = k % nb, j = k / nb;
+			mv = (i > 0 && drift[k - 1] > thr) || (i < nb - 1 && drift[k + 1] > thr) ||
+				(j > 0 && drift[k - nb] > thr) || (j < nb - 1 && drift[k + nb] > thr);
+		}
+		changed[k] = (uint8_t)mv;
+	}
+}
 */
 import "C"
 
@@ -566,4 +636,31 @@ func (vt *voter) above(s []float32, r image.Rectangle, thr float32) []int32 {
 	k := C.bc_above((*C.float)(unsafe.Pointer(&s[0])), C.int(n), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y), C.float(thr),
 		(*C.int32_t)(unsafe.Pointer(&c[0])), simd)
 	return c[:k]
+}
+
+// blockDiffs is bc_diffs: the frame-to-frame differences of the blocks'
+// means into b.diff, counted in hist.
+func (b *background) blockDiffs(hist *[64]int) {
+	nn := b.nb * b.nb
+	if nn == 0 {
+		return
+	}
+	cur, prev, diff := b.cur[:3*nn], b.prev[:3*nn], b.diff[:nn]
+	C.bc_diffs((*C.float)(unsafe.Pointer(&cur[0])), (*C.float)(unsafe.Pointer(&prev[0])), (*C.float)(unsafe.Pointer(&diff[0])), C.long(nn),
+		(*C.int64_t)(unsafe.Pointer(&hist[0])))
+}
+
+// blockChanges is bc_changes over the background's blocks with the
+// noise threshold thr and the gain's inverse inv.
+func (b *background) blockChanges(thr, inv float32) {
+	nn := b.nb * b.nb
+	if nn == 0 {
+		return
+	}
+	cur, ref, bg, diff := b.cur[:3*nn], b.ref[:3*nn], b.bg[:3*nn], b.diff[:nn]
+	changed, drift, stable, zone, fg := b.changed[:nn], b.drift[:nn], b.stable[:nn], b.zone[:nn], b.fg[:nn]
+	C.bc_changes((*C.float)(unsafe.Pointer(&cur[0])), (*C.float)(unsafe.Pointer(&ref[0])), (*C.float)(unsafe.Pointer(&bg[0])), (*C.float)(unsafe.Pointer(&diff[0])),
+		C.int(b.nb), C.float(thr), C.float(inv),
+		(*C.uint8_t)(unsafe.Pointer(&changed[0])), (*C.float)(unsafe.Pointer(&drift[0])), (*C.uint16_t)(unsafe.Pointer(&stable[0])),
+		(*C.uint8_t)(unsafe.Pointer(&zone[0])), (*C.uint8_t)(unsafe.Pointer(&fg[0])))
 }
