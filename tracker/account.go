@@ -397,10 +397,12 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 	out = append(out, tk.newcomerDoubts()...)
 	// Rest-to-rest: every identity that was on the board when the stroke
 	// began is on it now, pocketed or overboard; any other is
-	// unaccounted.
+	// unaccounted. So is one lost from the board since the last stroke
+	// (missing when the stroke began), once: nothing says it is still
+	// there, nor that it left.
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]
-		if tr.state != Missing || !tr.onAtStart {
+		if tr.state != Missing || !tr.onAtStart && (i == idxS || tk.lostSaid.said(i, tr)) {
 			continue
 		}
 		said := false
@@ -409,10 +411,34 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 				said = true
 			}
 		}
-		if !said {
-			f := tk.frameOf(tr.lastSeenT)
-			out = append(out, foul.Unaccounted(tr.id, f, tk.frame, tr.pos, foul.NotOnBoard))
+		tk.lostSaid.say(i, tr)
+		if said {
+			continue
 		}
+		f := tk.frameOf(tr.lastSeenT)
+		why := foul.NotOnBoard
+		if !tr.onAtStart {
+			why = lostBefore(tr)
+		}
+		out = append(out, foul.Unaccounted(tr.id, f, tk.frame, tr.pos, why))
 	}
 	return out
+}
+
+// lostSaid remembers, for each identity, the last sighting after which it
+// was lost and a stroke_end said so (0: none): a disc lost for good is
+// said unaccounted for once, at the first stroke's end after it was lost,
+// not at every one after it.
+type lostSaid [nTracks]float64
+
+func (l *lostSaid) said(i int, tr *track) bool { return l[i] == tr.lastSeenT }
+func (l *lostSaid) say(i int, tr *track)       { l[i] = tr.lastSeenT }
+
+// lostBefore says how missing disc tr was lost before the stroke that
+// ends now (the words foul.Unaccounted takes).
+func lostBefore(tr *track) string {
+	if tr.lostInView {
+		return "vanished there from plain view before this stroke began and has not been seen since: whether it is still on the board is not known"
+	}
+	return "went under a hand there before this stroke began and has not been seen since: whether it is still on the board is not known"
 }
