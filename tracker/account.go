@@ -191,7 +191,7 @@ func (tk *Tracker) beginUnseen(g *frameGap) {
 	st := &strokeState{side: board.S, startT: t, start: board.Vec{}, strikerPrev: t, crossed: true, unseen: true, unseenGap: *g}
 	tk.stroke = st
 	tk.strokeSeen = true
-	tk.flickHand = flickHand{}
+	tk.forgetFlicks()
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]
 		if tr.placedSeq != 0 {

@@ -40,6 +40,7 @@ type Tracker struct {
 	still      stillPos    // where the striker last stood still
 	flick2     flickWait   // the striker's slide seen twice, waiting for a third sighting (see lowfps.go)
 	flickHand  flickHand   // the striker's slide seen twice with a hand moving along, then covered (see lowfps.go)
+	flickOnce  flickOnce   // the striker seen once off its place, then covered (see lowfps.go)
 	jump       strikerJump // where the striker lay before it was last taken up far from there (see lowfps.go)
 	calStarted bool
 	renumbered bool
