@@ -76,6 +76,7 @@ type assignment struct {
 	armCache armCache
 	strays   []stray    // recent detections no disc explained (see vacated)
 	gaps     gapLog     // the frames not analysed (see account.go)
+	lostSaid lostSaid   // the discs lost from the board whose loss a stroke_end said (see account.go)
 	fixtures fixtureMap // where detections no disc explains keep coming (see vacated.go)
 }
 
