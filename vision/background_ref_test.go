@@ -61,8 +61,9 @@ func TestUpdateMatchesRef(t *testing.T) {
 
 // changesRef is observeMeans' block loops as first written in Go (the
 // differences and their histogram, the noise threshold, then changed,
-// drift, stable and fg): the reference blockDiffs and blockChanges must
-// match bit for bit. It returns the threshold.
+// drift, stable and fg), each product rounded before it is subtracted:
+// the reference blockDiffs and blockChanges must match bit for bit. It
+// returns the threshold.
 func (b *background) changesRef(inv float32) float32 {
 	nb := b.nb
 	var hist [64]int
@@ -101,7 +102,11 @@ func (b *background) changesRef(inv float32) float32 {
 		changed[k] = ch
 		// drift since the block was last searched (a disc creeping to a
 		// halt changes each frame by less than the noise)
-		c0, c1, c2 := cur[o]*inv, cur[o+1]*inv, cur[o+2]*inv
+		// (float32(): Go may fuse a product into the subtraction that
+		// follows, and does on arm64; C does not, on either architecture:
+		// the reference is the rounding amd64 gives and the former code
+		// gave there)
+		c0, c1, c2 := float32(cur[o]*inv), float32(cur[o+1]*inv), float32(cur[o+2]*inv)
 		rf := ref[o : o+3 : o+3]
 		drift[k] = abs32(c0-rf[0]) + abs32(c1-rf[1]) + abs32(c2-rf[2])
 		if ch {

@@ -5,8 +5,11 @@ package vision
 #include <stdint.h>
 #include <string.h>
 #include <math.h>
-// No fused multiply-adds (GCC contracts across statements by default on
-// arm64): every float operation is rounded as Go rounds it.
+// No fused multiply-adds (GCC may contract across statements on arm64):
+// every float operation is rounded on its own, as on amd64. (Go on arm64
+// fused observeMeans' cur·inv into the subtraction after it, so there
+// bc_changes' drift and foreground can differ from the former Go code in
+// the last bit: they now round as amd64 does.)
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
