@@ -87,6 +87,50 @@ static inline void bc_remap_px(const uint8_t *src, int sw, int sh, long sstep, l
 	}
 }
 
+#if defined(__SSE2__)
+// bc_px_v is bc_px's vector path without the packing: the pixel's three
+// channels in the low three 32-bit lanes (the fourth is not a channel).
+static inline __m128i bc_px_v(const uint8_t *S, long sstep, const int16_t *w, int wide) {
+	const __m128i zero = _mm_setzero_si128();
+	__m128i ta, tb;
+	if (wide) {
+		ta = _mm_loadl_epi64((const __m128i *)S);
+		tb = _mm_loadl_epi64((const __m128i *)(S + sstep));
+		ta = _mm_unpacklo_epi8(ta, _mm_srli_epi64(ta, 24)); // B0 B1 G0 G1 R0 R1
+		tb = _mm_unpacklo_epi8(tb, _mm_srli_epi64(tb, 24));
+	} else {
+		uint32_t a0, a1, b0, b1;
+		memcpy(&a0, S, 4);
+		memcpy(&a1, S + 2, 4); // R0 B1 G1 R1: never past the image's last byte
+		memcpy(&b0, S + sstep, 4);
+		memcpy(&b1, S + sstep + 2, 4);
+		ta = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a0), _mm_cvtsi32_si128((int)(a1 >> 8)));
+		tb = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)b0), _mm_cvtsi32_si128((int)(b1 >> 8)));
+	}
+	int32_t wa, wb;
+	memcpy(&wa, w, 4);
+	memcpy(&wb, w + 2, 4);
+	__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), _mm_set1_epi32(wa)),
+		_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), _mm_set1_epi32(wb)));
+	return _mm_srai_epi32(_mm_add_epi32(s, _mm_set1_epi32(1 << 14)), 15);
+}
+
+// bc_remap_v is bc_remap_px's vector path giving bc_px_v's lanes (a
+// pixel with taps outside the image through bc_border).
+static inline __m128i bc_remap_v(const uint8_t *src, int sw, int sh, long sstep, long wideEnd,
+		const int16_t *m1, const uint16_t *m2, long k, const int16_t *wtab) {
+	int sx = m1[2 * k], sy = m1[2 * k + 1];
+	const int16_t *w = wtab + 4 * (m2[k] & 1023);
+	if ((unsigned)sx < (unsigned)(sw - 1) && (unsigned)sy < (unsigned)(sh - 1)) {
+		long off = sy * sstep + sx * 3;
+		return bc_px_v(src + off, sstep, w, off < wideEnd);
+	}
+	uint8_t D[3];
+	bc_border(src, sw, sh, sstep, sx, sy, w, D);
+	return _mm_setr_epi32(D[0], D[1], D[2], 0);
+}
+#endif
+
 // bc_remap8u3 is OpenCV's remap of an 8-bit 3-channel image with
 // fixed-point tables (CV_16SC2 positions, CV_16UC1 indices into wtab),
 // bilinear, BORDER_CONSTANT 0, for the table's pixels x0 <= x < x1,
@@ -123,19 +167,111 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 	int n = 2 * nb;
 	for (int j = 0; j < nb; j++) {
 		for (int i = 0; i < nb; i++) {
-			uint8_t p[4][4];
 			long k = (long)(2 * j) * n + 2 * i;
+			float *q = cur + 3 * ((long)j * nb + i);
+#if defined(__SSE2__)
+			if (simd) {
+				// the four pixels' channels summed as 32-bit integers: each
+				// is in 0..255 (the weights sum to 2^15), so what packing
+				// to bytes and adding them gives
+				__m128i s = _mm_add_epi32(_mm_add_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab),
+								bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab)),
+					_mm_add_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab),
+						bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab)));
+				__m128 f = _mm_mul_ps(_mm_set1_ps(0.25f), _mm_cvtepi32_ps(s));
+				if (j < nb - 1 || i < nb - 1) {
+					_mm_storeu_ps(q, f); // the fourth is the next block's first, written next
+				} else {
+					_mm_storel_pi((__m64 *)q, f);
+					_mm_store_ss(q + 2, _mm_movehl_ps(f, f));
+				}
+				continue;
+			}
+#endif
+			uint8_t p[4][4];
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab, p[0], simd);
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab, p[1], simd);
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab, p[2], simd);
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab, p[3], simd);
-			float *q = cur + 3 * ((long)j * nb + i);
 			for (int c = 0; c < 3; c++) {
 				q[c] = 0.25f * (float)((int)p[0][c] + (int)p[1][c] + (int)p[2][c] + (int)p[3][c]);
 			}
 		}
 	}
 }
+
+#if defined(__SSE2__)
+// bc_deint3 takes the 32-bit values of four 3-channel pixels, v0 = a0 b0
+// c0 a1, v1 = b1 c1 a2 b2, v2 = c2 a3 b3 c3, apart into a0..a3, b0..b3,
+// c0..c3.
+static inline void bc_deint3(__m128i v0, __m128i v1, __m128i v2, __m128i *a, __m128i *b, __m128i *c) {
+	__m128 f0 = _mm_castsi128_ps(v0), f1 = _mm_castsi128_ps(v1), f2 = _mm_castsi128_ps(v2);
+	__m128 u = _mm_shuffle_ps(f1, f2, _MM_SHUFFLE(0, 1, 0, 2));            // a2 . a3 .
+	*a = _mm_castps_si128(_mm_shuffle_ps(f0, u, _MM_SHUFFLE(2, 0, 3, 0))); // a0 a1 a2 a3
+	__m128 p = _mm_shuffle_ps(f0, f1, _MM_SHUFFLE(0, 0, 0, 1));            // b0 . b1 .
+	__m128 q = _mm_shuffle_ps(f1, f2, _MM_SHUFFLE(0, 2, 0, 3));            // b2 . b3 .
+	*b = _mm_castps_si128(_mm_shuffle_ps(p, q, _MM_SHUFFLE(2, 0, 2, 0)));  // b0 b1 b2 b3
+	__m128 r = _mm_shuffle_ps(f0, f1, _MM_SHUFFLE(0, 1, 0, 2));            // c0 . c1 .
+	*c = _mm_castps_si128(_mm_shuffle_ps(r, f2, _MM_SHUFFLE(3, 0, 2, 0))); // c0 c1 c2 c3
+}
+
+// bc_sel returns x where m is all ones, else y.
+static inline __m128i bc_sel(__m128i m, __m128i x, __m128i y) {
+	return _mm_or_si128(_mm_and_si128(m, x), _mm_andnot_si128(m, y));
+}
+
+// bc_cols4 holds, for each 4-bit mask, its set bits' positions first.
+static const int32_t bc_cols4[16][4] = {
+	{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+	{2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+	{3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+	{2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3},
+};
+
+// bc_pop4 is the number of bits set in a 4-bit mask (without a call:
+// POPCNT is beyond SSE2).
+static const uint8_t bc_pop4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+// bc_edge_row4 is bc_edges' channel choice (the scalar loop there) four
+// pixels at a time, for the row's first 4⌊w/4⌋ pixels, which it returns:
+// the same comparisons in the same order (channel 1 replaces 0 when
+// strictly greater, then 2 the winner), the same masks. cols gets four
+// values per step, of which the edge pixels' count (at *k) are kept.
+static int bc_edge_row4(const int16_t *gxr, const int16_t *gyr, const int32_t *mr, int w, int thr2,
+		float *er, float *exr, float *eyr, int32_t *cr, int *k) {
+	const __m128i lim = _mm_set1_epi32(thr2 - 1);
+	int kk = *k, i = 0;
+	for (; i + 4 <= w; i += 4) {
+		const int32_t *q = mr + 3 * i;
+		__m128i ma, mb, mc;
+		bc_deint3(_mm_loadu_si128((const __m128i *)q), _mm_loadu_si128((const __m128i *)(q + 4)),
+			_mm_loadu_si128((const __m128i *)(q + 8)), &ma, &mb, &mc);
+		// the 12 gradients of each, widened to 32 bits with their sign
+		__m128i x8 = _mm_loadu_si128((const __m128i *)(gxr + 3 * i)), x4 = _mm_loadl_epi64((const __m128i *)(gxr + 3 * i + 8));
+		__m128i y8 = _mm_loadu_si128((const __m128i *)(gyr + 3 * i)), y4 = _mm_loadl_epi64((const __m128i *)(gyr + 3 * i + 8));
+		__m128i xa, xb, xc, ya, yb, yc;
+		bc_deint3(_mm_srai_epi32(_mm_unpacklo_epi16(x8, x8), 16), _mm_srai_epi32(_mm_unpackhi_epi16(x8, x8), 16),
+			_mm_srai_epi32(_mm_unpacklo_epi16(x4, x4), 16), &xa, &xb, &xc);
+		bc_deint3(_mm_srai_epi32(_mm_unpacklo_epi16(y8, y8), 16), _mm_srai_epi32(_mm_unpackhi_epi16(y8, y8), 16),
+			_mm_srai_epi32(_mm_unpacklo_epi16(y4, y4), 16), &ya, &yb, &yc);
+		__m128i g = _mm_cmpgt_epi32(mb, ma);
+		__m128i mm = bc_sel(g, mb, ma), bx = bc_sel(g, xb, xa), by = bc_sel(g, yb, ya);
+		g = _mm_cmpgt_epi32(mc, mm);
+		mm = bc_sel(g, mc, mm);
+		bx = bc_sel(g, xc, bx);
+		by = bc_sel(g, yc, by);
+		__m128i on = _mm_cmpgt_epi32(mm, lim); // mm >= thr2
+		_mm_storeu_ps(er + i, _mm_cvtepi32_ps(_mm_and_si128(mm, on)));
+		_mm_storeu_ps(exr + i, _mm_cvtepi32_ps(_mm_and_si128(bx, on)));
+		_mm_storeu_ps(eyr + i, _mm_cvtepi32_ps(_mm_and_si128(by, on)));
+		int bits = _mm_movemask_ps(_mm_castsi128_ps(on));
+		_mm_storeu_si128((__m128i *)(cr + kk), _mm_add_epi32(_mm_set1_epi32(i), _mm_loadu_si128((const __m128i *)bc_cols4[bits])));
+		kk += bc_pop4[bits];
+	}
+	*k = kk;
+	return i;
+}
+#endif
 
 // bc_edges is OpenCV's 3×3 Sobel derivatives (8-bit BGR to 16-bit, x and
 // y, BORDER_REPLICATE at the image's edges, the true pixels around the
@@ -144,9 +280,12 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 // equals) in ex, ey and its squared magnitude in e, zero below thr2 (the
 // threshold squared), and the row's columns at or above it (from x0) in
 // cols, row after row, ends[y−y0] the count so far. gxr, gyr and mr
-// (the squared magnitudes) hold 3(x1−x0) values each. All integer: the sums are exact, as OpenCV's.
+// (the squared magnitudes) hold 3(x1−x0) values each; cols has room for
+// 3 more than the region's pixels (bc_edge_row4's stores). All integer:
+// the sums are exact, as OpenCV's. simd selects bc_edge_row4 for the
+// channel choice where SSE2 is there (the tests compare both).
 static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, int thr2,
-		float *e, float *ex, float *ey, int32_t *cols, int32_t *ends, int16_t *gxr, int16_t *gyr, int32_t *mr) {
+		float *e, float *ex, float *ey, int32_t *cols, int32_t *ends, int16_t *gxr, int16_t *gyr, int32_t *mr, int simd) {
 	int w = x1 - x0;
 	long st = 3L * n, total = 0;
 	for (int y = y0; y < y1; y++) {
@@ -190,8 +329,13 @@ static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, 
 		long k0 = (long)y * n + x0;
 		float *er = e + k0, *exr = ex + k0, *eyr = ey + k0;
 		int32_t *cr = cols + total;
-		int k = 0;
-		for (int i = 0; i < w; i++) {
+		int k = 0, i = 0;
+#if defined(__SSE2__)
+		if (simd) {
+			i = bc_edge_row4(gxr, gyr, mr, w, thr2, er, exr, eyr, cr, &k);
+		}
+#endif
+		for (; i < w; i++) {
 			const int16_t *g = gxr + 3 * i, *h = gyr + 3 * i;
 			const int32_t *q = mr + 3 * i;
 			int bx = g[0], by = h[0], mm = q[0];
@@ -249,6 +393,10 @@ var remapTab = func() [4 * interTabSize * interTabSize]int16 {
 
 // remapSIMD selects the vector path (tests compare it with the scalar one).
 var remapSIMD = true
+
+// edgesSIMD selects bc_edges' vector channel choice where there is one
+// (tests compare it with the scalar one).
+var edgesSIMD = true
 
 // remapInto rectifies the pixels of rect (in the table's coordinates) of
 // frame into the same pixels of dst, as gocv.Remap with the tables map1
@@ -347,8 +495,8 @@ func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error
 		return err
 	}
 	w, h := src.Dx(), src.Dy()
-	if cap(vt.rowCols) < w*h {
-		vt.rowCols = make([]int32, w*h)
+	if cap(vt.rowCols) < w*h+3 {
+		vt.rowCols = make([]int32, w*h+3)
 	}
 	if cap(vt.rowEnds) < h {
 		vt.rowEnds = make([]int32, h)
@@ -357,10 +505,14 @@ func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error
 		vt.gRow = make([]int16, 6*w)
 		vt.mRow = make([]int32, 3*w)
 	}
-	vt.rowCols, vt.rowEnds, vt.gRow, vt.mRow = vt.rowCols[:w*h], vt.rowEnds[:h], vt.gRow[:6*w], vt.mRow[:3*w]
+	simd := C.int(0)
+	if edgesSIMD {
+		simd = 1
+	}
+	vt.rowCols, vt.rowEnds, vt.gRow, vt.mRow = vt.rowCols[:w*h+3], vt.rowEnds[:h], vt.gRow[:6*w], vt.mRow[:3*w]
 	C.bc_edges((*C.uint8_t)(unsafe.Pointer(&px[0])), C.int(n), C.int(src.Min.X), C.int(src.Min.Y), C.int(src.Max.X), C.int(src.Max.Y), C.int(thr2),
 		(*C.float)(unsafe.Pointer(&vt.edge[0])), (*C.float)(unsafe.Pointer(&vt.ex[0])), (*C.float)(unsafe.Pointer(&vt.ey[0])),
 		(*C.int32_t)(unsafe.Pointer(&vt.rowCols[0])), (*C.int32_t)(unsafe.Pointer(&vt.rowEnds[0])),
-		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])), (*C.int32_t)(unsafe.Pointer(&vt.mRow[0])))
+		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])), (*C.int32_t)(unsafe.Pointer(&vt.mRow[0])), simd)
 	return nil
 }
