@@ -67,7 +67,8 @@ stage "go test (-tags matprofile: every test fails on a leaked OpenCV Mat)"
 # BOARDCAM_E2E=1: boardcam run on every corpus clip that keeps a score must
 # end with the truth's score and fouls, or hold for the umpire, on modelled
 # computers 1 to 8 times slower (cmd/boardcam TestRunSlowerCPU), and as
-# 30 and 15 fps cameras (TestEvalFramesRemoved).
+# 30 and 15 fps cameras, and the 15 fps one half an interval later
+# (TestEvalFramesRemoved).
 # scripts/testreport prints what go test would, then the time per package
 # and the slowest tests, and the CPU time (user+sys) of each package and of
 # the tests that used the most: it runs each test binary (go test -exec).

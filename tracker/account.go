@@ -191,7 +191,7 @@ func (tk *Tracker) beginUnseen(g *frameGap) {
 	st := &strokeState{side: board.S, startT: t, start: board.Vec{}, strikerPrev: t, crossed: true, unseen: true, unseenGap: *g}
 	tk.stroke = st
 	tk.strokeSeen = true
-	tk.flickHand = flickHand{}
+	tk.forgetFlicks()
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]
 		if tr.placedSeq != 0 {
@@ -397,10 +397,12 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 	out = append(out, tk.newcomerDoubts()...)
 	// Rest-to-rest: every identity that was on the board when the stroke
 	// began is on it now, pocketed or overboard; any other is
-	// unaccounted.
+	// unaccounted. So is one lost from plain view at rest since the last
+	// stroke (missing when the stroke began), once: nothing says it is
+	// still there, nor that it left (lostBefore).
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]
-		if tr.state != Missing || !tr.onAtStart {
+		if tr.state != Missing || !tr.onAtStart && !tk.lostBefore(i) {
 			continue
 		}
 		said := false
@@ -409,10 +411,44 @@ func (tk *Tracker) strokeDoubts(end float64) []events.Doubt {
 				said = true
 			}
 		}
-		if !said {
-			f := tk.frameOf(tr.lastSeenT)
-			out = append(out, foul.Unaccounted(tr.id, f, tk.frame, tr.pos, foul.NotOnBoard))
+		tk.lostSaid[i] = tr.lastSeenT
+		if said {
+			continue
 		}
+		f := tk.frameOf(tr.lastSeenT)
+		why := foul.NotOnBoard
+		if !tr.onAtStart {
+			why = lostBeforeWhy
+		}
+		out = append(out, foul.Unaccounted(tr.id, f, tk.frame, tr.pos, why))
 	}
 	return out
 }
+
+// lostSaid remembers, for each identity, the last sighting after which it
+// was lost and a stroke_end said so (0: none).
+type lostSaid [nTracks]float64
+
+// lostSeenTime is how long a disc must have been seen lying at its place
+// for its vanishing to be told: a detection that lasted a few frames (the
+// striker in the fingers taken for a man as the clip begins, a marking)
+// was no disc.
+const lostSeenTime = 0.5
+
+// lostBefore reports whether missing disc i, not the striker, was lost
+// between strokes in plain view where it had been seen lying for
+// lostSeenTime, and that has not been said yet. Such a disc is said
+// unaccounted for at the end of the first stroke after it was lost, and
+// only then: the referee holds that stroke (only the umpire can tell
+// whether the detector lost a man lying there, or a man was taken off the
+// board or pocketed unseen); the strokes after it are not held for it (the
+// umpire has been told; the referee takes it for still on the board) unless
+// it is seen and lost again. One taken away by a hand that covered it is
+// not said (a man in the hand that places it is seen at rest for a moment).
+func (tk *Tracker) lostBefore(i int) bool {
+	tr := &tk.tracks[i]
+	return i != idxS && tr.vanishT > 0 && tr.lastSeenT-tr.restSince >= lostSeenTime && tk.lostSaid[i] != tr.lastSeenT
+}
+
+// lostBeforeWhy is what foul.Unaccounted says of a disc lostBefore.
+const lostBeforeWhy = "vanished there from plain view before this stroke began and has not been seen since: whether it is still on the board is not known"

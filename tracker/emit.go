@@ -88,6 +88,8 @@ func (tk *Tracker) watermark() float64 {
 		}
 		w = math.Min(w, t0-tk.dt)
 	}
+	// (Or seen once off its place, then covered: see checkFlickOnce.)
+	w = math.Min(w, tk.flickOnceHold())
 	st := tk.stroke
 	if st == nil {
 		// A stroke that fell between two frames may still be

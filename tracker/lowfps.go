@@ -383,3 +383,202 @@ func (m *motionCopy) put(tr *track) {
 	tr.segs = append(tr.segs[:0], m.segs[:m.ns]...)
 	tr.moveStart = 0
 }
+
+// A backward flick at a low frame rate may be seen once only: the
+// striker, standing at its place under the aiming hand, is seen one frame
+// later barely off it (a partial detection beside the hand), then the
+// hand that follows a backward flick covers it, and it is next seen lying
+// behind its place. Two sightings would give the slide's line and speed
+// (flickHand); one gives only a direction. A hand carrying the striker
+// back looks the same, so the stroke is never applied on this alone: it
+// is held for the umpire, with the flick as the best guess, when all of
+// these hold (flickOnce):
+//
+//   - the striker stood still at its place on a base line up to at most
+//     0.25 s before that sighting, which lies more than three times MoveMM
+//     from it (beyond the noise of a partial detection at rest);
+//   - the way from the place to that sighting points behind the place
+//     (within 60° of straight back: only a backward flick draws the hand
+//     after the striker), fast enough for a flick (at least StrikeSpeed,
+//     and reachable from a standstill at up to twice the friction in the
+//     time between the two sightings);
+//   - then it was not seen for at least one frame, and is next found,
+//     within flickFindTime, farther along the same line (within the few
+//     degrees one sighting tells the heading to), and found still there
+//     in the sighting after.
+//
+// A striker seen again off that line, or in the very next frame, or not
+// within flickFindTime, is left to the other rules: re-placing along the
+// base line, lifting it, or a slide seen twice. While it is awaited,
+// events are held behind the place's last sighting (the watermark).
+
+// flickOnce is the striker seen once off its place (f), lying still at
+// place until placeT, then awaited: missed, a frame passed without it;
+// found, its first sighting again, on the line (see above).
+type flickOnce struct {
+	f      obs
+	place  board.Vec
+	placeT float64
+	side   board.Side
+	missed bool
+	found  obs
+	ok     bool
+}
+
+// forgetFlicks drops the slides awaited between strokes: a stroke began.
+func (tk *Tracker) forgetFlicks() {
+	tk.flickHand = flickHand{}
+	tk.flickOnce = flickOnce{}
+}
+
+// flickOnceHold is the time before which events may be released while a
+// striker seen once off its place is awaited (+Inf: none is).
+func (tk *Tracker) flickOnceHold() float64 {
+	if w := &tk.flickOnce; w.ok && tk.stroke == nil {
+		return w.placeT - tk.dt
+	}
+	return math.Inf(1)
+}
+
+// checkFlickOnce follows the striker seen once off its place (see above)
+// and starts the stroke, held for the umpire, when it is found where
+// such a backward flick leaves it.
+func (tk *Tracker) checkFlickOnce() bool {
+	w := &tk.flickOnce
+	s := &tk.tracks[idxS]
+	if tk.stroke != nil || tk.t-tk.firstT <= tk.cfg.InitTime {
+		*w = flickOnce{}
+		return false
+	}
+	seen := s.seen && s.lastSeenT == tk.t
+	if !w.ok {
+		if seen {
+			tk.armFlickOnce()
+		}
+		return false
+	}
+	switch {
+	case !seen && w.found.t == 0:
+		w.missed = true
+		if tk.t-w.f.t > flickFindTime {
+			*w = flickOnce{}
+		}
+		return false
+	case !seen:
+		if tk.t-w.found.t > 3.5*tk.dt {
+			*w = flickOnce{} // found once, then not: taken up again
+		}
+		return false
+	case w.found.t == 0:
+		if !w.missed || !tk.onFlickOnceLine(s.lastObs) {
+			*w = flickOnce{}
+			tk.armFlickOnce()
+			return false
+		}
+		w.found = s.lastObs
+		return false
+	}
+	q := s.lastObs
+	lim := 2 * tk.cfg.MoveMM
+	if q.partial || w.found.partial {
+		lim *= 3
+	}
+	found := *w
+	*w = flickOnce{}
+	if q.p.Dist(found.found.p) > lim {
+		return false // still moving: carried
+	}
+	tk.beginFlickOnce(&found, q)
+	return true
+}
+
+// armFlickOnce starts awaiting the striker when this frame's sighting is
+// its first off the place where it stood still (see above).
+func (tk *Tracker) armFlickOnce() {
+	s := &tk.tracks[idxS]
+	st := tk.still
+	f := s.lastObs
+	if !st.ok || f.t-st.t > 0.25 || f.t <= st.t {
+		return
+	}
+	// (Its first sighting off the place: the one that set it moving, or
+	// the one seen away from it and not yet taken for a move.)
+	first := s.state == Moving && len(s.hist) == s.moveStart+1 && s.hist[s.moveStart].t == f.t ||
+		s.state.atRest() && s.moveStreak == 1 && s.moveFirst.t == f.t
+	if !first {
+		return
+	}
+	side, ok := tk.g.BaseLineSide(st.p, s.r+10)
+	if !ok {
+		return
+	}
+	away := f.p.Sub(st.p)
+	d1, dt := away.Len(), f.t-st.t
+	if d1 <= 3*tk.cfg.MoveMM || away.Unit().Dot(side.Normal()) < 0.5 || d1/dt < tk.cfg.StrikeSpeed {
+		return
+	}
+	tk.flickOnce = flickOnce{f: f, place: st.p, placeT: st.t, side: side, ok: true}
+}
+
+// onFlickOnceLine reports whether o, the striker's first sighting since
+// the one off its place, lies farther along the line from its place
+// through that sighting: where a flick that way stops.
+func (tk *Tracker) onFlickOnceLine(o obs) bool {
+	w := &tk.flickOnce
+	away := w.f.p.Sub(w.place)
+	d1 := away.Len()
+	u := away.Scale(1 / d1)
+	rel := o.p.Sub(w.place)
+	along, across := rel.Dot(u), math.Abs(rel.Cross(u))
+	if o.t-w.f.t > flickFindTime || along < d1+2*tk.cfg.MoveMM {
+		return false
+	}
+	// The heading from one sighting d1 from the place is known to about
+	// that sighting's error over d1.
+	slack := 2 * math.Max(w.f.sigma, tk.cfg.NoiseMM) / d1
+	if across > 6+3*tk.cfg.NoiseMM+slack*along {
+		return false
+	}
+	// A flick that stops at along (at up to twice the friction) passes
+	// d1 soonest: it must do so within the time the striker was not seen
+	// at either.
+	a := 2 * tk.cfg.Deceleration
+	v0 := math.Sqrt(2 * a * along)
+	tau := (v0 - math.Sqrt(v0*v0-2*a*d1)) / a
+	return tau <= w.f.t-w.placeT+tk.dt/2
+}
+
+// beginFlickOnce starts the stroke of the backward flick flickOnce found
+// (w), the striker lying at q: from its place at the moment a slide at
+// the configured friction through the sighting and to q gives, and holds
+// it for the umpire.
+func (tk *Tracker) beginFlickOnce(w *flickOnce, q obs) {
+	s := &tk.tracks[idxS]
+	dir := q.p.Sub(w.place)
+	D := dir.Len()
+	u := dir.Scale(1 / D)
+	a := tk.cfg.Deceleration
+	v0 := math.Sqrt(2 * a * D)
+	d1 := math.Min(w.f.p.Sub(w.place).Dot(u), D)
+	tau := (v0 - math.Sqrt(math.Max(0, v0*v0-2*a*d1))) / a
+	tf := math.Max(w.placeT, math.Min(w.f.t-tau, w.f.t))
+	stop := math.Min(tf+v0/a, tk.t)
+	sg := seg{first: 0, n: 1, from: tf, t0: tf, p0: w.place, v0: u.Scale(v0), known: true, guessed: true}
+	// It lies at q: at rest since the slide stopped.
+	s.state, s.occMoving, s.taken, s.misses = Rest, false, false, 0
+	s.restPos, s.restW, s.pos, s.vel = q.p, 1, q.p, board.Vec{}
+	if q.partial {
+		s.restW = 1.0 / 9
+	}
+	s.restSince, s.stopT, s.settledAt = stop, stop, stop
+	s.restLastT, s.restKindT, s.moveStreak = tk.t, tk.t, 0
+	s.hist = append(s.hist[:0], w.f)
+	s.segs = append(s.segs[:0], sg)
+	s.moveStart = 0
+	tk.beginStroke(w.side, w.place, tf, 0)
+	tk.markStart(true, startSeenSigma)
+	tk.stroke.doubts = append(tk.stroke.doubts, events.Doubt{Kind: events.DoubtViewCovered,
+		Reason: fmt.Sprintf("the striker was seen once only leaving its place (frame %d, %.0f mm from it), then not until frame %d, where it lay %.0f mm behind its place on that line: taken as flicked backward (a flick that way stops there), though a hand carrying it back looks the same",
+			w.f.frame, w.f.p.Dist(w.place), w.found.frame, D),
+		Frames: [2]int{w.f.frame, tk.frame}, IDs: []string{"S"}})
+}

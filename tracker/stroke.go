@@ -102,7 +102,7 @@ func (tk *Tracker) idle() {
 	tk.placing()
 	tk.resolveLost(false)
 	tk.armCache.observe(tk)
-	if tk.checkFlick() || tk.checkStruck() || tk.checkStartUnseen() || tk.checkVanished() {
+	if tk.checkFlick() || tk.checkStruck() || tk.checkStartUnseen() || tk.checkVanished() || tk.checkFlickOnce() {
 		tk.inStroke()
 	}
 }
@@ -786,7 +786,7 @@ func (tk *Tracker) beginStroke(side board.Side, start board.Vec, tf float64, k i
 		startBehind: !tk.g.CrossedFrontLine(side, start, rs), strikerPrev: tf}
 	tk.stroke = st
 	tk.strokeSeen = true
-	tk.flickHand = flickHand{}
+	tk.forgetFlicks()
 	st.startN = 1
 	st.startSeq = tk.emit(events.Event{Type: events.StrokeStart, T: tf, Side: events.SidePtr(side), StrikerMM: events.MMPtr(start)})
 	if hit, p := tk.armCache.beyond(tk, side, tf); hit {

@@ -40,6 +40,7 @@ type Tracker struct {
 	still      stillPos    // where the striker last stood still
 	flick2     flickWait   // the striker's slide seen twice, waiting for a third sighting (see lowfps.go)
 	flickHand  flickHand   // the striker's slide seen twice with a hand moving along, then covered (see lowfps.go)
+	flickOnce  flickOnce   // the striker seen once off its place, then covered (see lowfps.go)
 	jump       strikerJump // where the striker lay before it was last taken up far from there (see lowfps.go)
 	calStarted bool
 	renumbered bool
@@ -75,6 +76,7 @@ type assignment struct {
 	armCache armCache
 	strays   []stray    // recent detections no disc explained (see vacated)
 	gaps     gapLog     // the frames not analysed (see account.go)
+	lostSaid lostSaid   // the discs lost from the board whose loss a stroke_end said (see account.go)
 	fixtures fixtureMap // where detections no disc explains keep coming (see vacated.go)
 }
 

@@ -4,6 +4,14 @@ package vision
 #cgo CFLAGS: -O3
 #include <stdint.h>
 #include <string.h>
+#include <math.h>
+// No fused multiply-adds (GCC contracts across statements by default on
+// arm64): every float operation is rounded as Go rounds it.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -87,6 +95,50 @@ static inline void bc_remap_px(const uint8_t *src, int sw, int sh, long sstep, l
 	}
 }
 
+#if defined(__SSE2__)
+// bc_px_v is bc_px's vector path without the packing: the pixel's three
+// channels in the low three 32-bit lanes (the fourth is not a channel).
+static inline __m128i bc_px_v(const uint8_t *S, long sstep, const int16_t *w, int wide) {
+	const __m128i zero = _mm_setzero_si128();
+	__m128i ta, tb;
+	if (wide) {
+		ta = _mm_loadl_epi64((const __m128i *)S);
+		tb = _mm_loadl_epi64((const __m128i *)(S + sstep));
+		ta = _mm_unpacklo_epi8(ta, _mm_srli_epi64(ta, 24)); // B0 B1 G0 G1 R0 R1
+		tb = _mm_unpacklo_epi8(tb, _mm_srli_epi64(tb, 24));
+	} else {
+		uint32_t a0, a1, b0, b1;
+		memcpy(&a0, S, 4);
+		memcpy(&a1, S + 2, 4); // R0 B1 G1 R1: never past the image's last byte
+		memcpy(&b0, S + sstep, 4);
+		memcpy(&b1, S + sstep + 2, 4);
+		ta = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a0), _mm_cvtsi32_si128((int)(a1 >> 8)));
+		tb = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)b0), _mm_cvtsi32_si128((int)(b1 >> 8)));
+	}
+	int32_t wa, wb;
+	memcpy(&wa, w, 4);
+	memcpy(&wb, w + 2, 4);
+	__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), _mm_set1_epi32(wa)),
+		_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), _mm_set1_epi32(wb)));
+	return _mm_srai_epi32(_mm_add_epi32(s, _mm_set1_epi32(1 << 14)), 15);
+}
+
+// bc_remap_v is bc_remap_px's vector path giving bc_px_v's lanes (a
+// pixel with taps outside the image through bc_border).
+static inline __m128i bc_remap_v(const uint8_t *src, int sw, int sh, long sstep, long wideEnd,
+		const int16_t *m1, const uint16_t *m2, long k, const int16_t *wtab) {
+	int sx = m1[2 * k], sy = m1[2 * k + 1];
+	const int16_t *w = wtab + 4 * (m2[k] & 1023);
+	if ((unsigned)sx < (unsigned)(sw - 1) && (unsigned)sy < (unsigned)(sh - 1)) {
+		long off = sy * sstep + sx * 3;
+		return bc_px_v(src + off, sstep, w, off < wideEnd);
+	}
+	uint8_t D[3];
+	bc_border(src, sw, sh, sstep, sx, sy, w, D);
+	return _mm_setr_epi32(D[0], D[1], D[2], 0);
+}
+#endif
+
 // bc_remap8u3 is OpenCV's remap of an 8-bit 3-channel image with
 // fixed-point tables (CV_16SC2 positions, CV_16UC1 indices into wtab),
 // bilinear, BORDER_CONSTANT 0, for the table's pixels x0 <= x < x1,
@@ -123,19 +175,111 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 	int n = 2 * nb;
 	for (int j = 0; j < nb; j++) {
 		for (int i = 0; i < nb; i++) {
-			uint8_t p[4][4];
 			long k = (long)(2 * j) * n + 2 * i;
+			float *q = cur + 3 * ((long)j * nb + i);
+#if defined(__SSE2__)
+			if (simd) {
+				// the four pixels' channels summed as 32-bit integers: each
+				// is in 0..255 (the weights sum to 2^15), so what packing
+				// to bytes and adding them gives
+				__m128i s = _mm_add_epi32(_mm_add_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab),
+								bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab)),
+					_mm_add_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab),
+						bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab)));
+				__m128 f = _mm_mul_ps(_mm_set1_ps(0.25f), _mm_cvtepi32_ps(s));
+				if (j < nb - 1 || i < nb - 1) {
+					_mm_storeu_ps(q, f); // the fourth is the next block's first, written next
+				} else {
+					_mm_storel_pi((__m64 *)q, f);
+					_mm_store_ss(q + 2, _mm_movehl_ps(f, f));
+				}
+				continue;
+			}
+#endif
+			uint8_t p[4][4];
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab, p[0], simd);
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab, p[1], simd);
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab, p[2], simd);
 			bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab, p[3], simd);
-			float *q = cur + 3 * ((long)j * nb + i);
 			for (int c = 0; c < 3; c++) {
 				q[c] = 0.25f * (float)((int)p[0][c] + (int)p[1][c] + (int)p[2][c] + (int)p[3][c]);
 			}
 		}
 	}
 }
+
+#if defined(__SSE2__)
+// bc_deint3 takes the 32-bit values of four 3-channel pixels, v0 = a0 b0
+// c0 a1, v1 = b1 c1 a2 b2, v2 = c2 a3 b3 c3, apart into a0..a3, b0..b3,
+// c0..c3.
+static inline void bc_deint3(__m128i v0, __m128i v1, __m128i v2, __m128i *a, __m128i *b, __m128i *c) {
+	__m128 f0 = _mm_castsi128_ps(v0), f1 = _mm_castsi128_ps(v1), f2 = _mm_castsi128_ps(v2);
+	__m128 u = _mm_shuffle_ps(f1, f2, _MM_SHUFFLE(0, 1, 0, 2));            // a2 . a3 .
+	*a = _mm_castps_si128(_mm_shuffle_ps(f0, u, _MM_SHUFFLE(2, 0, 3, 0))); // a0 a1 a2 a3
+	__m128 p = _mm_shuffle_ps(f0, f1, _MM_SHUFFLE(0, 0, 0, 1));            // b0 . b1 .
+	__m128 q = _mm_shuffle_ps(f1, f2, _MM_SHUFFLE(0, 2, 0, 3));            // b2 . b3 .
+	*b = _mm_castps_si128(_mm_shuffle_ps(p, q, _MM_SHUFFLE(2, 0, 2, 0)));  // b0 b1 b2 b3
+	__m128 r = _mm_shuffle_ps(f0, f1, _MM_SHUFFLE(0, 1, 0, 2));            // c0 . c1 .
+	*c = _mm_castps_si128(_mm_shuffle_ps(r, f2, _MM_SHUFFLE(3, 0, 2, 0))); // c0 c1 c2 c3
+}
+
+// bc_sel returns x where m is all ones, else y.
+static inline __m128i bc_sel(__m128i m, __m128i x, __m128i y) {
+	return _mm_or_si128(_mm_and_si128(m, x), _mm_andnot_si128(m, y));
+}
+
+// bc_cols4 holds, for each 4-bit mask, its set bits' positions first.
+static const int32_t bc_cols4[16][4] = {
+	{0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+	{2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+	{3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+	{2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3},
+};
+
+// bc_pop4 is the number of bits set in a 4-bit mask (without a call:
+// POPCNT is beyond SSE2).
+static const uint8_t bc_pop4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+// bc_edge_row4 is bc_edges' channel choice (the scalar loop there) four
+// pixels at a time, for the row's first 4⌊w/4⌋ pixels, which it returns:
+// the same comparisons in the same order (channel 1 replaces 0 when
+// strictly greater, then 2 the winner), the same masks. cols gets four
+// values per step, of which the edge pixels' count (at *k) are kept.
+static int bc_edge_row4(const int16_t *gxr, const int16_t *gyr, const int32_t *mr, int w, int thr2,
+		float *er, float *exr, float *eyr, int32_t *cr, int *k) {
+	const __m128i lim = _mm_set1_epi32(thr2 - 1);
+	int kk = *k, i = 0;
+	for (; i + 4 <= w; i += 4) {
+		const int32_t *q = mr + 3 * i;
+		__m128i ma, mb, mc;
+		bc_deint3(_mm_loadu_si128((const __m128i *)q), _mm_loadu_si128((const __m128i *)(q + 4)),
+			_mm_loadu_si128((const __m128i *)(q + 8)), &ma, &mb, &mc);
+		// the 12 gradients of each, widened to 32 bits with their sign
+		__m128i x8 = _mm_loadu_si128((const __m128i *)(gxr + 3 * i)), x4 = _mm_loadl_epi64((const __m128i *)(gxr + 3 * i + 8));
+		__m128i y8 = _mm_loadu_si128((const __m128i *)(gyr + 3 * i)), y4 = _mm_loadl_epi64((const __m128i *)(gyr + 3 * i + 8));
+		__m128i xa, xb, xc, ya, yb, yc;
+		bc_deint3(_mm_srai_epi32(_mm_unpacklo_epi16(x8, x8), 16), _mm_srai_epi32(_mm_unpackhi_epi16(x8, x8), 16),
+			_mm_srai_epi32(_mm_unpacklo_epi16(x4, x4), 16), &xa, &xb, &xc);
+		bc_deint3(_mm_srai_epi32(_mm_unpacklo_epi16(y8, y8), 16), _mm_srai_epi32(_mm_unpackhi_epi16(y8, y8), 16),
+			_mm_srai_epi32(_mm_unpacklo_epi16(y4, y4), 16), &ya, &yb, &yc);
+		__m128i g = _mm_cmpgt_epi32(mb, ma);
+		__m128i mm = bc_sel(g, mb, ma), bx = bc_sel(g, xb, xa), by = bc_sel(g, yb, ya);
+		g = _mm_cmpgt_epi32(mc, mm);
+		mm = bc_sel(g, mc, mm);
+		bx = bc_sel(g, xc, bx);
+		by = bc_sel(g, yc, by);
+		__m128i on = _mm_cmpgt_epi32(mm, lim); // mm >= thr2
+		_mm_storeu_ps(er + i, _mm_cvtepi32_ps(_mm_and_si128(mm, on)));
+		_mm_storeu_ps(exr + i, _mm_cvtepi32_ps(_mm_and_si128(bx, on)));
+		_mm_storeu_ps(eyr + i, _mm_cvtepi32_ps(_mm_and_si128(by, on)));
+		int bits = _mm_movemask_ps(_mm_castsi128_ps(on));
+		_mm_storeu_si128((__m128i *)(cr + kk), _mm_add_epi32(_mm_set1_epi32(i), _mm_loadu_si128((const __m128i *)bc_cols4[bits])));
+		kk += bc_pop4[bits];
+	}
+	*k = kk;
+	return i;
+}
+#endif
 
 // bc_edges is OpenCV's 3×3 Sobel derivatives (8-bit BGR to 16-bit, x and
 // y, BORDER_REPLICATE at the image's edges, the true pixels around the
@@ -144,9 +288,12 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 // equals) in ex, ey and its squared magnitude in e, zero below thr2 (the
 // threshold squared), and the row's columns at or above it (from x0) in
 // cols, row after row, ends[y−y0] the count so far. gxr, gyr and mr
-// (the squared magnitudes) hold 3(x1−x0) values each. All integer: the sums are exact, as OpenCV's.
+// (the squared magnitudes) hold 3(x1−x0) values each; cols has room for
+// 3 more than the region's pixels (bc_edge_row4's stores). All integer:
+// the sums are exact, as OpenCV's. simd selects bc_edge_row4 for the
+// channel choice where SSE2 is there (the tests compare both).
 static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, int thr2,
-		float *e, float *ex, float *ey, int32_t *cols, int32_t *ends, int16_t *gxr, int16_t *gyr, int32_t *mr) {
+		float *e, float *ex, float *ey, int32_t *cols, int32_t *ends, int16_t *gxr, int16_t *gyr, int32_t *mr, int simd) {
 	int w = x1 - x0;
 	long st = 3L * n, total = 0;
 	for (int y = y0; y < y1; y++) {
@@ -190,8 +337,13 @@ static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, 
 		long k0 = (long)y * n + x0;
 		float *er = e + k0, *exr = ex + k0, *eyr = ey + k0;
 		int32_t *cr = cols + total;
-		int k = 0;
-		for (int i = 0; i < w; i++) {
+		int k = 0, i = 0;
+#if defined(__SSE2__)
+		if (simd) {
+			i = bc_edge_row4(gxr, gyr, mr, w, thr2, er, exr, eyr, cr, &k);
+		}
+#endif
+		for (; i < w; i++) {
 			const int16_t *g = gxr + 3 * i, *h = gyr + 3 * i;
 			const int32_t *q = mr + 3 * i;
 			int bx = g[0], by = h[0], mm = q[0];
@@ -206,6 +358,95 @@ static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, 
 		}
 		total += k;
 		ends[y - y0] = (int32_t)total;
+	}
+}
+
+// bc_above lists, row by row, the pixels k = y·n + x of the n-wide plane
+// s within [x0, x1)×[y0, y1) that are not below thr (!(v < thr): a NaN
+// is listed) into out (room for the region's pixels and 3 more) and
+// returns their count. simd selects the SSE2 loop where there is one.
+static long bc_above(const float *s, int n, int x0, int y0, int x1, int y1, float thr, int32_t *out, int simd) {
+	long k = 0;
+	for (int y = y0; y < y1; y++) {
+		const float *row = s + (long)y * n;
+		int x = x0;
+#if defined(__SSE2__)
+		if (simd) {
+			const __m128 t = _mm_set1_ps(thr);
+			for (; x + 4 <= x1; x += 4) {
+				int bits = _mm_movemask_ps(_mm_cmpnlt_ps(_mm_loadu_ps(row + x), t));
+				if (bits == 0) continue;
+				_mm_storeu_si128((__m128i *)(out + k), _mm_add_epi32(_mm_set1_epi32(y * n + x), _mm_loadu_si128((const __m128i *)bc_cols4[bits])));
+				k += bc_pop4[bits];
+			}
+		}
+#endif
+		for (; x < x1; x++) {
+			if (!(row[x] < thr)) out[k++] = y * n + x;
+		}
+	}
+	return k;
+}
+
+// bc_diffs is the frame-to-frame difference of nn blocks' means (BGR):
+// diff[k] = |c0 − p0| + |c1 − p1| + |c2 − p2| in float32, in this order,
+// and hist[min((int)diff[k], 63)] counted.
+static void bc_diffs(const float *cur, const float *prev, float *diff, long nn, int64_t *hist) {
+	for (long k = 0; k < nn; k++) {
+		const float *c = cur + 3 * k, *p = prev + 3 * k;
+		float dp = fabsf(c[0] - p[0]) + fabsf(c[1] - p[1]) + fabsf(c[2] - p[2]);
+		diff[k] = dp;
+		int q = (int)dp;
+		hist[q < 63 ? q : 63]++;
+	}
+}
+
+// bc_changes is the background's block loop after the differences
+// (observeMeans, in the same float32 operations and order): which of the
+// nb×nb blocks changed (a difference over 2.5 thr, or over thr beside
+// another over thr), their drift from ref (the means times inv), the
+// frames they stayed still, whether they differ from the background bg
+// (zone 0: never), then the blocks that drifted (over 2.5 thr, or over
+// thr beside another) marked changed too. Bools are bytes 0 or 1.
+static void bc_changes(const float *cur, const float *ref, const float *bg, const float *diff, int nb, float thr, float inv,
+		uint8_t *changed, float *drift, uint16_t *stable, const uint8_t *zone, uint8_t *fg) {
+	long nn = (long)nb * nb;
+	float thr25 = 2.5f * thr;
+	for (long k = 0; k < nn; k++) {
+		long o = 3 * k;
+		float dp = diff[k];
+		int ch = dp > thr25;
+		if (!ch && dp > thr) {
+			long i = k % nb, j = k / nb;
+			ch = (i > 0 && diff[k - 1] > thr) || (i < nb - 1 && diff[k + 1] > thr) ||
+				(j > 0 && diff[k - nb] > thr) || (j < nb - 1 && diff[k + nb] > thr);
+		}
+		changed[k] = (uint8_t)ch;
+		float c0 = cur[o] * inv, c1 = cur[o + 1] * inv, c2 = cur[o + 2] * inv;
+		const float *rf = ref + o;
+		drift[k] = fabsf(c0 - rf[0]) + fabsf(c1 - rf[1]) + fabsf(c2 - rf[2]);
+		if (ch) {
+			stable[k] = 0;
+		} else if (stable[k] < 65535) {
+			stable[k]++;
+		}
+		if (zone[k] == 0) {
+			fg[k] = 0;
+			continue;
+		}
+		const float *bk = bg + o;
+		fg[k] = fabsf(c0 - bk[0]) + fabsf(c1 - bk[1]) + fabsf(c2 - bk[2]) > 48.0f;
+	}
+	for (long k = 0; k < nn; k++) {
+		float dr = drift[k];
+		if (changed[k] || !(dr > thr)) continue;
+		int mv = dr > thr25;
+		if (!mv) {
+			long i = k % nb, j = k / nb;
+			mv = (i > 0 && drift[k - 1] > thr) || (i < nb - 1 && drift[k + 1] > thr) ||
+				(j > 0 && drift[k - nb] > thr) || (j < nb - 1 && drift[k + nb] > thr);
+		}
+		changed[k] = (uint8_t)mv;
 	}
 }
 */
@@ -249,6 +490,10 @@ var remapTab = func() [4 * interTabSize * interTabSize]int16 {
 
 // remapSIMD selects the vector path (tests compare it with the scalar one).
 var remapSIMD = true
+
+// edgesSIMD selects bc_edges' vector channel choice where there is one
+// (tests compare it with the scalar one).
+var edgesSIMD = true
 
 // remapInto rectifies the pixels of rect (in the table's coordinates) of
 // frame into the same pixels of dst, as gocv.Remap with the tables map1
@@ -347,8 +592,8 @@ func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error
 		return err
 	}
 	w, h := src.Dx(), src.Dy()
-	if cap(vt.rowCols) < w*h {
-		vt.rowCols = make([]int32, w*h)
+	if cap(vt.rowCols) < w*h+3 {
+		vt.rowCols = make([]int32, w*h+3)
 	}
 	if cap(vt.rowEnds) < h {
 		vt.rowEnds = make([]int32, h)
@@ -357,10 +602,65 @@ func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error
 		vt.gRow = make([]int16, 6*w)
 		vt.mRow = make([]int32, 3*w)
 	}
-	vt.rowCols, vt.rowEnds, vt.gRow, vt.mRow = vt.rowCols[:w*h], vt.rowEnds[:h], vt.gRow[:6*w], vt.mRow[:3*w]
+	simd := C.int(0)
+	if edgesSIMD {
+		simd = 1
+	}
+	vt.rowCols, vt.rowEnds, vt.gRow, vt.mRow = vt.rowCols[:w*h+3], vt.rowEnds[:h], vt.gRow[:6*w], vt.mRow[:3*w]
 	C.bc_edges((*C.uint8_t)(unsafe.Pointer(&px[0])), C.int(n), C.int(src.Min.X), C.int(src.Min.Y), C.int(src.Max.X), C.int(src.Max.Y), C.int(thr2),
 		(*C.float)(unsafe.Pointer(&vt.edge[0])), (*C.float)(unsafe.Pointer(&vt.ex[0])), (*C.float)(unsafe.Pointer(&vt.ey[0])),
 		(*C.int32_t)(unsafe.Pointer(&vt.rowCols[0])), (*C.int32_t)(unsafe.Pointer(&vt.rowEnds[0])),
-		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])), (*C.int32_t)(unsafe.Pointer(&vt.mRow[0])))
+		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])), (*C.int32_t)(unsafe.Pointer(&vt.mRow[0])), simd)
 	return nil
+}
+
+// aboveSIMD selects bc_above's vector loop (tests compare it with the
+// scalar one).
+var aboveSIMD = true
+
+// above returns the pixels of s (an n×n plane) within r, row by row, that
+// are not below thr, as indices y·n + x (in vt.cand).
+func (vt *voter) above(s []float32, r image.Rectangle, thr float32) []int32 {
+	n := vt.n
+	if r.Empty() || len(s) < n*n || !r.In(image.Rect(0, 0, n, n)) {
+		return nil
+	}
+	if need := r.Dx()*r.Dy() + 3; cap(vt.cand) < need {
+		vt.cand = make([]int32, need)
+	}
+	simd := C.int(0)
+	if aboveSIMD {
+		simd = 1
+	}
+	c := vt.cand[:cap(vt.cand)]
+	k := C.bc_above((*C.float)(unsafe.Pointer(&s[0])), C.int(n), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y), C.float(thr),
+		(*C.int32_t)(unsafe.Pointer(&c[0])), simd)
+	return c[:k]
+}
+
+// blockDiffs is bc_diffs: the frame-to-frame differences of the blocks'
+// means into b.diff, counted in hist.
+func (b *background) blockDiffs(hist *[64]int) {
+	nn := b.nb * b.nb
+	if nn == 0 {
+		return
+	}
+	cur, prev, diff := b.cur[:3*nn], b.prev[:3*nn], b.diff[:nn]
+	C.bc_diffs((*C.float)(unsafe.Pointer(&cur[0])), (*C.float)(unsafe.Pointer(&prev[0])), (*C.float)(unsafe.Pointer(&diff[0])), C.long(nn),
+		(*C.int64_t)(unsafe.Pointer(&hist[0])))
+}
+
+// blockChanges is bc_changes over the background's blocks with the
+// noise threshold thr and the gain's inverse inv.
+func (b *background) blockChanges(thr, inv float32) {
+	nn := b.nb * b.nb
+	if nn == 0 {
+		return
+	}
+	cur, ref, bg, diff := b.cur[:3*nn], b.ref[:3*nn], b.bg[:3*nn], b.diff[:nn]
+	changed, drift, stable, zone, fg := b.changed[:nn], b.drift[:nn], b.stable[:nn], b.zone[:nn], b.fg[:nn]
+	C.bc_changes((*C.float)(unsafe.Pointer(&cur[0])), (*C.float)(unsafe.Pointer(&ref[0])), (*C.float)(unsafe.Pointer(&bg[0])), (*C.float)(unsafe.Pointer(&diff[0])),
+		C.int(b.nb), C.float(thr), C.float(inv),
+		(*C.uint8_t)(unsafe.Pointer(&changed[0])), (*C.float)(unsafe.Pointer(&drift[0])), (*C.uint16_t)(unsafe.Pointer(&stable[0])),
+		(*C.uint8_t)(unsafe.Pointer(&zone[0])), (*C.uint8_t)(unsafe.Pointer(&fg[0])))
 }

@@ -210,50 +210,57 @@ func TestRemapMatchesOpenCVOnCorpus(t *testing.T) {
 }
 
 // sameEdges runs the voter's two paths over roi (with margin) of img: the
-// one-pass edge planes (edgePlanes, then votes) and OpenCV's Sobel with
-// edgeRow (gradients, then edgeVotes), and fails on any bit that differs
-// in the edge planes or the vote maps.
+// one-pass edge planes (edgePlanes, then votes; its channel choice in
+// SSE2 and in plain C) and OpenCV's Sobel with edgeRow (gradients, then
+// edgeVotes), and fails on any bit that differs in the edge planes or the
+// vote maps.
 func sameEdges(t *testing.T, what string, img gocv.Mat, roi image.Rectangle, margin int, thr float64) {
 	t.Helper()
 	n := img.Cols()
-	a, b := newVoter(n, 10.4, 12.7), newVoter(n, 10.4, 12.7)
-	defer a.close()
+	b := newVoter(n, 10.4, 12.7)
 	defer b.close()
-	a.thr, b.thr = thr, thr
+	b.thr = thr
 	src := roi.Inset(-margin).Intersect(image.Rect(0, 0, n, n))
-	if err := a.edgePlanes(img, src, a.thr2()); err != nil {
-		t.Fatal(err)
-	}
-	ends := a.rowEnds
-	if err := a.votes(roi, src, func(y int) []int32 {
-		j := y - src.Min.Y
-		start := int32(0)
-		if j > 0 {
-			start = ends[j-1]
-		}
-		return a.rowCols[start:ends[j]]
-	}); err != nil {
-		t.Fatal(err)
-	}
 	b.gradients(img, src)
 	if err := b.edgeVotes(roi, src); err != nil {
 		t.Fatal(err)
 	}
-	same := func(plane string, x, y []float32) {
-		t.Helper()
-		for k := range x {
-			if math.Float32bits(x[k]) != math.Float32bits(y[k]) {
-				t.Fatalf("%s roi %v margin %d: %s at %d,%d: %v, with OpenCV's Sobel %v", what, roi, margin, plane, k%n, k/n, x[k], y[k])
+	defer func() { edgesSIMD = true }()
+	for _, simd := range []bool{true, false} {
+		edgesSIMD = simd
+		a := newVoter(n, 10.4, 12.7)
+		a.thr = thr
+		if err := a.edgePlanes(img, src, a.thr2()); err != nil {
+			t.Fatal(err)
+		}
+		ends := a.rowEnds
+		if err := a.votes(roi, src, func(y int) []int32 {
+			j := y - src.Min.Y
+			start := int32(0)
+			if j > 0 {
+				start = ends[j-1]
+			}
+			return a.rowCols[start:ends[j]]
+		}); err != nil {
+			t.Fatal(err)
+		}
+		same := func(plane string, x, y []float32) {
+			t.Helper()
+			for k := range x {
+				if math.Float32bits(x[k]) != math.Float32bits(y[k]) {
+					t.Fatalf("%s roi %v margin %d simd %v: %s at %d,%d: %v, with OpenCV's Sobel %v", what, roi, margin, simd, plane, k%n, k/n, x[k], y[k])
+				}
 			}
 		}
-	}
-	same("edge", a.edge, b.edge)
-	same("ex", a.ex, b.ex)
-	same("ey", a.ey, b.ey)
-	for i := range a.acc {
-		x, _ := a.acc[i].DataPtrFloat32()
-		y, _ := b.acc[i].DataPtrFloat32()
-		same("votes", x, y)
+		same("edge", a.edge, b.edge)
+		same("ex", a.ex, b.ex)
+		same("ey", a.ey, b.ey)
+		for i := range a.acc {
+			x, _ := a.acc[i].DataPtrFloat32()
+			y, _ := b.acc[i].DataPtrFloat32()
+			same("votes", x, y)
+		}
+		a.close()
 	}
 }
 
@@ -265,7 +272,10 @@ func TestEdgePlanesMatchSobel(t *testing.T) {
 	const n = 160
 	img := syntheticBoard(t, n)
 	for _, roi := range []image.Rectangle{image.Rect(0, 0, n, n), image.Rect(24, 48, 96, 120), image.Rect(0, 72, 48, 160), image.Rect(130, 0, 160, 20),
-		image.Rect(50, 50, 53, 90), image.Rect(70, 70, 71, 71), image.Rect(0, 0, 1, 1), image.Rect(159, 10, 160, 30), image.Rect(158, 158, 160, 160), image.Rect(1, 1, 2, 159)} {
+		image.Rect(50, 50, 53, 90), image.Rect(70, 70, 71, 71), image.Rect(0, 0, 1, 1), image.Rect(159, 10, 160, 30), image.Rect(158, 158, 160, 160), image.Rect(1, 1, 2, 159),
+		// widths 3 to 9 (the vector channel choice's 4 pixels and the rest)
+		image.Rect(60, 30, 63, 110), image.Rect(61, 30, 65, 110), image.Rect(62, 30, 67, 110), image.Rect(63, 30, 69, 110),
+		image.Rect(64, 30, 71, 110), image.Rect(65, 30, 73, 110), image.Rect(66, 30, 75, 110)} {
 		for _, margin := range []int{0, 3, 20} {
 			for _, thr := range []float64{28, 19.6, 0} {
 				sameEdges(t, "synthetic", img, roi, margin, thr)

@@ -41,7 +41,9 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 				continue
 			}
 			inv := 1 / m
-			pts = append(pts, edgePt{x: float32(i), y: float32(j), nx: -vt.ey[k] * inv, ny: vt.ex[k] * inv, w: min(m, float32(2*vt.sat))})
+			// the normal and weight are computed in float32 and kept in
+			// float64 (exactly), as the fit uses them
+			pts = append(pts, edgePt{x: float64(i), y: float64(j), nx: float64(-vt.ey[k] * inv), ny: float64(vt.ex[k] * inv), w: float64(min(m, float32(2*vt.sat)))})
 		}
 	}
 	vt.pts = pts
@@ -61,21 +63,23 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 			ox, oy = fx-cx, fy-cy
 			ol = math.Hypot(ox, oy)
 		}
+		toFoot := ol > 0
 		c := 1.2 // Tukey scale, px
 		if it == 0 {
 			c = 2.5
 		}
-		for _, p := range pts {
-			dx, dy := float64(p.x)-cx, float64(p.y)-cy
+		for q := range pts {
+			p := &pts[q]
+			dx, dy := p.x-cx, p.y-cy
 			d2 := dx*dx + dy*dy
 			if d2 > lim2 || d2 < 4 {
 				continue
 			}
-			nx, ny := float64(p.nx), float64(p.ny)
+			nx, ny := p.nx, p.ny
 			// distance from the centre to the line through the pixel;
 			// edges of the outline on the camera's side belong to the foot
 			tx, ty := 0.0, 0.0
-			if ol > 0 && d2 > rin2 && dx*ox+dy*oy > 0 {
+			if toFoot && d2 > rin2 && dx*ox+dy*oy > 0 {
 				tx, ty = ox, oy
 			}
 			d := (tx-dx)*nx + (ty-dy)*ny
@@ -83,11 +87,11 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 				continue
 			}
 			t := 1 - (d/c)*(d/c)
-			w := float64(p.w) * t * t
+			w := p.w * t * t
 			a00 += w * nx * nx
 			a01 += w * nx * ny
 			a11 += w * ny * ny
-			pn := (float64(p.x)-tx)*nx + (float64(p.y)-ty)*ny
+			pn := (p.x-tx)*nx + (p.y-ty)*ny
 			b0 += w * nx * pn
 			b1 += w * ny * pn
 			wsum += w
@@ -114,9 +118,10 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 }
 
 // edgePt is an edge pixel gathered for a fit: its position, the unit
-// normal of its gradient line and its weight.
+// normal of its gradient line and its weight (float32 values, held in
+// float64 so that the fit's loop does not convert them each time).
 type edgePt struct {
-	x, y, nx, ny, w float32
+	x, y, nx, ny, w float64
 }
 
 // symmetry returns the share of the edge energy within radius r·reach of

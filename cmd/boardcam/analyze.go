@@ -73,6 +73,7 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 	truthPath := fs.String("truth", "", "a clip's ground truth `file` (corpus *.truth.json): compare the events and fouls with it and show the tracker's view around every miss (a diagnostic; the video defaults to the truth's)")
 	viewFlag := fs.String("view", "", "with --truth: also show the tracker's view of frames `A-B`")
 	every := fs.Int("every", 1, "with --truth: analyse every `K`-th frame only, as a camera at 1/K of the clip's frame rate films it (eval --remove fps30, fps15); frames are reported in the clip's numbering")
+	late := fs.Bool("late", false, "with --every K: the slower camera's frames half its frame interval later (frames K/2, K/2+K, …; eval --remove fps15late)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -83,10 +84,10 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 			return err
 		}
 		if fs.NArg() == 0 {
-			return cmdAnalyzeTruth(ctx, truth, *truthPath, filepath.Join(filepath.Dir(*truthPath), truth.Clip.Video), *calPath, *viewFlag, *every, s)
+			return cmdAnalyzeTruth(ctx, truth, *truthPath, filepath.Join(filepath.Dir(*truthPath), truth.Clip.Video), *calPath, *viewFlag, *every, *late, s)
 		}
 		if fs.NArg() == 1 {
-			return cmdAnalyzeTruth(ctx, truth, *truthPath, fs.Arg(0), *calPath, *viewFlag, *every, s)
+			return cmdAnalyzeTruth(ctx, truth, *truthPath, fs.Arg(0), *calPath, *viewFlag, *every, *late, s)
 		}
 	}
 	if fs.NArg() != 1 {

@@ -511,9 +511,17 @@ func stateLine(s rules.State) string {
 
 // cmdAnalyzeTruth runs the pipeline over a corpus clip configured as
 // `boardcam eval` configures it and compares what it says with the truth.
-func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, calArg, view string, every int, s stdio) error {
+func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, calArg, view string, every int, late bool, s stdio) error {
 	if every < 1 || (every > 1 && t.Clip.FPS%every != 0) {
 		return usageError("--every %d: want a divisor of the clip's %d fps", every, t.Clip.FPS)
+	}
+	if late && every < 2 {
+		return usageError("--late: want --every K with K ≥ 2")
+	}
+	// phase: the first frame the slower camera films.
+	phase := 0
+	if late {
+		phase = every / 2
 	}
 	vlo, vhi := -1, -2
 	var vids map[string]bool
@@ -540,7 +548,7 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 		Frames: t.Clip.Frames, Geometry: g, Referee: t.Referee, Calibration: eval.CalibrationAuto}
 	if every > 1 {
 		clip.FPS /= every
-		clip.Frames = (clip.Frames + every - 1) / every
+		clip.Frames = (clip.Frames - phase + every - 1) / every
 	}
 	if len(t.Cameras) > 0 {
 		if d, ok := eval.SouthAtOf(&t.Cameras[0], g); ok {
@@ -608,7 +616,7 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 			}
 			cal = cams[k]
 		}
-		if i%every != 0 {
+		if i%every != phase {
 			// not filmed by the slower camera: the tracker's view stays
 			v := frameView{index: i, t: float64(i) / float64(t.Clip.FPS), note: "not filmed"}
 			if len(views) > 0 {
@@ -622,7 +630,7 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 			return fmt.Errorf("analyze: %s: %w", video, err)
 		}
 		for _, e := range res.Events {
-			e.Frame *= every
+			e.Frame = e.Frame*every + phase
 			got = append(got, e)
 		}
 		v := frameView{index: i, t: res.T, note: res.Note,
@@ -631,7 +639,7 @@ func cmdAnalyzeTruth(ctx context.Context, t *corpus.Truth, truthPath, video, cal
 		views = append(views, v)
 	}
 	for _, e := range a.Finish() {
-		e.Frame *= every
+		e.Frame = e.Frame*every + phase
 		got = append(got, e)
 	}
 	if err := compareTruth(s.Out, t, g, got, views); err != nil {

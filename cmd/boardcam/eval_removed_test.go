@@ -15,26 +15,28 @@ import (
 
 // knownWrongAtLowerFPS are the runs the tracker gets wrong when the clip
 // is played as a camera at a lower frame rate would film it (boardcam eval
-// --remove fps30,fps15 testdata/videos, at this commit): nothing is
+// --remove fps30,fps15,fps15late testdata/videos, at this commit): nothing is
 // missing as far as the daemon can tell (the frames are numbered without
 // gaps), so only the tracker can say it is unsure. TestEvalFramesRemoved
 // expects exactly these to end wrong (one that ends right or held must
 // come off the list: it only shrinks). Empty since the tracker holds a
-// slide under a following hand found where it stops, and a stroke whose
+// slide under a following hand found where it stops, a backward flick
+// seen once and found behind its place on that line, and a stroke whose
 // start was not seen (tracker/lowfps.go).
 var knownWrongAtLowerFPS = map[string]bool{}
 
 // `boardcam eval --remove`: every clip that keeps a score, played through
-// boardcam run as cameras at 30 and 15 fps would film it (nothing is
+// boardcam run as cameras at 30 and 15 fps would film it, and the same
+// 15 fps camera with its frames half an interval later (nothing is
 // missing as far as the daemon can tell: only the tracker can say it is
 // unsure). Every run ends right or holds the decisions concerned for the
 // umpire with a reason, and every stroke that lost frames is right or
 // held — but the known misses at a lower frame rate
 // (knownWrongAtLowerFPS), which must still end wrong. Deterministic (the
-// same frames every run). It analyses about half the corpus' frames
-// (fps15 a half of the 30 fps clips and a quarter of the 60 fps ones,
-// fps30 half of the five 60 fps clips); the frames are decoded once for
-// both tests (removedCorpus).
+// same frames every run). It analyses about three quarters of the
+// corpus' frames (fps15 and fps15late each a half of the 30 fps clips and
+// a quarter of the 60 fps ones, fps30 half of the 60 fps clips); the
+// frames are decoded once for both tests (removedCorpus).
 // Frames the daemon knows it missed are TestRunSlowerCPU's (the slower
 // computers drop and leave out frames as the daemon decides); bursts,
 // frames dropped at random (random10, random30) and the wall clock's
@@ -49,7 +51,7 @@ func TestEvalFramesRemoved(t *testing.T) {
 	if len(all.rep.Runs) == 0 {
 		t.Skip("the corpus clips are not rendered")
 	}
-	rep := all.only([]string{"fps30", "fps15"})
+	rep := all.only(all.lost)
 	logSummary(t, "frames removed", rep)
 	played, wrong := map[string]int{}, 0
 	for _, r := range rep.Runs {
@@ -74,7 +76,7 @@ func TestEvalFramesRemoved(t *testing.T) {
 			t.Errorf("%s: no frame removed", key)
 		}
 	}
-	for _, n := range []string{"fps30", "fps15"} {
+	for _, n := range all.lost {
 		if played[n] == 0 {
 			t.Errorf("%s: no run played", n)
 		}
@@ -84,7 +86,7 @@ func TestEvalFramesRemoved(t *testing.T) {
 
 // removedRuns is the corpus played once with the removals of
 // TestRunSlowerCPU and TestEvalFramesRemoved: one eval --remove, so that
-// each clip is decoded once for its six runs (the runs are the same as
+// each clip is decoded once for its seven runs (the runs are the same as
 // in two evals: each is a function of its clip and its removal).
 type removedRuns struct {
 	rep         removedReportJSON
@@ -101,12 +103,12 @@ var (
 )
 
 // removedCorpus runs `boardcam eval --remove speed1,speed2,speed4,speed8,
-// fps30,fps15 --json` on the corpus, once per test binary.
+// fps30,fps15,fps15late --json` on the corpus, once per test binary.
 func removedCorpus(t *testing.T) *removedRuns {
 	t.Helper()
 	removedOnce.Do(func() {
 		r := &removedAll
-		r.sweep, r.lost = []string{"speed1", "speed2", "speed4", "speed8"}, []string{"fps30", "fps15"}
+		r.sweep, r.lost = []string{"speed1", "speed2", "speed4", "speed8"}, []string{"fps30", "fps15", "fps15late"}
 		code, out, errOut := runCmd(t, "", "eval", "--remove", strings.Join(append(append([]string(nil), r.sweep...), r.lost...), ","), "--json", "--quiet", "../../testdata/videos")
 		r.code, r.errOut, r.wrong = code, errOut, map[string]int{}
 		if err := json.Unmarshal([]byte(out), &r.rep); err != nil {

@@ -16,8 +16,12 @@ static void tune_malloc(int threshold, int arenas) {
 import "C"
 
 import (
+	"context"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"strings"
+	"time"
 )
 
 // processLimits: the process is boardcam's own (main ran), so `run` may
@@ -49,11 +53,17 @@ func tuneDaemonMemory(limit int64) (int64, int) {
 }
 
 // tuneMemory keeps boardcam's resident memory within the targets of
-// docs/memory.md (analyze ≤ 100 MB at 720p): the C heap as above, and the
+// docs/memory.md (analyze ≤ 100 MB at 720p): the C heap as above, the
 // Go heap collected at 50% growth instead of 100% (its live part is about
-// 7 MB; the collector's extra work is small). GOGC and glibc's
-// MALLOC_MMAP_THRESHOLD_/MALLOC_ARENA_MAX, when set, win.
+// 7 MB; the collector's extra work is small), and no heap profile: boardcam
+// never writes one, yet the runtime samples allocations for it by default
+// (a 1.4 MB table of call stacks and a record per stack sampled). GOGC,
+// GODEBUG=memprofilerate=N and glibc's MALLOC_MMAP_THRESHOLD_/
+// MALLOC_ARENA_MAX, when set, win.
 func tuneMemory() {
+	if !strings.Contains(os.Getenv("GODEBUG"), "memprofilerate=") {
+		runtime.MemProfileRate = 0
+	}
 	threshold, arenas := 128<<10, 2
 	if os.Getenv("MALLOC_MMAP_THRESHOLD_") != "" {
 		threshold = 0
@@ -64,5 +74,30 @@ func tuneMemory() {
 	C.tune_malloc(C.int(threshold), C.int(arenas))
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(50)
+	}
+}
+
+// freedMemoryEvery is how often the daemon gives the Go heap's free pages
+// back to the system (returnFreedMemory).
+const freedMemoryEvery = time.Second
+
+// returnFreedMemory gives the Go heap's freed pages back to the system
+// every interval until ctx ends (debug.FreeOSMemory: a collection, then
+// every free page released). The runtime's own scavenger returns them
+// slowly and keeps about 10% over the heap's goal, so between two of the
+// daemon's collections 2–5 MB of pages the last one freed stayed resident
+// (docs/memory.md). A collection a second costs about a millisecond of CPU
+// on the daemon's heap (mostly pointer-free frames and JPEGs); the pages
+// given back are faulted in again as the heap grows.
+func returnFreedMemory(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			debug.FreeOSMemory()
+		}
 	}
 }

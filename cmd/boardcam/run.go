@@ -67,6 +67,9 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 		// keeps the heap near them rather than at 1.5 times the live size.
 		limit, pct := tuneDaemonMemory(d.Config.GoMemoryLimit())
 		d.Logger.Debug("Go memory", "limit_mib", limit>>20, "gogc", pct)
+		rctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go returnFreedMemory(rctx, freedMemoryEvery)
 	}
 	if err := d.Initialize(); err != nil {
 		return err

@@ -37,7 +37,7 @@ var knownWrongOnSlowerCPU = map[string]bool{}
 // TestEvalFramesRemoved (a stall of the analysis made repeatable by hand,
 // which the slower computers now make as the daemon would). It shares
 // one eval --remove with TestEvalFramesRemoved (removedCorpus), which
-// decodes each clip once for its six removals.
+// decodes each clip once for its seven removals.
 func TestRunSlowerCPU(t *testing.T) {
 	if os.Getenv("BOARDCAM_E2E") == "" {
 		t.Skip("set BOARDCAM_E2E=1 to play the corpus on the slower computers")
