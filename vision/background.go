@@ -320,68 +320,20 @@ func (b *background) observeMeans() error {
 	inv := float32(1 / math.Max(b.gain, 0.05))
 	// frame-to-frame differences, and their typical size (the noise)
 	var hist [64]int
-	nn := nb * nb
-	cur, prev, diff := b.cur[:3*nn], b.prev[:3*nn], b.diff[:nn]
-	for k := range diff {
-		o := 3 * k
-		c, p := cur[o:o+3:o+3], prev[o:o+3:o+3]
-		dp := abs32(c[0]-p[0]) + abs32(c[1]-p[1]) + abs32(c[2]-p[2])
-		diff[k] = dp
-		hist[min(int(dp), 63)]++
-	}
+	nb2 := nb * nb
+	b.blockDiffs(&hist)
 	med, acc := 0, 0
 	for v, c := range hist {
 		acc += c
-		if acc*2 >= nb*nb {
+		if acc*2 >= nb2 {
 			med = v
 			break
 		}
 	}
 	thr := float32(math.Max(changeThr, 3.5*(float64(med)+0.5)))
-	ref, bg := b.ref[:3*nn], b.bg[:3*nn]
-	changed, drift, stable := b.changed[:nn], b.drift[:nn], b.stable[:nn]
-	zone, fg := b.zone[:nn], b.fg[:nn]
-	for k := range diff {
-		o := 3 * k
-		// a change is a large difference, or one shared by a neighbour
-		// (noise seldom passes the threshold in two blocks side by side)
-		dp := diff[k]
-		ch := dp > 2.5*thr
-		if !ch && dp > thr {
-			i, j := k%nb, k/nb
-			ch = (i > 0 && diff[k-1] > thr) || (i < nb-1 && diff[k+1] > thr) ||
-				(j > 0 && diff[k-nb] > thr) || (j < nb-1 && diff[k+nb] > thr)
-		}
-		changed[k] = ch
-		// drift since the block was last searched (a disc creeping to a
-		// halt changes each frame by less than the noise)
-		c0, c1, c2 := cur[o]*inv, cur[o+1]*inv, cur[o+2]*inv
-		rf := ref[o : o+3 : o+3]
-		drift[k] = abs32(c0-rf[0]) + abs32(c1-rf[1]) + abs32(c2-rf[2])
-		if ch {
-			stable[k] = 0
-		} else if stable[k] < math.MaxUint16 {
-			stable[k]++
-		}
-		if zone[k] == 0 {
-			fg[k] = false
-			continue
-		}
-		bk := bg[o : o+3 : o+3]
-		fg[k] = abs32(c0-bk[0])+abs32(c1-bk[1])+abs32(c2-bk[2]) > fgThr
-	}
-	for k, dr := range drift {
-		if changed[k] || !(dr > thr) {
-			continue
-		}
-		mv := dr > 2.5*thr
-		if !mv {
-			i, j := k%nb, k/nb
-			mv = (i > 0 && drift[k-1] > thr) || (i < nb-1 && drift[k+1] > thr) ||
-				(j > 0 && drift[k-nb] > thr) || (j < nb-1 && drift[k+nb] > thr)
-		}
-		changed[k] = mv
-	}
+	// which blocks changed or drifted, stayed still, differ from the
+	// background (bc_changes)
+	b.blockChanges(thr, inv)
 	b.measureBoard()
 	return nil
 }

@@ -4,6 +4,14 @@ package vision
 #cgo CFLAGS: -O3
 #include <stdint.h>
 #include <string.h>
+#include <math.h>
+// No fused multiply-adds (GCC contracts across statements by default on
+// arm64): every float operation is rounded as Go rounds it.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -352,6 +360,95 @@ static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, 
 		ends[y - y0] = (int32_t)total;
 	}
 }
+
+// bc_above lists, row by row, the pixels k = y·n + x of the n-wide plane
+// s within [x0, x1)×[y0, y1) that are not below thr (!(v < thr): a NaN
+// is listed) into out (room for the region's pixels and 3 more) and
+// returns their count. simd selects the SSE2 loop where there is one.
+static long bc_above(const float *s, int n, int x0, int y0, int x1, int y1, float thr, int32_t *out, int simd) {
+	long k = 0;
+	for (int y = y0; y < y1; y++) {
+		const float *row = s + (long)y * n;
+		int x = x0;
+#if defined(__SSE2__)
+		if (simd) {
+			const __m128 t = _mm_set1_ps(thr);
+			for (; x + 4 <= x1; x += 4) {
+				int bits = _mm_movemask_ps(_mm_cmpnlt_ps(_mm_loadu_ps(row + x), t));
+				if (bits == 0) continue;
+				_mm_storeu_si128((__m128i *)(out + k), _mm_add_epi32(_mm_set1_epi32(y * n + x), _mm_loadu_si128((const __m128i *)bc_cols4[bits])));
+				k += bc_pop4[bits];
+			}
+		}
+#endif
+		for (; x < x1; x++) {
+			if (!(row[x] < thr)) out[k++] = y * n + x;
+		}
+	}
+	return k;
+}
+
+// bc_diffs is the frame-to-frame difference of nn blocks' means (BGR):
+// diff[k] = |c0 − p0| + |c1 − p1| + |c2 − p2| in float32, in this order,
+// and hist[min((int)diff[k], 63)] counted.
+static void bc_diffs(const float *cur, const float *prev, float *diff, long nn, int64_t *hist) {
+	for (long k = 0; k < nn; k++) {
+		const float *c = cur + 3 * k, *p = prev + 3 * k;
+		float dp = fabsf(c[0] - p[0]) + fabsf(c[1] - p[1]) + fabsf(c[2] - p[2]);
+		diff[k] = dp;
+		int q = (int)dp;
+		hist[q < 63 ? q : 63]++;
+	}
+}
+
+// bc_changes is the background's block loop after the differences
+// (observeMeans, in the same float32 operations and order): which of the
+// nb×nb blocks changed (a difference over 2.5 thr, or over thr beside
+// another over thr), their drift from ref (the means times inv), the
+// frames they stayed still, whether they differ from the background bg
+// (zone 0: never), then the blocks that drifted (over 2.5 thr, or over
+// thr beside another) marked changed too. Bools are bytes 0 or 1.
+static void bc_changes(const float *cur, const float *ref, const float *bg, const float *diff, int nb, float thr, float inv,
+		uint8_t *changed, float *drift, uint16_t *stable, const uint8_t *zone, uint8_t *fg) {
+	long nn = (long)nb * nb;
+	float thr25 = 2.5f * thr;
+	for (long k = 0; k < nn; k++) {
+		long o = 3 * k;
+		float dp = diff[k];
+		int ch = dp > thr25;
+		if (!ch && dp > thr) {
+			long i = k % nb, j = k / nb;
+			ch = (i > 0 && diff[k - 1] > thr) || (i < nb - 1 && diff[k + 1] > thr) ||
+				(j > 0 && diff[k - nb] > thr) || (j < nb - 1 && diff[k + nb] > thr);
+		}
+		changed[k] = (uint8_t)ch;
+		float c0 = cur[o] * inv, c1 = cur[o + 1] * inv, c2 = cur[o + 2] * inv;
+		const float *rf = ref + o;
+		drift[k] = fabsf(c0 - rf[0]) + fabsf(c1 - rf[1]) + fabsf(c2 - rf[2]);
+		if (ch) {
+			stable[k] = 0;
+		} else if (stable[k] < 65535) {
+			stable[k]++;
+		}
+		if (zone[k] == 0) {
+			fg[k] = 0;
+			continue;
+		}
+		const float *bk = bg + o;
+		fg[k] = fabsf(c0 - bk[0]) + fabsf(c1 - bk[1]) + fabsf(c2 - bk[2]) > 48.0f;
+	}
+	for (long k = 0; k < nn; k++) {
+		float dr = drift[k];
+		if (changed[k] || !(dr > thr)) continue;
+		int mv = dr > thr25;
+		if (!mv) {
+			long i = k % nb, j = k / nb;
+			mv = (i > 0 && drift[k - 1] > thr) || (i < nb - 1 && drift[k + 1] > thr) ||
+				(j > 0 && drift[k - nb] > thr) || (j < nb - 1 && drift[k + nb] > thr);
+		}
+		changed[k] = (uint8_t)mv;
+	}
+}
 */
 import "C"
 
@@ -515,4 +612,55 @@ func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error
 		(*C.int32_t)(unsafe.Pointer(&vt.rowCols[0])), (*C.int32_t)(unsafe.Pointer(&vt.rowEnds[0])),
 		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])), (*C.int32_t)(unsafe.Pointer(&vt.mRow[0])), simd)
 	return nil
+}
+
+// aboveSIMD selects bc_above's vector loop (tests compare it with the
+// scalar one).
+var aboveSIMD = true
+
+// above returns the pixels of s (an n×n plane) within r, row by row, that
+// are not below thr, as indices y·n + x (in vt.cand).
+func (vt *voter) above(s []float32, r image.Rectangle, thr float32) []int32 {
+	n := vt.n
+	if r.Empty() || len(s) < n*n || !r.In(image.Rect(0, 0, n, n)) {
+		return nil
+	}
+	if need := r.Dx()*r.Dy() + 3; cap(vt.cand) < need {
+		vt.cand = make([]int32, need)
+	}
+	simd := C.int(0)
+	if aboveSIMD {
+		simd = 1
+	}
+	c := vt.cand[:cap(vt.cand)]
+	k := C.bc_above((*C.float)(unsafe.Pointer(&s[0])), C.int(n), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y), C.float(thr),
+		(*C.int32_t)(unsafe.Pointer(&c[0])), simd)
+	return c[:k]
+}
+
+// blockDiffs is bc_diffs: the frame-to-frame differences of the blocks'
+// means into b.diff, counted in hist.
+func (b *background) blockDiffs(hist *[64]int) {
+	nn := b.nb * b.nb
+	if nn == 0 {
+		return
+	}
+	cur, prev, diff := b.cur[:3*nn], b.prev[:3*nn], b.diff[:nn]
+	C.bc_diffs((*C.float)(unsafe.Pointer(&cur[0])), (*C.float)(unsafe.Pointer(&prev[0])), (*C.float)(unsafe.Pointer(&diff[0])), C.long(nn),
+		(*C.int64_t)(unsafe.Pointer(&hist[0])))
+}
+
+// blockChanges is bc_changes over the background's blocks with the
+// noise threshold thr and the gain's inverse inv.
+func (b *background) blockChanges(thr, inv float32) {
+	nn := b.nb * b.nb
+	if nn == 0 {
+		return
+	}
+	cur, ref, bg, diff := b.cur[:3*nn], b.ref[:3*nn], b.bg[:3*nn], b.diff[:nn]
+	changed, drift, stable, zone, fg := b.changed[:nn], b.drift[:nn], b.stable[:nn], b.zone[:nn], b.fg[:nn]
+	C.bc_changes((*C.float)(unsafe.Pointer(&cur[0])), (*C.float)(unsafe.Pointer(&ref[0])), (*C.float)(unsafe.Pointer(&bg[0])), (*C.float)(unsafe.Pointer(&diff[0])),
+		C.int(b.nb), C.float(thr), C.float(inv),
+		(*C.uint8_t)(unsafe.Pointer(&changed[0])), (*C.float)(unsafe.Pointer(&drift[0])), (*C.uint16_t)(unsafe.Pointer(&stable[0])),
+		(*C.uint8_t)(unsafe.Pointer(&zone[0])), (*C.uint8_t)(unsafe.Pointer(&fg[0])))
 }

@@ -34,6 +34,7 @@ type voter struct {
 	rowCols, rowEnds []int32
 	gRow             []int16
 	mRow             []int32
+	cand             []int32 // scratch of peaks: the pixels over its threshold
 	// norm converts accumulated votes to a score where 1 is a whole,
 	// crisp rim.
 	norm [2]float32
@@ -294,43 +295,39 @@ func (vt *voter) peaks(roi image.Rectangle, inside func(x, y int) bool, min floa
 			return out, err
 		}
 		thr := float32(min) / vt.norm[i]
-		for y := roi.Min.Y; y < roi.Max.Y; y++ {
-			row := s[y*n+roi.Min.X : y*n+roi.Max.X]
-			for j, v := range row {
-				if v < thr {
-					continue
-				}
-				x := roi.Min.X + j
-				k := y*n + x
-				// strict maximum over the 5×5 neighbourhood (ties broken
-				// toward the first in scan order)
-				ok := true
-				for dy := -2; dy <= 2 && ok; dy++ {
-					for dx := -2; dx <= 2; dx++ {
-						if dx == 0 && dy == 0 {
-							continue
-						}
-						u := s[k+dy*n+dx]
-						if u > v || (u == v && (dy < 0 || (dy == 0 && dx < 0))) {
-							ok = false
-							break
-						}
+		// the pixels not below the threshold, in scan order (bc_above)
+		for _, kc := range vt.above(s, roi, thr) {
+			k := int(kc)
+			x, y := k%n, k/n
+			v := s[k]
+			// strict maximum over the 5×5 neighbourhood (ties broken
+			// toward the first in scan order)
+			ok := true
+			for dy := -2; dy <= 2 && ok; dy++ {
+				for dx := -2; dx <= 2; dx++ {
+					if dx == 0 && dy == 0 {
+						continue
+					}
+					u := s[k+dy*n+dx]
+					if u > v || (u == v && (dy < 0 || (dy == 0 && dx < 0))) {
+						ok = false
+						break
 					}
 				}
-				if !ok || !inside(x, y) {
-					continue
-				}
-				px, py := float64(x), float64(y)
-				l, r, u, d := float64(s[k-1]), float64(s[k+1]), float64(s[k-n]), float64(s[k+n])
-				c := float64(v)
-				if den := l - 2*c + r; den < 0 {
-					px += math.Max(-0.5, math.Min(0.5, 0.5*(l-r)/den))
-				}
-				if den := u - 2*c + d; den < 0 {
-					py += math.Max(-0.5, math.Min(0.5, 0.5*(u-d)/den))
-				}
-				out = append(out, peak{x: px, y: py, score: c * float64(vt.norm[i]), kind: i})
 			}
+			if !ok || !inside(x, y) {
+				continue
+			}
+			px, py := float64(x), float64(y)
+			l, r, u, d := float64(s[k-1]), float64(s[k+1]), float64(s[k-n]), float64(s[k+n])
+			c := float64(v)
+			if den := l - 2*c + r; den < 0 {
+				px += math.Max(-0.5, math.Min(0.5, 0.5*(l-r)/den))
+			}
+			if den := u - 2*c + d; den < 0 {
+				py += math.Max(-0.5, math.Min(0.5, 0.5*(u-d)/den))
+			}
+			out = append(out, peak{x: px, y: py, score: c * float64(vt.norm[i]), kind: i})
 		}
 	}
 	return out, nil
