@@ -161,7 +161,8 @@ var RequiredTags = []string{"break", "single_pocket", "multiple_pockets", "strik
 	"queen_not_covered", "overboard", "cluster", "placement_both_lines", "placement_one_line",
 	"placement_base_circle", "placement_cut_moon", "placement_arrow", "hand_over_pocket", "dues_placed", "queen_returned", "camera_knock", "lights_dimmed",
 	"side_S", "side_E", "side_N", "side_W", "doubles", "home_board", "home_set", "drawn_lines", "res_1080p", "fps_60", "fps_120",
-	"long_exposure", "small_board", "glare", "striker_colour", "no_hand", "plain_print", "small_striker", "striker_by_frame"}
+	"long_exposure", "small_board", "glare", "striker_colour", "no_hand", "plain_print", "small_striker", "striker_by_frame",
+	"queen_off_plain_print"}
 
 // MissingTags returns the required tags no spec covers.
 func MissingTags(specs []*Spec) []string {

@@ -260,8 +260,8 @@ func (c *capture) run(done <-chan struct{}) error {
 			}
 			return nil
 		case errors.Is(err, ErrEOF):
-			c.pacer.End()
 			c.deliverLast(done)
+			c.pacer.End()
 			c.src.Close()
 			c.setStatus(web.CameraStopped, "end of the video")
 			return err
@@ -476,6 +476,9 @@ func (c *capture) dropSkipped(now time.Time) {
 func (c *capture) deliverLast(done <-chan struct{}) {
 	if !c.lastDropped || c.spare == nil {
 		return
+	}
+	if c.lastPaced {
+		c.pacer.Last()
 	}
 	f, _, err := c.take(done, true)
 	if err != nil {

@@ -20,6 +20,13 @@ import (
 // unaccounted for, the striker likewise, and the stroke_end says what was
 // seen (start_unseen) so that the referee holds it for the umpire. A disc
 // back at its place within MissingTime was a drop-out: nothing is said.
+// So is one back within vanishConfirm more while the striker is still
+// away: a player picking the striker up holds it for a few seconds, and a
+// man that drops out of detection meanwhile (an arm's shadow, glare) for
+// over MissingTime had made a held stroke naming him. The stroke is
+// decided once the disc has stayed gone that much longer; if the striker
+// is seen again first, nothing is decided here, and a disc still missing
+// is said unaccounted for at the next stroke's end (account.go).
 // While such a stroke may still be recognised, events wait behind the
 // first vanished disc's last sighting (vanishHold), so that the stroke's
 // events still leave in time order.
@@ -27,6 +34,11 @@ import (
 // vanishWait is how long after a disc went missing in plain view the
 // striker's place, still under a hand, is awaited to be seen empty.
 const vanishWait = 2.0
+
+// vanishConfirm is how much longer than MissingTime a disc that vanished
+// with the striker must stay gone before a stroke between two frames is
+// taken to have happened (see above).
+const vanishConfirm = 1.0
 
 // vanishSuspect reports whether resting (or just missed) disc i, not the
 // striker, is missed in plain view since after the striker was last seen
@@ -40,7 +52,7 @@ func (tk *Tracker) vanishSuspect(i int) bool {
 	}
 	switch {
 	case tr.state.atRest():
-	case tr.state == Missing && tr.vanishT > 0 && tk.t-tr.vanishT <= vanishWait:
+	case tr.state == Missing && tr.vanishT > 0 && tk.t-tr.vanishT <= vanishWait+vanishConfirm:
 	default:
 		return false
 	}
@@ -89,8 +101,9 @@ func (tk *Tracker) vanishHold() float64 {
 }
 
 // checkVanished starts and ends a stroke that fell between two frames
-// (see above): the discs missed in plain view for MissingTime since the
-// striker was last seen, the striker gone from its place.
+// (see above): the discs missed in plain view for MissingTime and
+// vanishConfirm since the striker was last seen, the striker gone from its
+// place.
 func (tk *Tracker) checkVanished() bool {
 	if tk.stroke != nil || tk.t-tk.firstT <= tk.cfg.InitTime {
 		return false
@@ -102,7 +115,7 @@ func (tk *Tracker) checkVanished() bool {
 	var buf [nTracks]int
 	gone := buf[:0]
 	for i := range tk.tracks {
-		if tk.vanishSuspect(i) && tk.t-tk.tracks[i].unseenSince >= tk.cfg.MissingTime-1e-9 {
+		if tk.vanishSuspect(i) && tk.t-tk.tracks[i].unseenSince >= tk.cfg.MissingTime+vanishConfirm-1e-9 {
 			gone = append(gone, i)
 		}
 	}

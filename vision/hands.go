@@ -2,6 +2,7 @@ package vision
 
 import (
 	"math"
+	"sync"
 
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/sight"
@@ -221,11 +222,25 @@ type maskRegion struct {
 	outline [][2]int
 }
 
+// labelScratch holds maskRegions' label arrays between calls (*[]int32;
+// HandRegions may be called from any goroutine).
+var labelScratch sync.Pool
+
 // maskRegions returns the 8-connected regions of the nb×nb mask with their
 // outer outlines (the boundary loop enclosing the most area; holes are
 // left out), in the order of their first block.
 func maskRegions(mask []bool, nb int) []maskRegion {
-	label := make([]int32, len(mask))
+	// The labels are scratch: a frame's hand outlines are asked for at
+	// every frame the evidence keeps, and a new array each time made a
+	// quarter of the daemon's Go allocations (docs/memory.md).
+	lp, _ := labelScratch.Get().(*[]int32)
+	if lp == nil || cap(*lp) < len(mask) {
+		lp = new([]int32)
+		*lp = make([]int32, len(mask))
+	}
+	defer labelScratch.Put(lp)
+	label := (*lp)[:len(mask)]
+	clear(label)
 	var regs []maskRegion
 	var queue []int
 	for start, on := range mask {

@@ -116,6 +116,31 @@ func TestMaskRegionsOutline(t *testing.T) {
 	}
 }
 
+// maskRegions' label scratch is reused between calls (labelScratch):
+// a mask's regions are the same after a larger mask, labelled all over,
+// left its labels in the scratch as before.
+func TestMaskRegionsAfterALargerMask(t *testing.T) {
+	small, ns := maskOf(
+		".#.",
+		"...",
+		"#.#",
+	)
+	want := maskRegions(small, ns)
+	large := make([]bool, 40*40)
+	for k := range large {
+		large[k] = k%3 != 0 // many regions, every label used
+	}
+	for range 4 {
+		maskRegions(large, 40)
+		if got := maskRegions(small, ns); !reflect.DeepEqual(got, want) {
+			t.Fatalf("after a larger mask: %+v, want %+v", got, want)
+		}
+	}
+	if len(want) != 3 {
+		t.Errorf("%d regions, want 3", len(want))
+	}
+}
+
 // testHandRegionsInImage: the hand stage's regions of a rendered arm, as
 // the frame's Occlusion gives them, outline the arm in the image (run by
 // TestPhasesRendered).

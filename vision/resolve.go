@@ -723,9 +723,15 @@ func (d *Detector) dropLoneCircle() {
 		}
 		return
 	}
-	c.parked = !(striker || white && black) || !ok || shade < standingRim
+	gameOn := striker || white && black
+	c.parked = !gameOn || !ok || shade < standingRim
+	if c.parked && gameOn && ok && shade >= flatRim {
+		// between a flat print's rim and a standing disc's: an outlined
+		// print, or the queen lit flat (see standsBesidePrints)
+		c.parked = !d.standsBesidePrints(li)
+	}
 	if d.trace != nil {
-		d.tracef(c.x, c.y, "alone on the red centre circle: rim %.1f (seen %v), game on %v, parked %v", shade, ok, striker || white && black, c.parked)
+		d.tracef(c.x, c.y, "alone on the red centre circle: rim %.1f (seen %v), game on %v, parked %v", shade, ok, gameOn, c.parked)
 	}
 }
 
@@ -756,14 +762,20 @@ const standingRim = 15.0
 // the rays whose outside is the board's (no other disc or hand within
 // 4 mm beyond the outline). false when fewer than half are.
 func (d *Detector) rimShade(pl plane, i int) (float64, bool) {
-	const nr = 16
 	c := d.accepted[i]
+	return d.rimAt(pl, c.x, c.y, c.r, i)
+}
+
+// rimAt is rimShade for a circle of radius r (px) around (x, y), other
+// than accepted disc number self (-1: none).
+func (d *Detector) rimAt(pl plane, x, y, r float64, self int) (float64, bool) {
+	const nr = 16
 	ppm := d.v.ppm
 	var top []float64
 	for k := 0; k < nr; k++ {
 		a := 2 * math.Pi * float64(k) / nr
 		for _, f := range []float64{0.3, 0.45, 0.6} {
-			top = append(top, lum(pl.at(c.x+f*c.r*math.Cos(a), c.y+f*c.r*math.Sin(a))))
+			top = append(top, lum(pl.at(x+f*r*math.Cos(a), y+f*r*math.Sin(a))))
 		}
 	}
 	in := median(top)
@@ -771,13 +783,13 @@ func (d *Detector) rimShade(pl plane, i int) (float64, bool) {
 	for k := 0; k < nr; k++ {
 		a := 2 * math.Pi * (float64(k) + 0.5) / nr
 		cs, sn := math.Cos(a), math.Sin(a)
-		ox, oy := c.x+cs*(c.r+4*ppm), c.y+sn*(c.r+4*ppm)
-		if d.stats.Hands && d.hands.at(ox, oy) || d.onOtherDisc(ox, oy, i) {
+		ox, oy := x+cs*(r+4*ppm), y+sn*(r+4*ppm)
+		if d.stats.Hands && d.hands.at(ox, oy) || d.onOtherDisc(ox, oy, self) {
 			continue
 		}
 		low := math.Inf(1)
 		for o := -3.0; o <= 1; o += 0.5 {
-			low = math.Min(low, lum(pl.at(c.x+cs*(c.r+o*ppm), c.y+sn*(c.r+o*ppm))))
+			low = math.Min(low, lum(pl.at(x+cs*(r+o*ppm), y+sn*(r+o*ppm))))
 		}
 		dips = append(dips, 100*(in-low)/math.Max(d.bg.boardY, 1))
 	}

@@ -189,6 +189,18 @@ func evalRemoved(ctx context.Context, s stdio, dir string, names []string, jobs 
 			todo = append(todo, job{c, shared})
 		}
 	}
+	// The side-by-side runs of a clip look for the board in the same first
+	// frame: searched once (analysis.ShareSearches), not once per run. A
+	// wall-clock run would then find the board sooner than it does alone,
+	// so not with them.
+	wall := false
+	for _, n := range names {
+		r, _ := findRemoval(n)
+		wall = wall || r.speed > 0
+	}
+	if !wall {
+		analysis.ShareSearches()
+	}
 	// The longest clips first, so that the workers end together.
 	sort.SliceStable(todo, func(i, j int) bool { return todo[i].c.Truth.Clip.Frames > todo[j].c.Truth.Clip.Frames })
 	var results []removedRun

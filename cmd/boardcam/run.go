@@ -35,6 +35,8 @@ Sources (--source):
                            reads it as fast as possible, dropping nothing)
   /dev/video0              a V4L2 camera (USB webcam; source.width/height/fps
                            in the configuration)
+  libcamera[:NAME]         a Raspberry Pi camera module (GStreamer's
+                           libcamerasrc; source.width/height/fps/exposure)
   rtsp://user:pw@host/…    an RTSP or HTTP stream
   gst:PIPELINE             a GStreamer pipeline ending in appsink, e.g. a Pi
                            camera module: gst:libcamerasrc ! video/x-raw,width=1280,height=720,framerate=30/1 ! videoconvert ! appsink
@@ -98,7 +100,7 @@ func cmdRun(ctx context.Context, args []string, s stdio) error {
 func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	fs := newFlags("run", "[flags]", runHelp, s)
 	configFile := fs.String("config", "", "configuration file (YAML; deploy/boardcam.example.yaml)")
-	source := fs.String("source", "", "video file, /dev/videoN, rtsp://…, gst:PIPELINE or events:FILE (default: the demo clip)")
+	source := fs.String("source", "", "video file, /dev/videoN, libcamera, rtsp://…, gst:PIPELINE or events:FILE (default: the demo clip)")
 	disp := fs.String("display", "", "scoreboard on the terminal: term or none (default none)")
 	listen := fs.String("listen", "", "web server address, e.g. :8080; '' turns it off (default localhost:8080)")
 	profile := fs.String("profile", "", "rule profile of a new match: "+strings.Join(rules.ProfileNames(), ", "))
@@ -109,7 +111,7 @@ func newRunDaemon(args []string, s stdio) (*daemon.Daemon, bool, error) {
 	decisions := fs.String("decisions", "", "automatic decisions: auto, delay or confirm (default auto)")
 	noPace := fs.Bool("no-pace", false, "read video files as fast as possible (default: at their frame rate)")
 	speed := fs.Float64("speed", 0, "play video files this many times faster than real time")
-	slowCPU := fs.Float64("slow-cpu", 0, "play the video `K`: as a computer K times slower than the one the analysis costs were measured on would, deterministically (a modelled clock: the same frames lost on every run and machine; docs/daemon.md)")
+	slowCPU := fs.Float64("slow-cpu", 0, "play the video as a computer `K` times slower than the one the analysis costs were measured on would play it, deterministically (a modelled clock: the same frames lost on every run and machine; docs/daemon.md)")
 	exitAtEnd := fs.Bool("exit-at-end", true, "exit when a video ends (false: keep the web server up until SIGTERM)")
 	journalDir := fs.String("journal-dir", "", "directory of the match journals (default ~/.local/state/boardcam/matches)")
 	newMatch := fs.Bool("new-match", false, "no longer accepted: use boardcam new-match (a restart must continue the match)")

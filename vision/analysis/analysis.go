@@ -436,7 +436,7 @@ func (a *Analyzer) calibrate(frame gocv.Mat, index int, t float64) error {
 		// while the board is looked for: the frames wait in the capture's
 		// queue meanwhile, and this is the daemon's busiest moment.
 		a.dropUndistorter()
-		cal, _, err := calibrate.Detect(img, calibrate.Options{Geometry: a.g, Orientation: a.cfg.Orientation, Now: func() time.Time { return clock(t) }})
+		cal, err := detect(img, calibrate.Options{Geometry: a.g, Orientation: a.cfg.Orientation, Now: func() time.Time { return clock(t) }}, t)
 		if err != nil {
 			r.Note = "board not found: " + err.Error()
 			return nil
