@@ -448,11 +448,18 @@ func (tk *Tracker) checkFlick() bool {
 			// carried here, not flicked.
 			continue
 		}
+		slow := false
 		if !anchored && start.Dist(guess.p0) > unseenFlickMM && tk.mot.vel(guess, first.t).Len() < blurSpeed {
 			// A striker this slow is seen as it slides: it cannot have
 			// come so far from a base line unseen (only a hand hides the
-			// first few centimetres). Carried, then set down.
-			continue
+			// first few centimetres). Carried, then set down — unless
+			// its slide, traced back, leaves its place after it was last
+			// seen there (slowunseen.go).
+			p, t, ok := tk.slowFromPlace(guess, first)
+			if !ok {
+				continue
+			}
+			start, tf, side, slow = p, t, board.Quadrant(p), true
 		}
 		if guess != sg {
 			*sg = *guess // the best that is known; refined by the first contact
@@ -470,6 +477,9 @@ func (tk *Tracker) checkFlick() bool {
 			tk.markStart(true, startSeenSigma)
 		} else {
 			tk.markStart(false, startBandSigma)
+		}
+		if slow {
+			tk.noteSlowFromPlace(start, first)
 		}
 		if lost {
 			tk.noteLostFlick()
