@@ -16,9 +16,11 @@ import (
 // aiming hand, is next seen 180 mm on, already sliding. What tells the
 // two apart is the slide: a struck striker loses speed to the board's
 // friction along a line from its place, and that slide, traced back,
-// leaves the place after the striker was last seen there; a striker put
-// down by a hand lies still, and one carried along moves as the hand does
-// (accelerating, or with the hand around it: checkFlick's other tests).
+// leaves the place after the striker was last seen there, a place on a
+// base line; a striker put down by a hand lies still, and one carried
+// along moves as the hand does: at a steady pace, or slowing as it is set
+// down with the hand on it (seen partly hidden), or accelerating, or with
+// the hand around it (checkFlick's other tests).
 
 // slowFromPlace reports whether slide sg of the striker (its first
 // segment, first sighting first, at least three sightings fitting a
@@ -31,6 +33,10 @@ func (tk *Tracker) slowFromPlace(sg *seg, first obs) (board.Vec, float64, bool) 
 	s := &tk.tracks[idxS]
 	st := tk.still
 	if !st.ok || !sg.known || sg.n < 3 || sg.first != s.moveStart || st.t > first.t {
+		return board.Vec{}, 0, false
+	}
+	// Its place is where a player strikes from: a base line area.
+	if sd, ok := tk.g.BaseLineSide(st.p, s.r+10); !ok || sd != board.Quadrant(st.p) {
 		return board.Vec{}, 0, false
 	}
 	// Not seen anywhere since it stood there.
@@ -55,6 +61,13 @@ func (tk *Tracker) slowFromPlace(sg *seg, first obs) (board.Vec, float64, bool) 
 	h := s.hist[sg.first : sg.first+sg.n]
 	if h[len(h)-1].t-h[0].t < frictionSpan {
 		return board.Vec{}, 0, false
+	}
+	// Out from under the hand: a striker seen partly hidden as it
+	// moves has a hand on it (one setting it down slows it too).
+	for _, o := range h {
+		if o.partial {
+			return board.Vec{}, 0, false
+		}
 	}
 	if d, ok := fitDecel(h, u); !ok || d < tk.cfg.Deceleration/2 || d > 2*tk.cfg.Deceleration {
 		return board.Vec{}, 0, false
