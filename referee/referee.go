@@ -168,6 +168,9 @@ func (r *Referee) Observe(e events.Event, st rules.State) ([]Decision, error) {
 		return out, nil
 	case events.StrokeEnd:
 		if r.cur == nil {
+			if lostOnly(e) && !r.movedGaps() && len(r.loose) == 0 {
+				return []Decision{r.lostNotice(e, st)}, nil
+			}
 			if len(e.Doubts) > 0 || r.movedGaps() {
 				return r.unseenStroke(e, st), nil
 			}
@@ -573,4 +576,42 @@ func pieceName(e events.Event) string {
 		return e.Piece.String()
 	}
 	return "a piece"
+}
+
+// lostOnly reports whether stroke_end e, with no stroke_start before it,
+// carries nothing but unaccounted doubts: the tracker's word, at the end
+// of a video, that discs it lost from plain view were never said by a
+// stroke's end (tracker.sayLostAtEnd). No stroke was seen, so none is
+// guessed.
+func lostOnly(e events.Event) bool {
+	if len(e.Doubts) == 0 {
+		return false
+	}
+	for _, d := range e.Doubts {
+		if d.Kind != events.DoubtUnaccounted {
+			return false
+		}
+	}
+	return true
+}
+
+// lostNotice is the decision on such a stroke_end: a stroke decision with
+// no outcome, held for the umpire (as Flush does for pieces moved in
+// frames not analysed), naming the discs lost. Positions are kept: the
+// referee still takes the lost discs for on the board until the umpire
+// says otherwise.
+func (r *Referee) lostNotice(e events.Event, st rules.State) Decision {
+	d := Decision{Kind: KindStroke, Board: st.Board, Seat: st.Turn, Frame: e.Frame, T: e.T}
+	d.Doubts = mergeDoubts(nil, e.Doubts...)
+	var ids []string
+	for _, x := range e.Doubts {
+		ids = append(ids, x.IDs...)
+	}
+	them, pronoun := "they were", "them"
+	if len(ids) == 1 {
+		them, pronoun = "it was", "it"
+	}
+	d.Notes = append(d.Notes, fmt.Sprintf("%s lost from view with no stroke seen after: a stroke may have been missed, %s taken off the board, or the camera lost %s lying there; enter what happened by hand, or dismiss", joinAnd(ids), them, pronoun))
+	d.refresh()
+	return d
 }

@@ -452,3 +452,33 @@ func (tk *Tracker) lostBefore(i int) bool {
 
 // lostBeforeWhy is what foul.Unaccounted says of a disc lostBefore.
 const lostBeforeWhy = "vanished there from plain view before this stroke began and has not been seen since: whether it is still on the board is not known"
+
+// lostAtEndWhy is what foul.Unaccounted says of a disc lostBefore when the
+// video ends with no stroke after its loss.
+const lostAtEndWhy = "vanished there from plain view and was not seen again before the video ended, with no stroke after it: whether it is still on the board, was taken off or fell in a stroke that was not seen is not known"
+
+// sayLostAtEnd ends a video whose board is at rest: every disc lost from
+// plain view that no stroke_end has said yet (lostBefore) would otherwise
+// never be said (that rule waits for the next stroke's end). It is said
+// now, on a stroke_end with no stroke before it that carries only those
+// unaccounted doubts and the pieces at rest; the referee holds it for the
+// umpire with no outcome (referee.Observe). With a stroke in progress
+// nothing is emitted: the referee's Flush holds that stroke anyway.
+func (tk *Tracker) sayLostAtEnd() {
+	if tk.stroke != nil || !tk.calStarted {
+		return
+	}
+	var ds []events.Doubt
+	for i := range tk.tracks {
+		tr := &tk.tracks[i]
+		if tr.state != Missing || !tk.lostBefore(i) {
+			continue
+		}
+		tk.lostSaid[i] = tr.lastSeenT
+		ds = append(ds, foul.Unaccounted(tr.id, tk.frameOf(tr.lastSeenT), tk.frame, tr.pos, lostAtEndWhy))
+	}
+	if len(ds) == 0 {
+		return
+	}
+	tk.emit(events.Event{Type: events.StrokeEnd, T: tk.t, Pieces: tk.restPieces(), Doubts: ds})
+}

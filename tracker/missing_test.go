@@ -129,3 +129,55 @@ func TestKnockedInBetweenFramesAtLowFPS(t *testing.T) {
 		t.Errorf("want one stroke end and nothing unaccounted: %v", ends)
 	}
 }
+
+// A man lost from plain view with no stroke after it, until the video
+// ends, is said at its end: a stroke_end with no stroke_start carrying
+// his unaccounted doubt alone (the referee holds it with no outcome). A
+// man seen again, a detection seen for 0.2 s only, and a man already
+// said at a stroke's end (TestVanishedWithStrikerInView) give nothing.
+func TestLostWithNoStrokeAfterSaidAtEnd(t *testing.T) {
+	const (
+		fps  = 30
+		lose = 30
+		end  = 200
+	)
+	g := board.ICF()
+	man := board.V(-250, -200)
+	run := func(from, back int) []events.Event {
+		return playFrames(t, end, fps, func(i int, f *sight.Frame) {
+			f.Detections = append(f.Detections,
+				sight.Detection{Kind: board.White, MM: board.V(-150, -100), Score: 1, ClassScore: 0.9},
+				sight.Detection{Kind: board.Black, MM: board.V(-120, 150), Score: 1, ClassScore: 0.9},
+				sight.Detection{Kind: board.Striker, MM: board.V(100, g.BaseCircleY()), Score: 1, ClassScore: 1})
+			if i >= from && i < lose || back > 0 && i >= back {
+				f.Detections = append(f.Detections, sight.Detection{Kind: board.White, MM: man, Score: 1, ClassScore: 0.9})
+			}
+		})
+	}
+	evs := run(0, 0)
+	ends := strokeEnds(evs)
+	if len(ends) != 1 || len(ends[0].Doubts) != 1 {
+		t.Fatalf("want one stroke_end saying the lost man, got %v", evs)
+	}
+	d := ends[0].Doubts[0]
+	if d.Kind != events.DoubtUnaccounted || len(d.IDs) != 1 || !strings.Contains(d.Reason, "last seen at frame 29 at (-250, -200) mm") ||
+		!strings.Contains(d.Reason, "before the video ended") || ends[0].Frame != end-1 {
+		t.Errorf("end of video: want the man said unaccounted for at frame %d, got %+v", end-1, ends[0])
+	}
+	for _, e := range evs {
+		if e.Type == events.StrokeStart {
+			t.Errorf("no stroke was seen: want no stroke_start, got %+v", e)
+		}
+	}
+	for _, p := range ends[0].Pieces {
+		if p.ID == d.IDs[0] {
+			t.Errorf("the lost man said to be on the board: %+v", p)
+		}
+	}
+	if ends := strokeEnds(run(0, lose+60)); len(ends) != 0 {
+		t.Errorf("the man seen again: want nothing said, got %v", ends)
+	}
+	if ends := strokeEnds(run(lose-6, 0)); len(ends) != 0 {
+		t.Errorf("the man seen for 0.2 s: want nothing said, got %v", ends)
+	}
+}

@@ -409,9 +409,12 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 }
 
 // Flush ends the video: it releases every event still held. A stroke
-// still in progress gets no stroke_end (nothing says it ended).
+// still in progress gets no stroke_end (nothing says it ended). Between
+// strokes, a disc lost from plain view that no stroke_end has said yet is
+// said now (see sayLostAtEnd).
 func (tk *Tracker) Flush() []events.Event {
 	tk.out = tk.out[:0]
+	tk.sayLostAtEnd()
 	tk.release(true)
 	return tk.out
 }
