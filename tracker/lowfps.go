@@ -173,13 +173,7 @@ func (tk *Tracker) watchFlickHand() bool {
 	// It lies there (the rest test would say so over the next frames):
 	// at rest since its slide stopped.
 	stop := math.Min(math.Max(found.b.t, tk.mot.stopTime(&found.sg)), tk.t)
-	s.state, s.occMoving, s.taken, s.misses = Rest, false, false, 0
-	s.restPos, s.restW, s.pos, s.vel = q.p, 1, q.p, board.Vec{}
-	if q.partial {
-		s.restW = 1.0 / 9
-	}
-	s.restSince, s.stopT, s.settledAt = stop, stop, stop
-	s.restLastT, s.restKindT, s.moveStreak = tk.t, tk.t, 0
+	tk.lieAt(s, q, stop)
 	s.hist = append(s.hist[:0], found.a, found.b)
 	sg := found.sg
 	sg.first = 0
@@ -189,6 +183,20 @@ func (tk *Tracker) watchFlickHand() bool {
 	// where it did before the slide.)
 	tk.still = found.still
 	return true
+}
+
+// lieAt puts s at rest at q, as the rest test would over the next frames,
+// since stop (the moment its slide stopped): for a striker found again
+// where a flick unseen in flight would have left it (watchFlickHand,
+// beginFlickOnce). A partial sighting weighs as a ninth of a whole one.
+func (tk *Tracker) lieAt(s *track, q obs, stop float64) {
+	s.state, s.occMoving, s.taken, s.misses = Rest, false, false, 0
+	s.restPos, s.restW, s.pos, s.vel = q.p, 1, q.p, board.Vec{}
+	if q.partial {
+		s.restW = 1.0 / 9
+	}
+	s.restSince, s.stopT, s.settledAt = stop, stop, stop
+	s.restLastT, s.restKindT, s.moveStreak = tk.t, tk.t, 0
 }
 
 // slideStopsAt reports whether p is where slide sg, last seen at time tl,
@@ -565,13 +573,7 @@ func (tk *Tracker) beginFlickOnce(w *flickOnce, q obs) {
 	stop := math.Min(tf+v0/a, tk.t)
 	sg := seg{first: 0, n: 1, from: tf, t0: tf, p0: w.place, v0: u.Scale(v0), known: true, guessed: true}
 	// It lies at q: at rest since the slide stopped.
-	s.state, s.occMoving, s.taken, s.misses = Rest, false, false, 0
-	s.restPos, s.restW, s.pos, s.vel = q.p, 1, q.p, board.Vec{}
-	if q.partial {
-		s.restW = 1.0 / 9
-	}
-	s.restSince, s.stopT, s.settledAt = stop, stop, stop
-	s.restLastT, s.restKindT, s.moveStreak = tk.t, tk.t, 0
+	tk.lieAt(s, q, stop)
 	s.hist = append(s.hist[:0], w.f)
 	s.segs = append(s.segs[:0], sg)
 	s.moveStart = 0

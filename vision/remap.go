@@ -19,6 +19,36 @@ package vision
 #include <emmintrin.h>
 #endif
 
+#if defined(__SSE2__)
+// bc_px_v is bc_px's vector path without the packing: the pixel's three
+// channels in the low three 32-bit lanes (the fourth is not a channel).
+// S and wide as for bc_px.
+static inline __m128i bc_px_v(const uint8_t *S, long sstep, const int16_t *w, int wide) {
+	const __m128i zero = _mm_setzero_si128();
+	__m128i ta, tb;
+	if (wide) {
+		ta = _mm_loadl_epi64((const __m128i *)S);
+		tb = _mm_loadl_epi64((const __m128i *)(S + sstep));
+		ta = _mm_unpacklo_epi8(ta, _mm_srli_epi64(ta, 24)); // B0 B1 G0 G1 R0 R1
+		tb = _mm_unpacklo_epi8(tb, _mm_srli_epi64(tb, 24));
+	} else {
+		uint32_t a0, a1, b0, b1;
+		memcpy(&a0, S, 4);
+		memcpy(&a1, S + 2, 4); // R0 B1 G1 R1: never past the image's last byte
+		memcpy(&b0, S + sstep, 4);
+		memcpy(&b1, S + sstep + 2, 4);
+		ta = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a0), _mm_cvtsi32_si128((int)(a1 >> 8)));
+		tb = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)b0), _mm_cvtsi32_si128((int)(b1 >> 8)));
+	}
+	int32_t wa, wb;
+	memcpy(&wa, w, 4);
+	memcpy(&wb, w + 2, 4);
+	__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), _mm_set1_epi32(wa)),
+		_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), _mm_set1_epi32(wb)));
+	return _mm_srai_epi32(_mm_add_epi32(s, _mm_set1_epi32(1 << 14)), 15);
+}
+#endif
+
 // bc_px is one output pixel of OpenCV's bilinear remap of an 8-bit
 // 3-channel image with fixed-point weights w (four taps, 2^15 in all):
 // each channel (sum of the taps times their weights + 2^14) >> 15.
@@ -29,28 +59,7 @@ package vision
 static inline void bc_px(const uint8_t *S, long sstep, const int16_t *w, uint8_t *D, int wide, int simd) {
 #if defined(__SSE2__)
 	if (simd) {
-		const __m128i zero = _mm_setzero_si128();
-		__m128i ta, tb;
-		if (wide) {
-			ta = _mm_loadl_epi64((const __m128i *)S);
-			tb = _mm_loadl_epi64((const __m128i *)(S + sstep));
-			ta = _mm_unpacklo_epi8(ta, _mm_srli_epi64(ta, 24)); // B0 B1 G0 G1 R0 R1
-			tb = _mm_unpacklo_epi8(tb, _mm_srli_epi64(tb, 24));
-		} else {
-			uint32_t a0, a1, b0, b1;
-			memcpy(&a0, S, 4);
-			memcpy(&a1, S + 2, 4); // R0 B1 G1 R1: never past the image's last byte
-			memcpy(&b0, S + sstep, 4);
-			memcpy(&b1, S + sstep + 2, 4);
-			ta = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a0), _mm_cvtsi32_si128((int)(a1 >> 8)));
-			tb = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)b0), _mm_cvtsi32_si128((int)(b1 >> 8)));
-		}
-		int32_t wa, wb;
-		memcpy(&wa, w, 4);
-		memcpy(&wb, w + 2, 4);
-		__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), _mm_set1_epi32(wa)),
-			_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), _mm_set1_epi32(wb)));
-		s = _mm_srai_epi32(_mm_add_epi32(s, _mm_set1_epi32(1 << 14)), 15);
+		__m128i s = bc_px_v(S, sstep, w, wide);
 		s = _mm_packs_epi32(s, s);
 		uint32_t o = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(s, s));
 		D[0] = (uint8_t)o;
@@ -99,33 +108,6 @@ static inline void bc_remap_px(const uint8_t *src, int sw, int sh, long sstep, l
 }
 
 #if defined(__SSE2__)
-// bc_px_v is bc_px's vector path without the packing: the pixel's three
-// channels in the low three 32-bit lanes (the fourth is not a channel).
-static inline __m128i bc_px_v(const uint8_t *S, long sstep, const int16_t *w, int wide) {
-	const __m128i zero = _mm_setzero_si128();
-	__m128i ta, tb;
-	if (wide) {
-		ta = _mm_loadl_epi64((const __m128i *)S);
-		tb = _mm_loadl_epi64((const __m128i *)(S + sstep));
-		ta = _mm_unpacklo_epi8(ta, _mm_srli_epi64(ta, 24)); // B0 B1 G0 G1 R0 R1
-		tb = _mm_unpacklo_epi8(tb, _mm_srli_epi64(tb, 24));
-	} else {
-		uint32_t a0, a1, b0, b1;
-		memcpy(&a0, S, 4);
-		memcpy(&a1, S + 2, 4); // R0 B1 G1 R1: never past the image's last byte
-		memcpy(&b0, S + sstep, 4);
-		memcpy(&b1, S + sstep + 2, 4);
-		ta = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a0), _mm_cvtsi32_si128((int)(a1 >> 8)));
-		tb = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)b0), _mm_cvtsi32_si128((int)(b1 >> 8)));
-	}
-	int32_t wa, wb;
-	memcpy(&wa, w, 4);
-	memcpy(&wb, w + 2, 4);
-	__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), _mm_set1_epi32(wa)),
-		_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), _mm_set1_epi32(wb)));
-	return _mm_srai_epi32(_mm_add_epi32(s, _mm_set1_epi32(1 << 14)), 15);
-}
-
 // bc_remap_v is bc_remap_px's vector path giving bc_px_v's lanes (a
 // pixel with taps outside the image through bc_border).
 static inline __m128i bc_remap_v(const uint8_t *src, int sw, int sh, long sstep, long wideEnd,
