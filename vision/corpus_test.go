@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -282,5 +283,39 @@ func TestCorpusVision(t *testing.T) {
 	}
 	if m, p := meanOf(all.errs), quantile(all.errs, 0.95); m > 0.55 || p > 1.2 {
 		t.Errorf("position error mean %.2f mm, p95 %.2f mm: want ≤ 0.55, 1.2", m, p)
+	}
+}
+
+// detectCorpusFrames runs a detector, calibrated from the truth, over the
+// first n frames of each corpus clip named, and calls each after every
+// frame with the detector, the clip's name and the frame's index.
+func detectCorpusFrames(t *testing.T, names []string, n int, each func(det *Detector, clip string, i int)) {
+	t.Helper()
+	for _, f := range corpusTruthFiles(t) {
+		tr, err := corpus.ReadTruth(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Contains(names, tr.Clip.Name) {
+			continue
+		}
+		vc, err := cvio.OpenVideo(filepath.Join(filepath.Dir(f), tr.Clip.Video))
+		if err != nil {
+			t.Fatal(err)
+		}
+		det, err := New(calFromTruth(t, tr, tr.Camera(0)), Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		frame := gocv.NewMat()
+		for i := 0; i < n && vc.Read(&frame); i++ {
+			if _, err := det.Detect(frame, i, float64(i)/30); err != nil {
+				t.Fatal(err)
+			}
+			each(det, tr.Clip.Name, i)
+		}
+		frame.Close()
+		det.Close()
+		vc.Close()
 	}
 }

@@ -283,41 +283,16 @@ func TestEdgePlanesMatchSobel(t *testing.T) {
 		}
 	}
 	img.Close()
-	files := corpusTruthFiles(t)
 	checked := 0
-	for _, f := range files {
-		tr, err := corpus.ReadTruth(f)
-		if err != nil {
-			t.Fatal(err)
+	detectCorpusFrames(t, []string{"break", "lights-dimmed"}, 40, func(det *Detector, clip string, i int) {
+		if i%8 != 0 && i > 2 {
+			return
 		}
-		if tr.Clip.Name != "break" && tr.Clip.Name != "lights-dimmed" {
-			continue
+		for _, r := range det.grid.rects {
+			sameEdges(t, clip, det.img, r, 0, det.vt.thr)
+			checked++
 		}
-		vc, err := cvio.OpenVideo(filepath.Join(filepath.Dir(f), tr.Clip.Video))
-		if err != nil {
-			t.Fatal(err)
-		}
-		det, err := New(calFromTruth(t, tr, tr.Camera(0)), Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame := gocv.NewMat()
-		for i := 0; i < 40 && vc.Read(&frame); i++ {
-			if _, err := det.Detect(frame, i, float64(i)/30); err != nil {
-				t.Fatal(err)
-			}
-			if i%8 != 0 && i > 2 {
-				continue
-			}
-			for _, r := range det.grid.rects {
-				sameEdges(t, tr.Clip.Name, det.img, r, 0, det.vt.thr)
-				checked++
-			}
-		}
-		frame.Close()
-		det.Close()
-		vc.Close()
-	}
+	})
 	if checked == 0 {
 		t.Fatal("no corpus region checked")
 	}

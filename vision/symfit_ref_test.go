@@ -3,12 +3,7 @@ package vision
 import (
 	"image"
 	"math"
-	"path/filepath"
 	"testing"
-
-	"github.com/boardcam/boardcam/corpus"
-	"github.com/boardcam/boardcam/internal/cvio"
-	"gocv.io/x/gocv"
 )
 
 // symmetryFitRef is symmetryFit as it was before its points were held in
@@ -163,43 +158,19 @@ func TestSymmetryFitMatchesRef(t *testing.T) {
 		t.Fatalf("only %d fits converged on the synthetic board", fits)
 	}
 	checked := 0
-	for _, f := range corpusTruthFiles(t) {
-		tr, err := corpus.ReadTruth(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if tr.Clip.Name != "break" {
-			continue
-		}
-		vc, err := cvio.OpenVideo(filepath.Join(filepath.Dir(f), tr.Clip.Video))
-		if err != nil {
-			t.Fatal(err)
-		}
-		det, err := New(calFromTruth(t, tr, tr.Camera(0)), Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		frame := gocv.NewMat()
-		for i := 0; i < 10 && vc.Read(&frame); i++ {
-			if _, err := det.Detect(frame, i, float64(i)/30); err != nil {
-				t.Fatal(err)
+	detectCorpusFrames(t, []string{"break"}, 10, func(det *Detector, _ string, _ int) {
+		for _, c := range det.accepted {
+			h, r := det.cfg.ManHeight, det.rMan
+			if c.big {
+				h, r = det.cfg.StrikerHeight, det.rStr
 			}
-			for _, c := range det.accepted {
-				h, r := det.cfg.ManHeight, det.rMan
-				if c.big {
-					h, r = det.cfg.StrikerHeight, det.rStr
-				}
-				foot := func(x, y float64) (float64, float64) { return det.v.pxOf(det.v.toSurface(det.v.mmOf(x, y), h)) }
-				// from the accepted centre and from a start off it
-				sameFit(t, "break", det.vt, c.x, c.y, r, foot, nil)
-				sameFit(t, "break", det.vt, c.x+0.7, c.y-0.4, r, foot, nil)
-				checked++
-			}
+			foot := func(x, y float64) (float64, float64) { return det.v.pxOf(det.v.toSurface(det.v.mmOf(x, y), h)) }
+			// from the accepted centre and from a start off it
+			sameFit(t, "break", det.vt, c.x, c.y, r, foot, nil)
+			sameFit(t, "break", det.vt, c.x+0.7, c.y-0.4, r, foot, nil)
+			checked++
 		}
-		frame.Close()
-		det.Close()
-		vc.Close()
-	}
+	})
 	if checked == 0 {
 		t.Fatal("no corpus disc checked")
 	}
