@@ -117,11 +117,7 @@ func TestFlickSeenOnceUnderFollowingHand(t *testing.T) {
 	if !held {
 		t.Errorf("stroke end doubts %+v: want the one sighting said (view_covered)", ends[0].Doubts)
 	}
-	for k := 1; k < len(evs); k++ {
-		if evs[k].T < evs[k-1].T {
-			t.Errorf("events out of time order: %v before %v", evs[k-1], evs[k])
-		}
-	}
+	inTimeOrder(t, evs)
 
 	// Not such a flick: no stroke.
 	sideways := at.Add(board.V(18, 0))

@@ -92,11 +92,7 @@ func TestFlickUnderFollowingHandAtLowFPS(t *testing.T) {
 	if !held {
 		t.Errorf("stroke end doubts %+v: want the two sightings said (view_covered)", ends[0].Doubts)
 	}
-	for k := 1; k < len(evs); k++ {
-		if evs[k].T < evs[k-1].T {
-			t.Errorf("events out of time order: %v before %v", evs[k-1], evs[k])
-		}
-	}
+	inTimeOrder(t, evs)
 
 	// Put down by the hand elsewhere: beyond where the slide would stop,
 	// and beside its line.
@@ -278,6 +274,17 @@ func TestStrokeStartUnseenDiscSeenLeaving(t *testing.T) {
 	for _, e := range run(false) {
 		if e.Type == events.StrokeEnd || e.Type == events.StrokeStart {
 			t.Errorf("nothing left its place: want no stroke, got %v", e)
+		}
+	}
+}
+
+// inTimeOrder fails t for every event of evs that comes before the one
+// ahead of it.
+func inTimeOrder(t *testing.T, evs []events.Event) {
+	t.Helper()
+	for k := 1; k < len(evs); k++ {
+		if evs[k].T < evs[k-1].T {
+			t.Errorf("events out of time order: %v before %v", evs[k-1], evs[k])
 		}
 	}
 }

@@ -54,12 +54,10 @@ func TestStrokeBetweenTwoFrames(t *testing.T) {
 
 	evs := run(0, false)
 	var ends, pocketed []events.Event
-	for k, e := range evs {
+	inTimeOrder(t, evs)
+	for _, e := range evs {
 		if err := e.Validate(); err != nil {
 			t.Error(err)
-		}
-		if k > 0 && e.T < evs[k-1].T {
-			t.Errorf("events out of time order: %v after %v", e, evs[k-1])
 		}
 		switch e.Type {
 		case events.StrokeStart:
