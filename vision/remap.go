@@ -476,6 +476,89 @@ static void bc_votes(float *e, const float *ex, const float *ey, int n, int sx0,
 	}
 }
 
+// bc_fit_sums is one pass of symmetryFit's fit over its np points (x, y,
+// nx, ny, w as float64, one after another) about (cx, cy): the sums a00,
+// a01, a11, b0, b1 and the weight into out[0..5], in the same float64
+// operations and order (each rounded on its own). A point farther than
+// lim2 (squared) or nearer than 2 px is left out, one whose line passes
+// c or more from the centre too; with toFoot, a point beyond rin2 on the
+// foot's side (ox, oy) is measured from the foot. The SSE2 path leaves
+// nothing out by branching: a left-out point adds +0 (the sums start at
+// +0, and a sum of round-to-nearest is −0 only when both terms are).
+static void bc_fit_sums(const double *pts, long np, double cx, double cy, double lim2, double rin2, int toFoot,
+		double ox, double oy, double c, double *out, int simd) {
+#if defined(__SSE2__)
+	if (simd) {
+		const __m128d C = _mm_set_pd(cy, cx), O = _mm_set_pd(oy, ox), zero = _mm_setzero_pd();
+		const __m128d L = _mm_set_sd(lim2), four = _mm_set_sd(4), R = _mm_set_sd(rin2), cc = _mm_set_sd(c), nc = _mm_set_sd(-c),
+			one = _mm_set_sd(1);
+		const __m128d foot = toFoot ? _mm_castsi128_pd(_mm_set1_epi32(-1)) : zero;
+		__m128d A = zero, B = zero, V = zero; // a00 a01, b0 b1, a11 wsum
+		for (long q = 0; q < np; q++) {
+			const double *p = pts + 5 * q;
+			__m128d P = _mm_loadu_pd(p), N = _mm_loadu_pd(p + 2), pw = _mm_load_sd(p + 4);
+			__m128d D = _mm_sub_pd(P, C); // dx dy
+			__m128d DD = _mm_mul_pd(D, D);
+			__m128d d2 = _mm_add_sd(DD, _mm_unpackhi_pd(DD, DD));
+			__m128d bad = _mm_or_pd(_mm_cmpgt_sd(d2, L), _mm_cmplt_sd(d2, four));
+			__m128d DO = _mm_mul_pd(D, O);
+			__m128d s = _mm_add_sd(DO, _mm_unpackhi_pd(DO, DO)); // dx·ox + dy·oy
+			__m128d useT = _mm_and_pd(foot, _mm_and_pd(_mm_cmpgt_sd(d2, R), _mm_cmpgt_sd(s, zero)));
+			__m128d T = _mm_and_pd(O, _mm_unpacklo_pd(useT, useT)); // tx ty
+			__m128d TDN = _mm_mul_pd(_mm_sub_pd(T, D), N);
+			__m128d d = _mm_add_sd(TDN, _mm_unpackhi_pd(TDN, TDN));
+			bad = _mm_or_pd(bad, _mm_or_pd(_mm_cmpge_sd(d, cc), _mm_cmple_sd(d, nc)));
+			__m128d qd = _mm_div_sd(d, cc);
+			__m128d t = _mm_sub_sd(one, _mm_mul_sd(qd, qd));
+			__m128d w = _mm_mul_sd(_mm_mul_sd(pw, t), t);
+			__m128d WN = _mm_mul_pd(_mm_unpacklo_pd(w, w), N); // w·nx w·ny
+			__m128d PTN = _mm_mul_pd(_mm_sub_pd(P, T), N);
+			__m128d pn = _mm_add_sd(PTN, _mm_unpackhi_pd(PTN, PTN));
+			__m128d Bm = _mm_unpacklo_pd(bad, bad);
+			__m128d WNy = _mm_unpackhi_pd(WN, WN);
+			A = _mm_add_pd(A, _mm_andnot_pd(Bm, _mm_mul_pd(_mm_unpacklo_pd(WN, WN), N)));
+			B = _mm_add_pd(B, _mm_andnot_pd(Bm, _mm_mul_pd(WN, _mm_unpacklo_pd(pn, pn))));
+			V = _mm_add_pd(V, _mm_andnot_pd(Bm, _mm_unpacklo_pd(_mm_mul_sd(WNy, _mm_unpackhi_pd(N, N)), w)));
+		}
+		_mm_storeu_pd(out, A);
+		_mm_storel_pd(out + 2, V);
+		_mm_storeu_pd(out + 3, B);
+		_mm_storeh_pd(out + 5, V);
+		return;
+	}
+#endif
+	double a00 = 0, a01 = 0, a11 = 0, b0 = 0, b1 = 0, ws = 0;
+	for (long q = 0; q < np; q++) {
+		const double *p = pts + 5 * q;
+		double dx = p[0] - cx, dy = p[1] - cy;
+		double d2 = dx * dx + dy * dy;
+		if (d2 > lim2 || d2 < 4) continue;
+		double nx = p[2], ny = p[3];
+		double tx = 0, ty = 0;
+		if (toFoot && d2 > rin2 && dx * ox + dy * oy > 0) {
+			tx = ox;
+			ty = oy;
+		}
+		double d = (tx - dx) * nx + (ty - dy) * ny;
+		if (d >= c || d <= -c) continue;
+		double t = 1 - (d / c) * (d / c);
+		double w = p[4] * t * t;
+		a00 += w * nx * nx;
+		a01 += w * nx * ny;
+		a11 += w * ny * ny;
+		double pn = (p[0] - tx) * nx + (p[1] - ty) * ny;
+		b0 += w * nx * pn;
+		b1 += w * ny * pn;
+		ws += w;
+	}
+	out[0] = a00;
+	out[1] = a01;
+	out[2] = a11;
+	out[3] = b0;
+	out[4] = b1;
+	out[5] = ws;
+}
+
 // bc_above lists, row by row, the pixels k = y·n + x of the n-wide plane
 // s within [x0, x1)×[y0, y1) that are not below thr (!(v < thr): a NaN
 // is listed) into out (room for the region's pixels and 3 more) and
@@ -773,6 +856,28 @@ func (vt *voter) edgeVotesC(roi, src image.Rectangle) error {
 		C.float(float32(1/vt.sat)), C.float(float32(vt.radii[0])), C.float(float32(vt.radii[1])),
 		(*C.float)(unsafe.Pointer(&acc[0][0])), (*C.float)(unsafe.Pointer(&acc[1][0])), simd)
 	return nil
+}
+
+// fitSIMD selects bc_fit_sums' vector loop where there is one (tests
+// compare it with the plain one).
+var fitSIMD = true
+
+// fitSums is bc_fit_sums over pts: symmetryFit's sums about (cx, cy).
+func fitSums(pts []edgePt, cx, cy, lim2, rin2 float64, toFoot bool, ox, oy, c float64) (a00, a01, a11, b0, b1, wsum float64) {
+	if len(pts) == 0 {
+		return
+	}
+	var out [6]float64
+	simd, tf := C.int(0), C.int(0)
+	if fitSIMD {
+		simd = 1
+	}
+	if toFoot {
+		tf = 1
+	}
+	C.bc_fit_sums((*C.double)(unsafe.Pointer(&pts[0])), C.long(len(pts)), C.double(cx), C.double(cy), C.double(lim2), C.double(rin2), tf,
+		C.double(ox), C.double(oy), C.double(c), (*C.double)(unsafe.Pointer(&out[0])), simd)
+	return out[0], out[1], out[2], out[3], out[4], out[5]
 }
 
 // aboveSIMD selects bc_above's vector loop (tests compare it with the
