@@ -120,8 +120,14 @@ func (d *Daemon) openEvidence() error {
 	}
 	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth, MaxBytes: cfg.BufferMB << 20,
 		Idle: d.srcInfo.Live || d.Config.Source.pace()}, Painter: d.Painter}
+	if !cfg.ReplayInMemory {
+		e.buf.Config.SpillDir = dir
+	}
 	if err := e.buf.Initialize(); err != nil {
 		return fmt.Errorf("%s: %w", d.Config.at("evidence"), err)
+	}
+	if err := e.buf.SpillErr(); err != nil {
+		e.log.Warn("evidence: the replay frames are kept in memory, not on disk", "dir", dir, "err", err)
 	}
 	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: dir, MaxAge: cfg.MaxAge.D(), MaxBytes: cfg.MaxMB << 20}, Painter: d.Painter, Done: e.finished}
 	if err := e.w.Initialize(); err != nil {
@@ -133,7 +139,11 @@ func (d *Daemon) openEvidence() error {
 	}
 	e.initMetrics(d.metrics)
 	e.startHands()
-	e.log.Info("evidence: replay buffer and clips", "seconds", e.buf.Config.Seconds, "dir", dir)
+	where := "memory"
+	if e.buf.Stats().OnDisk {
+		where = "disk"
+	}
+	e.log.Info("evidence: replay buffer and clips", "seconds", e.buf.Config.Seconds, "replay_frames_in", where, "dir", dir)
 	d.ev = e
 	return nil
 }
