@@ -195,14 +195,15 @@ func journalPrefix(path string) string {
 	return base
 }
 
-// frame keeps a frame in the replay buffer (a copy, or nothing when the
-// compressor is busy).
-func (e *evidenceKeeper) frame(f *Frame) {
+// frame keeps a frame in the replay buffer (a copy of its picture, img,
+// asked for only when the compressor has room; or nothing when it is
+// busy).
+func (e *evidenceKeeper) frame(f *Frame, img func() sight.Image) {
 	if e == nil {
 		return
 	}
 	t0 := time.Now()
-	e.buf.Add(f.Image, f.Index, f.PTS)
+	e.buf.AddFunc(img, f.Index, f.PTS)
 	d := int64(time.Since(t0))
 	e.addN.Add(1)
 	e.addNs.Add(d)

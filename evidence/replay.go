@@ -230,7 +230,17 @@ func (b *Buffer) SpillErr() error { return b.spillErr }
 // false (and counts the frame in Stats.NotKept) when every slot is busy.
 // The copy is the only work done on the caller's goroutine.
 func (b *Buffer) Add(img sight.Image, index int64, pts time.Duration) bool {
-	if b.closed.Load() || img == nil || img.Empty() {
+	if img == nil || img.Empty() {
+		return false
+	}
+	return b.AddFunc(func() sight.Image { return img }, index, pts)
+}
+
+// AddFunc is Add of the picture img returns, asked for only when a slot is
+// free (a frame whose picture must be made first: the daemon's queue holds
+// frames as the decoder made them).
+func (b *Buffer) AddFunc(img func() sight.Image, index int64, pts time.Duration) bool {
+	if b.closed.Load() {
 		return false
 	}
 	var s *slot
@@ -240,7 +250,12 @@ func (b *Buffer) Add(img sight.Image, index int64, pts time.Duration) bool {
 		b.notKept.Add(1)
 		return false
 	}
-	b.Painter.Copy(s.img, img)
+	im := img()
+	if im == nil || im.Empty() {
+		b.free <- s
+		return false
+	}
+	b.Painter.Copy(s.img, im)
 	s.index, s.pts = index, pts
 	b.work <- s // never blocks: as many places as slots
 	return true
