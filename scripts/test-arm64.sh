@@ -64,11 +64,19 @@ SKIP_CALIBRATE='TestCheckerSeesMoves|TestMonitorWaitsForRest|TestMonitorRecalibr
 SKIP_PHOTOS='TestDetectRealBoards|TestRealBoards'
 SKIP_PROPERTY='TestPerft|TestPositionEveryState|TestMedianInMatchesSort|TestKthMatchesSort'
 SKIP="^($SKIP_RENDER|$SKIP_CALIBRATE|$SKIP_PHOTOS|$SKIP_PROPERTY)\$"
+# scripts/testreport (built natively) runs each emulated binary (-exec
+# "testreport exec qemu-aarch64-static") and prints what go test would,
+# then the CPU of each package and of the tests that used the most under
+# qemu (scripts/test.sh shows that table in the CI log).
+go build -o dist/testreport-arm64 ./scripts/testreport
+rm -f dist/arm64-cpu.jsonl
 (
   lean_env arm64 "$SYSROOT"
   say "go test under qemu-aarch64 (board rules calibrate vision tracker)"
-  go test -count=1 -short -timeout 30m -skip "$SKIP" -exec qemu-aarch64-static \
-    ./board/... ./rules/... ./calibrate/... ./vision/... ./tracker/...
+  TESTREPORT_CPU="$PWD/dist/arm64-cpu.jsonl" go test -count=1 -short -timeout 30m -skip "$SKIP" \
+    -exec "$PWD/dist/testreport-arm64 exec qemu-aarch64-static" -json \
+    ./board/... ./rules/... ./calibrate/... ./vision/... ./tracker/... |
+    dist/testreport-arm64 -top 10 -cpu dist/arm64-cpu.jsonl
 )
 lap "tests passed"
 

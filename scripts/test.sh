@@ -11,24 +11,38 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 # Each stage's duration, said when it ends and listed at the end (also
 # when a stage fails): where CI's time goes.
+# With each stage's CPU time (user+sys of the processes it waited for, in
+# /proc/$$/stat's cutime and cstime, clock ticks): the figure a loaded
+# machine does not inflate. The arm64 job runs beside go test; its CPU
+# counts in the stage that waits for it (its own line).
 T0=$SECONDS
-stage_name="" stage_t0=0 stage_times=""
+stage_name="" stage_t0=0 stage_cpu0=0 stage_times=""
+children_cpu() { # CPU ticks of this shell's finished children
+  local s
+  read -r s < /proc/$$/stat
+  s=${s##*) }
+  set -- $s
+  echo $(( ${14} + ${15} ))
+}
+TICKS=$(getconf CLK_TCK)
+CPU0=$(children_cpu)
 stage() {
   end_stage
-  stage_name=$1 stage_t0=$SECONDS
+  stage_name=$1 stage_t0=$SECONDS stage_cpu0=$(children_cpu)
   say "$1"
 }
 end_stage() {
   [ -n "$stage_name" ] || return 0
-  local d=$((SECONDS - stage_t0))
-  say "${stage_name%% (*}: $d s"
-  stage_times+=$(printf '%6d s  %s' "$d" "${stage_name%% (*}")$'\n'
+  local d=$((SECONDS - stage_t0)) c=$((($(children_cpu) - stage_cpu0) / TICKS))
+  say "${stage_name%% (*}: $d s ($c s CPU)"
+  stage_times+=$(printf '%6d s %6d s  %s' "$d" "$c" "${stage_name%% (*}")$'\n'
   stage_name=""
 }
 summary() {
   local rc=$?
   end_stage
-  printf '\033[1m==> stages (wall time)\033[0m\n%s%6d s  total\n' "$stage_times" $((SECONDS - T0)) >&2
+  printf '\033[1m==> stages (wall time, CPU time)\033[0m\n%s%6d s %6d s  total\n' "$stage_times" \
+    $((SECONDS - T0)) $((($(children_cpu) - CPU0) / TICKS)) >&2
   return $rc
 }
 trap summary EXIT
@@ -97,6 +111,8 @@ fi
 arm64=""
 # the job's own laps (it ran beside the amd64 tests)
 grep -a '==> arm64' dist/arm64.log >&2 || true
+# and the CPU of its packages and tests under qemu
+awk '/^CPU per package/ { p = 1 } /^\033/ { p = 0 } p' dist/arm64.log | sed 's/^/arm64: /' >&2
 
 stage "packages: install, run and purge the amd64 .deb (scripts/test-package.sh); the arm64 .deb"
 scripts/test-package.sh
