@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boardcam/boardcam/clock"
+	"github.com/boardcam/boardcam/frames/libav"
 	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
@@ -18,8 +19,13 @@ import (
 // Frame is one captured frame on its way through the pipeline.
 type Frame struct {
 	// Image is the picture (8-bit BGR), made and filled through
-	// Sight.Pictures.
+	// Sight.Pictures; empty while Raw holds the frame.
 	Image sight.Image
+	// Raw, when not empty, is the frame as the decoder made it (a file
+	// read through a rawReader: YUV 4:2:0, half the bytes of BGR), waiting
+	// in the queue; the analysis converts it to BGR when it takes the
+	// frame (capture.picture), the same bytes Read gives.
+	Raw *libav.Picture
 	// Index numbers the frames of the stream from 0; a dropped frame
 	// leaves a gap.
 	Index int64
@@ -105,6 +111,77 @@ type capture struct {
 	// handed to the analysis.
 	lastTS    time.Duration
 	camMissed int64
+	// work is the analysis's BGR picture of a Raw frame, conv its
+	// converter (both the analysis goroutine's: picture).
+	work sight.Image
+	conv libav.Converter
+}
+
+// rawReader is a Source that can read a frame as its decoder made it,
+// smaller than BGR, for the queue (libavSource: YUV 4:2:0 for H.264, 1.38
+// MB at 720p against 2.76): ReadRaw reads the frame Read would have read,
+// and converting it with a libav.Converter gives the bytes Read gives
+// (frames/libav TestPictureConvertsAsNext).
+type rawReader interface {
+	ReadRaw(dst *libav.Picture) (pts time.Duration, err error)
+}
+
+// picture is f's BGR picture for the analysis (its goroutine): f.Image,
+// or f.Raw converted into the capture's work picture (overwritten by the
+// next frame's).
+func (c *capture) picture(f *Frame) (sight.Image, error) {
+	if f.Raw.Empty() {
+		return f.Image, nil
+	}
+	if c.work == nil {
+		c.work = c.pics.NewImage()
+	}
+	if err := convertRaw(&c.conv, c.pics, c.work, f.Raw); err != nil {
+		return f.Image, err
+	}
+	return c.work, nil
+}
+
+// convertRaw converts p into dst (a picture of pics) with conv.
+func convertRaw(conv *libav.Converter, pics sight.Pictures, dst sight.Image, p *libav.Picture) error {
+	w, h := p.Size()
+	buf, err := pics.BGR(dst, w, h)
+	if err != nil {
+		return err
+	}
+	return conv.Convert(p, buf)
+}
+
+// copyFrame makes dst's picture a copy of src's (Raw or BGR), freeing the
+// other form in dst.
+func (c *capture) copyFrame(dst, src *Frame) {
+	if !src.Raw.Empty() {
+		if dst.Raw == nil {
+			dst.Raw = libav.NewPicture()
+		}
+		if err := dst.Raw.CopyFrom(src.Raw); err == nil {
+			c.emptyImage(dst)
+			return
+		}
+	}
+	dst.Raw.Release()
+	c.pics.Copy(dst.Image, src.Image)
+}
+
+// emptyImage frees f's BGR pixels (its Raw holds the frame).
+func (c *capture) emptyImage(f *Frame) {
+	if f.Image != nil && !f.Image.Empty() {
+		f.Image.Close()
+		f.Image = c.pics.NewImage()
+	}
+}
+
+// closeFrame releases f's pictures.
+func closeFrame(f *Frame) {
+	if f.Image != nil {
+		f.Image.Close()
+	}
+	f.Raw.Close()
 }
 
 // errStopped ends the capture without error (SIGTERM).
@@ -177,12 +254,17 @@ func (c *capture) Close() {
 		f := c.pool.get()
 		if f == nil {
 			if c.spare != nil {
-				c.spare.Image.Close()
+				closeFrame(c.spare)
 				c.spare = nil
 			}
+			if c.work != nil {
+				c.work.Close()
+				c.work = nil
+			}
+			c.conv.Close()
 			return
 		}
-		f.Image.Close()
+		closeFrame(f)
 	}
 }
 
@@ -372,6 +454,10 @@ func (p *framePool) releaseIdle(cutoff time.Time, pics sight.Pictures) int {
 			f.Image = pics.NewImage()
 			n++
 		}
+		if !f.Raw.Empty() {
+			f.Raw.Release()
+			n++
+		}
 	}
 	return n
 }
@@ -398,7 +484,7 @@ func (c *capture) take(done <-chan struct{}, wait bool) (*Frame, bool, error) {
 			return f, true, nil
 		}
 		// The frames grew: one buffer fewer.
-		f.Image.Close()
+		closeFrame(f)
 		c.retire--
 	}
 }
@@ -414,9 +500,9 @@ func (c *capture) releaseIdle() {
 	c.trimmedAt = now
 	cutoff := now.Add(-idleBuffer)
 	c.pool.releaseIdle(cutoff, c.pics)
-	if s := c.spare; s != nil && !c.lastDropped && c.spareAt.Before(cutoff) && s.Image != nil && !s.Image.Empty() {
-		s.Image.Close()
-		s.Image = c.pics.NewImage()
+	if s := c.spare; s != nil && !c.lastDropped && c.spareAt.Before(cutoff) {
+		c.emptyImage(s)
+		s.Raw.Release()
 	}
 }
 
@@ -433,7 +519,7 @@ func (c *capture) deliver(f *Frame, pooled bool, now time.Time) {
 	if pooled && c.remove != nil && c.remove(f.Index) {
 		// Dropped as if no buffer were free: it becomes the spare, so
 		// that a video's last frame still reaches the analysis.
-		c.pics.Copy(c.spare.Image, f.Image)
+		c.copyFrame(c.spare, f)
 		c.spare.Index, c.spare.PTS = f.Index, f.PTS
 		c.pool.put(f)
 		pooled = false
@@ -484,7 +570,7 @@ func (c *capture) deliverLast(done <-chan struct{}) {
 	if err != nil {
 		return
 	}
-	c.pics.Copy(f.Image, c.spare.Image)
+	c.copyFrame(f, c.spare)
 	f.Index, f.PTS, f.Captured, f.Resumed, f.CameraMissed = c.spare.Index, c.spare.PTS, c.clock.Now(), false, c.camMissed
 	if f.Paced = c.lastPaced; f.Paced {
 		// it arrived when it was read (on the pacer's clock)
@@ -499,6 +585,7 @@ func (c *capture) deliverLast(done <-chan struct{}) {
 // pacing is off or the frames are being caught up with.
 func (c *capture) readFile(done <-chan struct{}) error {
 	pace := c.cfg.pace()
+	rr, raw := c.src.(rawReader)
 	for {
 		select {
 		case <-done:
@@ -518,7 +605,18 @@ func (c *capture) readFile(done <-chan struct{}) error {
 			pts, skipped, err = sk.Skip()
 		}
 		if !skipped && err == nil {
-			pts, err = c.src.Read(f.Image)
+			if raw {
+				// Held as the decoder made it: converted when the
+				// analysis takes it.
+				if f.Raw == nil {
+					f.Raw = libav.NewPicture()
+				}
+				c.emptyImage(f)
+				pts, err = rr.ReadRaw(f.Raw)
+			} else {
+				f.Raw.Release()
+				pts, err = c.src.Read(f.Image)
+			}
 		}
 		if err != nil {
 			if pooled {

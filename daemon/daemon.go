@@ -18,6 +18,7 @@ import (
 	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/display"
 	"github.com/boardcam/boardcam/events"
+	"github.com/boardcam/boardcam/frames/libav"
 	"github.com/boardcam/boardcam/hardware"
 	"github.com/boardcam/boardcam/hardware/buttons"
 	"github.com/boardcam/boardcam/internal/overlay"
@@ -144,6 +145,7 @@ type Daemon struct {
 	frameReqs   []*frameRequest
 	ended       *Frame
 	frameClosed bool
+	frameConv   libav.Converter // converts a Raw frame for the web (frameMu held)
 
 	lock        *os.File
 	srcErr      error
@@ -608,7 +610,7 @@ func (d *Daemon) CopyFrame(dst sight.Image) (int64, bool) {
 	}
 	if d.ended != nil {
 		defer d.frameMu.Unlock()
-		d.Painter.Copy(dst, d.ended.Image)
+		d.copyFrame(dst, d.ended)
 		return d.ended.Index, true
 	}
 	d.frameReqs = append(d.frameReqs, r)
@@ -630,10 +632,22 @@ func (d *Daemon) CopyFrame(dst sight.Image) (int64, bool) {
 	}
 	if !r.ok && d.ended != nil && !d.frameClosed {
 		// The stream ended while it waited.
-		d.Painter.Copy(dst, d.ended.Image)
+		d.copyFrame(dst, d.ended)
 		return d.ended.Index, true
 	}
 	return r.index, r.ok
+}
+
+// copyFrame copies f's picture into dst, converting a Raw frame (frameMu
+// held).
+func (d *Daemon) copyFrame(dst sight.Image, f *Frame) {
+	if f.Raw.Empty() {
+		d.Painter.Copy(dst, f.Image)
+		return
+	}
+	if err := convertRaw(&d.frameConv, d.cap.pics, dst, f.Raw); err != nil {
+		d.Logger.Warn("web: converting the frame", "frame", f.Index, "err", err)
+	}
 }
 
 // answerFrame answers the web's requests for a frame with f (the
@@ -642,7 +656,7 @@ func (d *Daemon) answerFrame(f *Frame) {
 	d.frameMu.Lock()
 	defer d.frameMu.Unlock()
 	for _, r := range d.frameReqs {
-		d.Painter.Copy(r.dst, f.Image)
+		d.copyFrame(r.dst, f)
 		r.index, r.ok = f.Index, true
 		close(r.done)
 	}
@@ -663,7 +677,7 @@ func (d *Daemon) keepEnded(f *Frame) {
 		d.ended = f
 	}
 	for _, r := range d.frameReqs {
-		d.Painter.Copy(r.dst, f.Image)
+		d.copyFrame(r.dst, f)
 		r.index, r.ok = f.Index, true
 		close(r.done)
 	}
@@ -916,6 +930,20 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		if f.CameraMissed > 0 {
 			acc.cameraMissed(f.CameraMissed)
 		}
+		// The frame's BGR picture, converted from the queue's Raw form
+		// when first needed (not for a frame left out that the evidence
+		// has no room for).
+		var img sight.Image
+		bgr := func() sight.Image {
+			if img == nil {
+				var err error
+				if img, err = d.cap.picture(f); err != nil && err.Error() != lastErr {
+					lastErr = err.Error()
+					d.Logger.Warn("converting a frame for the analysis", "frame", f.Index, "err", err)
+				}
+			}
+			return img
+		}
 		// Seeing less to keep up (never while catching up with a journal,
 		// nor reading a file losslessly: then the capture waits).
 		if !lossless && f.Index > catchUp && !f.Resumed && acc.last >= 0 {
@@ -923,7 +951,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 			switch {
 			case atRest && backlog >= 2:
 				t0 := time.Now()
-				if !det.Changed(f.Image) {
+				if !det.Changed(bgr()) {
 					skip = "rest"
 				}
 				d.metrics.stage("rest_check", pacer.Charge(t0, Work{RestCheck: true}))
@@ -934,7 +962,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 			}
 			if skip != "" {
 				ended = f
-				d.ev.frame(f)
+				d.ev.frame(f, bgr)
 				captured := f.Captured
 				pacer.Release(func() { d.cap.pool.put(f) })
 				if skip == "rest" {
@@ -952,7 +980,7 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 		}
 		decimatedLast = false
 		start := time.Now()
-		res, err := a.Analyze(f.Image, f.Index, f.PTS)
+		res, err := a.Analyze(bgr(), f.Index, f.PTS)
 		took := pacer.Charge(start, Work{Analysed: true, Did: res.Work})
 		cost = ewma(cost, took.Seconds())
 		d.metrics.stage("analyze", took)
@@ -960,13 +988,13 @@ func (d *Daemon) analyze(out chan<- match.Observation) {
 			d.metrics.stage(t.Stage, t.D)
 		}
 		ended = f
-		d.ev.frame(f)
+		d.ev.frame(f, bgr)
 		switch {
 		case lossless:
 			// the capture waits: no frame is ever checked against a reference
 		case err == nil && res.Unanalysed == "" && backlog >= 1:
 			t0 := time.Now()
-			det.Reference(f.Image) // what the next frames are checked against
+			det.Reference(bgr()) // what the next frames are checked against
 			pacer.Charge(t0, Work{Reference: true})
 		default:
 			det.Forget()
@@ -1273,6 +1301,7 @@ func (d *Daemon) Close() {
 			close(r.done) // not ok
 		}
 		d.frameReqs = nil
+		d.frameConv.Close()
 		d.frameMu.Unlock()
 		if d.sink != nil {
 			if err := d.sink.Close(); err != nil {

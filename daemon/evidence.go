@@ -120,8 +120,14 @@ func (d *Daemon) openEvidence() error {
 	}
 	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth, MaxBytes: cfg.BufferMB << 20,
 		Idle: d.srcInfo.Live || d.Config.Source.pace()}, Painter: d.Painter}
+	if !cfg.ReplayInMemory {
+		e.buf.Config.SpillDir = dir
+	}
 	if err := e.buf.Initialize(); err != nil {
 		return fmt.Errorf("%s: %w", d.Config.at("evidence"), err)
+	}
+	if err := e.buf.SpillErr(); err != nil {
+		e.log.Warn("evidence: the replay frames are kept in memory, not on disk", "dir", dir, "err", err)
 	}
 	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: dir, MaxAge: cfg.MaxAge.D(), MaxBytes: cfg.MaxMB << 20}, Painter: d.Painter, Done: e.finished}
 	if err := e.w.Initialize(); err != nil {
@@ -133,7 +139,11 @@ func (d *Daemon) openEvidence() error {
 	}
 	e.initMetrics(d.metrics)
 	e.startHands()
-	e.log.Info("evidence: replay buffer and clips", "seconds", e.buf.Config.Seconds, "dir", dir)
+	where := "memory"
+	if e.buf.Stats().OnDisk {
+		where = "disk"
+	}
+	e.log.Info("evidence: replay buffer and clips", "seconds", e.buf.Config.Seconds, "replay_frames_in", where, "dir", dir)
 	d.ev = e
 	return nil
 }
@@ -185,14 +195,15 @@ func journalPrefix(path string) string {
 	return base
 }
 
-// frame keeps a frame in the replay buffer (a copy, or nothing when the
-// compressor is busy).
-func (e *evidenceKeeper) frame(f *Frame) {
+// frame keeps a frame in the replay buffer (a copy of its picture, img,
+// asked for only when the compressor has room; or nothing when it is
+// busy).
+func (e *evidenceKeeper) frame(f *Frame, img func() sight.Image) {
 	if e == nil {
 		return
 	}
 	t0 := time.Now()
-	e.buf.Add(f.Image, f.Index, f.PTS)
+	e.buf.AddFunc(img, f.Index, f.PTS)
 	d := int64(time.Since(t0))
 	e.addN.Add(1)
 	e.addNs.Add(d)

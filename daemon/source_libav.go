@@ -81,7 +81,23 @@ func (s *libavSource) Read(dst sight.Image) (time.Duration, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", s.info.Name, err)
 	}
-	if err := s.v.Next(buf); err != nil {
+	return s.after(s.v.Next(buf))
+}
+
+// ReadRaw implements rawReader: the frame Read would read, as the decoder
+// made it (a video file's frames wait in the capture's queue in this form,
+// half the bytes of BGR for H.264).
+func (s *libavSource) ReadRaw(dst *libav.Picture) (time.Duration, error) {
+	if s.v == nil {
+		return 0, fmt.Errorf("%s: %w: not open", s.info.Name, ErrDisconnected)
+	}
+	return s.after(s.v.NextPicture(dst))
+}
+
+// after gives the position of the frame just read, or the Source error
+// for err (the decoder's).
+func (s *libavSource) after(err error) (time.Duration, error) {
+	if err != nil {
 		if s.spec.Kind != KindFile {
 			return 0, fmt.Errorf("%s: %w: no frame (the stream ended or broke: %v)", s.info.Name, ErrDisconnected, err)
 		}

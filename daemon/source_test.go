@@ -16,6 +16,7 @@ import (
 
 	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/clock/clocktest"
+	"github.com/boardcam/boardcam/frames/libav"
 	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
@@ -245,6 +246,17 @@ func (s *spareCounter) Read(dst sight.Image) (time.Duration, error) {
 	return pts, err
 }
 
+func (s *spareCounter) ReadRaw(dst *libav.Picture) (time.Duration, error) {
+	pts, err := s.libavSource.ReadRaw(dst)
+	if err == nil {
+		if s.c.spare != nil && dst == s.c.spare.Raw {
+			s.spare++
+		}
+		s.read.Add(1)
+	}
+	return pts, err
+}
+
 func (s *spareCounter) Skip() (time.Duration, bool, error) {
 	pts, ok, err := s.libavSource.Skip()
 	if ok && err == nil {
@@ -311,13 +323,75 @@ func TestDroppedFramesNotConverted(t *testing.T) {
 	if d := m.Summary(time.Now()).Dropped["analyze"]; d != n-5 {
 		t.Errorf("%d frames counted dropped, want %d (the last among them)", d, n-5)
 	}
-	diff := gocv.NewMat()
-	defer diff.Close()
-	gocv.AbsDiff(*last.Image.(*gocv.Mat), *ref.(*gocv.Mat), &diff)
-	flat := diff.Reshape(1, 0)
-	defer flat.Close()
-	if nz := gocv.CountNonZero(flat); nz != 0 {
+	img, err := c.picture(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if nz := differ(img, ref); nz != 0 {
 		t.Errorf("the last frame handed over differs from the video's last in %d values", nz)
 	}
 	c.pool.put(last)
+}
+
+// differ counts the values in which two BGR pictures differ.
+func differ(a, b sight.Image) int {
+	diff := gocv.NewMat()
+	defer diff.Close()
+	gocv.AbsDiff(*a.(*gocv.Mat), *b.(*gocv.Mat), &diff)
+	flat := diff.Reshape(1, 0)
+	defer flat.Close()
+	return gocv.CountNonZero(flat)
+}
+
+// A video file's frames wait in the queue as the decoder made them (YUV
+// 4:2:0, half the bytes of BGR at 720p; here, 160 pixels wide, padded rows), without a BGR picture, and the analysis's
+// picture of each (capture.picture) is bit for bit the frame Read gives.
+func TestQueueHoldsDecodedFramesConvertedAsRead(t *testing.T) {
+	const n = 12
+	path := testVideo(t, n)
+	src, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{}, testSight.Pictures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := src.(*libavSource)
+	whole := &libavSource{spec: lib.spec, info: lib.info, pics: testSight.Pictures}
+	if err := whole.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	ref := testSight.Pictures.NewImage()
+	defer ref.Close()
+	c := &capture{cfg: DefaultConfig().Source, queue: 4, log: quietLogger(), clock: clock.Real{}, src: src, pics: testSight.Pictures,
+		metrics: NewMetrics(nil, time.Now()), pacer: &instantPacer{}, lossless: true}
+	if err := c.Initialize(); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	errc := make(chan error, 1)
+	go func() { errc <- c.run(make(chan struct{})); close(c.out) }()
+	i := 0
+	for f := range c.out {
+		if f.Index != int64(i) {
+			t.Fatalf("frame %d handed over as %d", i, f.Index)
+		}
+		w, h := f.Raw.Size()
+		if f.Raw.Empty() || !f.Image.Empty() || f.Raw.Bytes() >= w*h*3 {
+			t.Fatalf("frame %d waits as Raw %v (%d bytes for %dx%d), BGR %v", i, !f.Raw.Empty(), f.Raw.Bytes(), w, h, !f.Image.Empty())
+		}
+		if _, err := whole.Read(ref); err != nil {
+			t.Fatal(err)
+		}
+		img, err := c.picture(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if nz := differ(img, ref); nz != 0 {
+			t.Fatalf("frame %d: the analysis's picture differs from Read's in %d values", i, nz)
+		}
+		c.pool.put(f)
+		i++
+	}
+	if err := <-errc; !errors.Is(err, ErrEOF) || i != n {
+		t.Fatalf("capture ended with %v after %d frames, want %d", err, i, n)
+	}
 }

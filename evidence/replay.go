@@ -21,9 +21,15 @@ type Frame struct {
 	PTS   time.Duration
 	// JPEG is the compressed picture, W×H its size (smaller than the
 	// camera's when BufferConfig.MaxWidth scaled it down). Never modified
-	// once in the buffer: slices of frames share it.
+	// once in the buffer: slices of frames share it. Nil when the frame is
+	// in the buffer's file on disk (BufferConfig.SpillDir): Bytes reads it.
 	JPEG []byte
 	W, H int
+
+	// seg, off and n locate a spilled frame's JPEG.
+	seg *segment
+	off int64
+	n   int
 }
 
 // BufferConfig sizes a [Buffer]. Zero values take the defaults.
@@ -62,6 +68,13 @@ type BufferConfig struct {
 	// nothing).
 	Nice int
 	Idle bool
+	// SpillDir, when set, holds the compressed frames on disk instead of
+	// in memory (files unlinked as soon as made, in this directory): each
+	// frame is written once and read back only for a decision's still and
+	// clip. Which frames are kept is the same (MaxBytes bounds them all).
+	// A directory in memory (tmpfs) or one that cannot be written keeps
+	// them in memory (Buffer.SpillErr says why).
+	SpillDir string
 }
 
 // Defaults of BufferConfig.
@@ -128,6 +141,9 @@ type Buffer struct {
 	lastBytes int64
 	maxHeld   int64
 
+	spill    *spill
+	spillErr error
+
 	added, notKept, failed atomic.Int64
 	encodeNs, encodeCPU    atomic.Int64
 	closed                 atomic.Bool
@@ -145,12 +161,17 @@ type Stats struct {
 	// Frames and Bytes are in the ring; StrokeFrames and StrokeBytes in
 	// the last complete stroke (shared with the ring where both hold a
 	// frame); Held is the bytes of all the frames held, at most
-	// BufferConfig.MaxBytes, and MaxHeld the most it has been.
+	// BufferConfig.MaxBytes, and MaxHeld the most it has been; OnDisk
+	// says they are in the buffer's files (BufferConfig.SpillDir), not
+	// in memory, SpillFailed how many frames could not be written there
+	// (kept in memory instead).
 	Frames        int
 	Bytes         int64
 	StrokeFrames  int
 	StrokeBytes   int64
 	Held, MaxHeld int64
+	OnDisk        bool
+	SpillFailed   int64
 	// Span is the PTS span of the ring.
 	Span time.Duration
 	// Added counts frames kept, NotKept frames refused because every
@@ -168,6 +189,9 @@ func (b *Buffer) Initialize() error {
 		return errors.New("evidence: the replay buffer has no Painter")
 	}
 	b.cfg = b.Config.withDefaults()
+	if b.cfg.SpillDir != "" {
+		b.spill, b.spillErr = newSpill(b.cfg.SpillDir)
+	}
 	b.free = make(chan *slot, b.cfg.Slots)
 	b.work = make(chan *slot, b.cfg.Slots)
 	b.done = make(chan struct{})
@@ -191,14 +215,32 @@ func (b *Buffer) Close() {
 			s := <-b.free
 			s.img.Close()
 		}
+		if b.spill != nil {
+			b.spill.closeAll()
+		}
 	})
 }
+
+// SpillErr says why the frames are kept in memory although
+// BufferConfig.SpillDir asked for the disk (nil when they are on disk or
+// none was asked for).
+func (b *Buffer) SpillErr() error { return b.spillErr }
 
 // Add copies a frame for compression and returns at once; it reports
 // false (and counts the frame in Stats.NotKept) when every slot is busy.
 // The copy is the only work done on the caller's goroutine.
 func (b *Buffer) Add(img sight.Image, index int64, pts time.Duration) bool {
-	if b.closed.Load() || img == nil || img.Empty() {
+	if img == nil || img.Empty() {
+		return false
+	}
+	return b.AddFunc(func() sight.Image { return img }, index, pts)
+}
+
+// AddFunc is Add of the picture img returns, asked for only when a slot is
+// free (a frame whose picture must be made first: the daemon's queue holds
+// frames as the decoder made them).
+func (b *Buffer) AddFunc(img func() sight.Image, index int64, pts time.Duration) bool {
+	if b.closed.Load() {
 		return false
 	}
 	var s *slot
@@ -208,7 +250,12 @@ func (b *Buffer) Add(img sight.Image, index int64, pts time.Duration) bool {
 		b.notKept.Add(1)
 		return false
 	}
-	b.Painter.Copy(s.img, img)
+	im := img()
+	if im == nil || im.Empty() {
+		b.free <- s
+		return false
+	}
+	b.Painter.Copy(s.img, im)
 	s.index, s.pts = index, pts
 	b.work <- s // never blocks: as many places as slots
 	return true
@@ -231,6 +278,11 @@ func (b *Buffer) compress() {
 			continue
 		}
 		f := Frame{Index: s.index, PTS: s.pts, JPEG: jpeg, W: w, H: h}
+		if b.spill != nil {
+			if seg, off, err := b.spill.write(jpeg); err == nil {
+				f.JPEG, f.seg, f.off, f.n = nil, seg, off, len(jpeg)
+			}
+		}
 		b.encodeNs.Add(int64(time.Since(t0)))
 		cpu := threadCPU()
 		b.encodeCPU.Add(int64(cpu - cpu0))
@@ -251,7 +303,7 @@ func (b *Buffer) put(f Frame) {
 		b.ring, b.ringBytes = nil, 0
 	}
 	b.ring = append(b.ring, f)
-	b.ringBytes += int64(len(f.JPEG))
+	b.ringBytes += int64(f.Size())
 	keep := time.Duration(b.cfg.Seconds * float64(time.Second))
 	stroke := time.Duration(b.cfg.StrokeSeconds * float64(time.Second))
 	cut := 0
@@ -263,7 +315,7 @@ func (b *Buffer) put(f Frame) {
 		if !over && (age <= keep || pinned) {
 			break
 		}
-		b.ringBytes -= int64(len(old.JPEG))
+		b.ringBytes -= int64(old.Size())
 		cut++
 	}
 	if cut > 0 {
@@ -273,6 +325,25 @@ func (b *Buffer) put(f Frame) {
 	if h := b.ringBytes + b.outside(); h > b.maxHeld {
 		b.maxHeld = h
 	}
+	b.retire()
+}
+
+// retire closes the buffer's files no frame held is in any more (b.mu
+// held).
+func (b *Buffer) retire() {
+	if b.spill == nil {
+		return
+	}
+	held := map[*segment]bool{}
+	var last *segment
+	for _, fs := range [][]Frame{b.last, b.ring} {
+		for _, f := range fs {
+			if f.seg != nil && f.seg != last {
+				held[f.seg], last = true, f.seg
+			}
+		}
+	}
+	b.spill.retire(held)
 }
 
 // outside is the bytes of the last stroke's frames no longer in the ring
@@ -283,7 +354,7 @@ func (b *Buffer) outside() int64 {
 		if len(b.ring) > 0 && f.Index >= b.ring[0].Index {
 			break
 		}
-		n += int64(len(f.JPEG))
+		n += int64(f.Size())
 	}
 	return n
 }
@@ -296,12 +367,12 @@ func (b *Buffer) bound() {
 	for b.ringBytes+out > b.cfg.MaxBytes {
 		switch {
 		case out > 0:
-			n := int64(len(b.last[0].JPEG))
+			n := int64(b.last[0].Size())
 			out -= n
 			b.lastBytes -= n
 			b.last = b.last[1:]
 		case len(b.ring) > 1:
-			b.ringBytes -= int64(len(b.ring[0].JPEG))
+			b.ringBytes -= int64(b.ring[0].Size())
 			b.ring = b.ring[1:]
 			out = b.outside() // frames of the last stroke may have left the ring
 		default:
@@ -336,7 +407,7 @@ func (b *Buffer) StrokeEnd(index int64) {
 	for _, f := range b.ring {
 		if f.Index >= b.from && f.Index <= index {
 			b.last = append(b.last, f)
-			b.lastBytes += int64(len(f.JPEG))
+			b.lastBytes += int64(f.Size())
 		}
 	}
 	b.bound()
@@ -344,7 +415,8 @@ func (b *Buffer) StrokeEnd(index int64) {
 
 // Frames returns the frames kept with from ≤ Index ≤ to, oldest first,
 // from the ring and the last stroke together. The frames are shared: do
-// not modify their JPEG.
+// not modify their JPEG. Read their bytes with Frame.Bytes, then give them
+// back with Release (their files on disk stay open until then).
 func (b *Buffer) Frames(from, to int64) []Frame {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -360,24 +432,47 @@ func (b *Buffer) Frames(from, to int64) []Frame {
 			out = append(out, f)
 		}
 	}
+	b.pin(out)
 	return out
 }
 
-// Latest returns the newest frame kept.
+// pin marks frames handed out as read (b.mu held): their files stay open
+// until Release.
+func (b *Buffer) pin(fs []Frame) {
+	if b.spill == nil {
+		return
+	}
+	b.spill.mu.Lock()
+	defer b.spill.mu.Unlock()
+	for _, f := range fs {
+		if f.seg != nil {
+			f.seg.pins++
+		}
+	}
+}
+
+// Latest returns the newest frame kept (give it back with Release).
 func (b *Buffer) Latest() (Frame, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(b.ring) == 0 {
 		return Frame{}, false
 	}
-	return b.ring[len(b.ring)-1], true
+	f := b.ring[len(b.ring)-1]
+	b.pin([]Frame{f})
+	return f, true
 }
 
 // Stats returns the buffer's content and counters.
 func (b *Buffer) Stats() Stats {
 	b.mu.Lock()
 	s := Stats{Frames: len(b.ring), Bytes: b.ringBytes, StrokeFrames: len(b.last), StrokeBytes: b.lastBytes,
-		Held: b.ringBytes + b.outside(), MaxHeld: b.maxHeld}
+		Held: b.ringBytes + b.outside(), MaxHeld: b.maxHeld, OnDisk: b.spill != nil}
+	if b.spill != nil {
+		b.spill.mu.Lock()
+		s.SpillFailed = b.spill.failed
+		b.spill.mu.Unlock()
+	}
 	if n := len(b.ring); n > 1 {
 		s.Span = b.ring[n-1].PTS - b.ring[0].PTS
 	}
@@ -415,7 +510,14 @@ func threadCPU() time.Duration {
 
 // String summarises the buffer for logs.
 func (s Stats) String() string {
-	return fmt.Sprintf("%d frames, %.1f MiB over %.1f s; last stroke %d frames, %.1f MiB; %.1f MiB held, %.1f MiB at most; not kept %d",
+	where := "in memory"
+	if s.OnDisk {
+		where = "on disk"
+		if s.SpillFailed > 0 {
+			where += fmt.Sprintf(" (%d in memory: not written)", s.SpillFailed)
+		}
+	}
+	return fmt.Sprintf("%d frames, %.1f MiB over %.1f s; last stroke %d frames, %.1f MiB; %.1f MiB held %s, %.1f MiB at most; not kept %d",
 		s.Frames, float64(s.Bytes)/(1<<20), s.Span.Seconds(), s.StrokeFrames, float64(s.StrokeBytes)/(1<<20),
-		float64(s.Held)/(1<<20), float64(s.MaxHeld)/(1<<20), s.NotKept)
+		float64(s.Held)/(1<<20), where, float64(s.MaxHeld)/(1<<20), s.NotKept)
 }

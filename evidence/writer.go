@@ -184,6 +184,7 @@ func (w *Writer) Dir() string { return w.cfg.Dir }
 func (w *Writer) Submit(r Request) (ok bool) {
 	defer func() {
 		if recover() != nil { // closed
+			Release(r.Frames)
 			ok = false
 		}
 	}()
@@ -192,6 +193,7 @@ func (w *Writer) Submit(r Request) (ok bool) {
 		return true
 	default:
 		w.refused.Add(1)
+		Release(r.Frames)
 		return false
 	}
 }
@@ -218,7 +220,9 @@ func (w *Writer) spoolLoop() {
 	defer close(w.encode)
 	lowerThreadPriority(w.cfg.Nice, true) // the still's drawing yields to the pipeline
 	for r := range w.queue {
-		w.encode <- w.spool(r)
+		sp := w.spool(r)
+		Release(r.Frames) // read: the replay buffer's files may close
+		w.encode <- sp
 	}
 }
 
@@ -299,7 +303,11 @@ func writeFrames(path string, fs []Frame) error {
 		return err
 	}
 	for _, fr := range fs {
-		if _, err = f.Write(fr.JPEG); err != nil {
+		var b []byte
+		if b, err = fr.Bytes(); err != nil {
+			break
+		}
+		if _, err = f.Write(b); err != nil {
 			break
 		}
 	}
@@ -358,7 +366,11 @@ func abs64(x int64) int64 {
 // writeStill draws the scene on the frame and writes a JPEG atomically
 // (a temporary file renamed).
 func (w *Writer) writeStill(path string, f Frame, s Scene) (int64, error) {
-	b, err := w.Painter.Repaint(f.JPEG, 88, func(w, h int) overlay.Drawing { return Draw(w, h, s) })
+	jpeg, err := f.Bytes()
+	if err != nil {
+		return 0, err
+	}
+	b, err := w.Painter.Repaint(jpeg, 88, func(w, h int) overlay.Drawing { return Draw(w, h, s) })
 	if err != nil {
 		return 0, err
 	}

@@ -22,6 +22,7 @@ package libav
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
+#include <libavutil/imgutils.h>
 
 // libavformat, loaded on first use.
 static struct {
@@ -126,16 +127,94 @@ static int reader_open_codec(reader *r, int codec, const uint8_t *extra, int n, 
 	return alloc_rest(r);
 }
 
+// rawpic is a decoded frame in the decoder's own pixel format (YUV 4:2:0
+// for H.264: half the bytes of BGR), its planes copied with the decoder's
+// line sizes, each at a 64-byte boundary, so that converting it later
+// (rawpic_convert) gives the bytes converting the decoder's frame gave.
+typedef struct {
+	uint8_t *buf;
+	size_t cap;
+	int fmt, w, h;
+	int ls[4];
+	size_t off[4], size[4];
+} rawpic;
+
+// rawpic_fill copies a decoded frame's planes into p (its buffer grown as
+// needed).
+static int rawpic_fill(rawpic *p, int fmt, int w, int h, uint8_t *const data[4], const int ls[4]) {
+	ptrdiff_t l[4];
+	size_t sizes[4] = {0, 0, 0, 0};
+	for (int i = 0; i < 4; i++) {
+		if (ls[i] < 0) return AVERROR(ENOSYS); // bottom-up planes: not from these decoders
+		l[i] = ls[i];
+	}
+	int e = av_image_fill_plane_sizes(sizes, fmt, h, l);
+	if (e < 0) return e;
+	size_t total = 0;
+	for (int i = 0; i < 4; i++) {
+		p->off[i] = total;
+		p->size[i] = data[i] ? sizes[i] : 0;
+		total += (p->size[i] + 63) & ~(size_t)63;
+	}
+	if (p->cap < total) {
+		av_freep(&p->buf);
+		p->cap = 0;
+		p->buf = av_malloc(total);
+		if (!p->buf) return AVERROR(ENOMEM);
+		p->cap = total;
+	}
+	for (int i = 0; i < 4; i++) {
+		if (p->size[i]) memcpy(p->buf + p->off[i], data[i], p->size[i]);
+		p->ls[i] = p->size[i] ? ls[i] : 0;
+	}
+	p->fmt = fmt; p->w = w; p->h = h;
+	return 0;
+}
+
+// rawpic_copy makes dst a copy of src.
+static int rawpic_copy(rawpic *dst, const rawpic *src) {
+	uint8_t *data[4];
+	for (int i = 0; i < 4; i++) data[i] = src->size[i] ? src->buf + src->off[i] : NULL;
+	return rawpic_fill(dst, src->fmt, src->w, src->h, data, src->ls);
+}
+
+static void rawpic_free(rawpic *p) {
+	av_freep(&p->buf);
+	p->cap = 0;
+	memset(p->size, 0, sizeof p->size);
+}
+
+// rawpic_convert converts p into dst (w*h*3 bytes, BGR) with *sws, the
+// conversion reader_receive makes (SWS_BICUBIC, the same size).
+static int rawpic_convert(struct SwsContext **sws, const rawpic *p, uint8_t *dst) {
+	*sws = sws_getCachedContext(*sws, p->w, p->h, p->fmt, p->w, p->h, AV_PIX_FMT_BGR24, SWS_BICUBIC, NULL, NULL, NULL);
+	if (!*sws) return AVERROR(EINVAL);
+	const uint8_t *src[4];
+	for (int i = 0; i < 4; i++) src[i] = p->size[i] ? p->buf + p->off[i] : NULL;
+	uint8_t *d[4] = {dst, NULL, NULL, NULL};
+	int ls[4] = {p->w * 3, 0, 0, 0};
+	sws_scale(*sws, src, p->ls, 0, p->h, d, ls);
+	return 0;
+}
+
+static void sws_free(struct SwsContext *sws) { if (sws) sws_freeContext(sws); }
+
 // reader_receive converts the next decoded frame into dst (w*h*3 bytes,
-// BGR; NULL: decoded, not converted): 0, or AVERROR(EAGAIN) when the
-// decoder wants a packet, AVERROR_EOF at the end, another negative AVERROR
-// on an error.
-static int reader_receive(reader *r, uint8_t *dst, int w, int h) {
+// BGR), or copies it as it is into raw (raw not NULL), or neither (both
+// NULL: decoded, not converted): 0, or AVERROR(EAGAIN) when the decoder
+// wants a packet, AVERROR_EOF at the end, another negative AVERROR on an
+// error.
+static int reader_receive(reader *r, uint8_t *dst, rawpic *raw, int w, int h) {
 	int e = avcodec_receive_frame(r->cc, r->frame);
 	if (e < 0) return e;
 	if (r->frame->width != w || r->frame->height != h) { av_frame_unref(r->frame); return AVERROR_INVALIDDATA; }
+	r->pts = r->frame->best_effort_timestamp;
+	if (raw) {
+		e = rawpic_fill(raw, r->frame->format, w, h, r->frame->data, r->frame->linesize);
+		av_frame_unref(r->frame);
+		return e;
+	}
 	if (!dst) {
-		r->pts = r->frame->best_effort_timestamp;
 		av_frame_unref(r->frame);
 		return 0;
 	}
@@ -144,7 +223,6 @@ static int reader_receive(reader *r, uint8_t *dst, int w, int h) {
 	uint8_t *d[4] = {dst, NULL, NULL, NULL};
 	int ls[4] = {w * 3, 0, 0, 0};
 	sws_scale(r->sws, (const uint8_t *const *)r->frame->data, r->frame->linesize, 0, h, d, ls);
-	r->pts = r->frame->best_effort_timestamp;
 	av_frame_unref(r->frame);
 	return 0;
 }
@@ -168,9 +246,9 @@ static int reader_send(reader *r, const uint8_t *data, int n, int64_t pts, int64
 
 // reader_next_fmt decodes the next frame of a libavformat input: 0, or 1
 // at the end, or a negative AVERROR.
-static int reader_next_fmt(reader *r, uint8_t *dst, int w, int h) {
+static int reader_next_fmt(reader *r, uint8_t *dst, rawpic *raw, int w, int h) {
 	for (;;) {
-		int e = reader_receive(r, dst, w, h);
+		int e = reader_receive(r, dst, raw, w, h);
 		if (e == 0) return 0;
 		if (e == AVERROR_EOF) return 1;
 		if (e != AVERROR(EAGAIN)) return e;
@@ -339,7 +417,7 @@ func (v *Video) Next(dst []byte) error {
 	if len(dst) != v.info.FrameSize() {
 		return fmt.Errorf("libav: buffer of %d bytes for a %dx%d frame", len(dst), v.info.Width, v.info.Height)
 	}
-	return v.next((*C.uint8_t)(unsafe.Pointer(&dst[0])))
+	return v.next((*C.uint8_t)(unsafe.Pointer(&dst[0])), nil)
 }
 
 // Skip decodes the next frame without converting it to BGR (a frame the
@@ -349,7 +427,7 @@ func (v *Video) Skip() error {
 	if v.r == nil {
 		return fmt.Errorf("libav: %s: closed", v.path)
 	}
-	return v.next(nil)
+	return v.next(nil, nil)
 }
 
 // ExactFrames reports whether Info().Frames is the exact number of frames
@@ -357,11 +435,11 @@ func (v *Video) Skip() error {
 // an estimate from the container.
 func (v *Video) ExactFrames() bool { return v.m != nil }
 
-// next decodes the next frame into d (nil: not converted).
-func (v *Video) next(d *C.uint8_t) error {
+// next decodes the next frame into d, or raw (both nil: not converted).
+func (v *Video) next(d *C.uint8_t, raw *C.rawpic) error {
 	w, h := C.int(v.info.Width), C.int(v.info.Height)
 	if v.m == nil {
-		switch e := C.reader_next_fmt(v.r, d, w, h); {
+		switch e := C.reader_next_fmt(v.r, d, raw, w, h); {
 		case e == 0:
 			v.read++
 			return nil
@@ -372,7 +450,7 @@ func (v *Video) next(d *C.uint8_t) error {
 		}
 	}
 	for {
-		switch e := C.reader_receive(v.r, d, w, h); {
+		switch e := C.reader_receive(v.r, d, raw, w, h); {
 		case e == 0:
 			v.read++
 			return nil
@@ -404,6 +482,105 @@ func (v *Video) next(d *C.uint8_t) error {
 			return fmt.Errorf("libav: %s: frame %d: %s", v.path, v.read, avErr(e))
 		}
 	}
+}
+
+// NextPicture decodes the next frame into p as the decoder made it (YUV
+// 4:2:0 for H.264 and HEVC: half the bytes of BGR), to be converted to BGR
+// later by a Converter: the bytes Next would have given. Frames and PTS
+// count it as Next does.
+func (v *Video) NextPicture(p *Picture) error {
+	if v.r == nil {
+		return fmt.Errorf("libav: %s: closed", v.path)
+	}
+	if p == nil || p.p == nil {
+		return fmt.Errorf("libav: %s: no picture to decode into", v.path)
+	}
+	return v.next(nil, p.p)
+}
+
+// Picture is a decoded frame in the decoder's own pixel format, its pixels
+// in C memory (Video.NextPicture). The zero value is not usable: make one
+// with NewPicture, Close it.
+type Picture struct {
+	p *C.rawpic
+}
+
+// NewPicture returns an empty picture.
+func NewPicture() *Picture {
+	return &Picture{p: (*C.rawpic)(C.calloc(1, C.size_t(unsafe.Sizeof(C.rawpic{}))))}
+}
+
+// Empty reports whether p holds no frame (new, or Released).
+func (p *Picture) Empty() bool { return p == nil || p.p == nil || p.p.size[0] == 0 }
+
+// Size is the frame's width and height (0 when empty).
+func (p *Picture) Size() (w, h int) {
+	if p.Empty() {
+		return 0, 0
+	}
+	return int(p.p.w), int(p.p.h)
+}
+
+// Bytes is the memory p holds.
+func (p *Picture) Bytes() int {
+	if p == nil || p.p == nil {
+		return 0
+	}
+	return int(p.p.cap)
+}
+
+// CopyFrom makes p a copy of src.
+func (p *Picture) CopyFrom(src *Picture) error {
+	if src.Empty() {
+		C.rawpic_free(p.p)
+		return nil
+	}
+	if e := C.rawpic_copy(p.p, src.p); e < 0 {
+		return fmt.Errorf("libav: copying a picture: %s", avErr(e))
+	}
+	return nil
+}
+
+// Release frees p's pixels; it can be decoded into again.
+func (p *Picture) Release() {
+	if p != nil && p.p != nil {
+		C.rawpic_free(p.p)
+	}
+}
+
+// Close frees p.
+func (p *Picture) Close() {
+	if p != nil && p.p != nil {
+		C.rawpic_free(p.p)
+		C.free(unsafe.Pointer(p.p))
+		p.p = nil
+	}
+}
+
+// Converter converts Pictures to BGR as Video.Next does (swscale,
+// SWS_BICUBIC, the same size). One goroutine at a time; Close it.
+type Converter struct {
+	sws *C.struct_SwsContext
+}
+
+// Convert writes p into dst (w·h·3 bytes, BGR, p's size).
+func (c *Converter) Convert(p *Picture, dst []byte) error {
+	if p.Empty() {
+		return errors.New("libav: converting an empty picture")
+	}
+	if w, h := p.Size(); len(dst) != w*h*3 {
+		return fmt.Errorf("libav: buffer of %d bytes for a %dx%d frame", len(dst), w, h)
+	}
+	if e := C.rawpic_convert(&c.sws, p.p, (*C.uint8_t)(unsafe.Pointer(&dst[0]))); e < 0 {
+		return fmt.Errorf("libav: converting a picture: %s", avErr(e))
+	}
+	return nil
+}
+
+// Close frees the converter's context.
+func (c *Converter) Close() {
+	C.sws_free(c.sws)
+	c.sws = nil
 }
 
 // PTS is the time stamp of the frame Next decoded last (its position in

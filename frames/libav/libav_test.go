@@ -172,3 +172,116 @@ func TestSkip(t *testing.T) {
 		some.Close()
 	}
 }
+
+// A frame decoded as the decoder made it (NextPicture) and converted later
+// (Converter) is the bytes Next gives: the first 30 frames of three clips
+// (a 1080p one among them), through the MP4 demuxer and libavformat, the
+// pictures converted one to three frames after they were decoded and
+// copied once (as the daemon's queue does); FRAMES_ALL=1 every frame of
+// every clip.
+func TestPictureConvertsAsNext(t *testing.T) {
+	clips := []string{"demo", "break", "arm-foul"}
+	for i, c := range clips {
+		clips[i] = "../../testdata/videos/" + c + ".mp4"
+	}
+	limit := 30
+	if os.Getenv("FRAMES_ALL") != "" {
+		clips, _ = filepath.Glob("../../testdata/videos/*.mp4")
+		limit = -1
+	}
+	for _, clip := range clips {
+		for _, viaFormat := range []bool{false, true} {
+			if viaFormat && !strings.HasSuffix(clip, "demo.mp4") {
+				continue
+			}
+			t.Run(filepath.Base(clip), func(t *testing.T) {
+				open := func() *libav.Video {
+					var v *libav.Video
+					var err error
+					if viaFormat {
+						v, err = libav.OpenStream(clip, clip, nil)
+					} else {
+						v, err = libav.Open(clip)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					return v
+				}
+				ref, raw := open(), open()
+				defer ref.Close()
+				defer raw.Close()
+				var conv libav.Converter
+				defer conv.Close()
+				pics := []*libav.Picture{libav.NewPicture(), libav.NewPicture(), libav.NewPicture()}
+				defer func() {
+					for _, p := range pics {
+						p.Close()
+					}
+				}()
+				spare := libav.NewPicture()
+				defer spare.Close()
+				var want [3][]byte
+				for i := range want {
+					want[i] = make([]byte, ref.Info().FrameSize())
+				}
+				got := make([]byte, ref.Info().FrameSize())
+				// check converts the picture of frame n (decoded three
+				// frames ago), through a copy every other frame.
+				checked := 0
+				check := func(n int) {
+					p, src := pics[n%3], pics[n%3]
+					if n%2 == 0 {
+						if err := spare.CopyFrom(p); err != nil {
+							t.Fatal(err)
+						}
+						p.Release()
+						src = spare
+					}
+					if err := conv.Convert(src, got); err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(got, want[n%3]) {
+						t.Fatalf("frame %d converted later differs from Next's", n)
+					}
+					checked++
+				}
+				n := 0
+				defer func() {
+					if !t.Failed() {
+						for k := max(0, n-3); k < n; k++ {
+							check(k)
+						}
+						if checked != n || n == 0 {
+							t.Fatalf("%d of %d frames checked", checked, n)
+						}
+					}
+				}()
+				for ; limit < 0 || n < limit; n++ {
+					p := pics[n%3]
+					if n >= 3 {
+						check(n - 3)
+					}
+					errRef, errRaw := ref.Next(want[n%3]), raw.NextPicture(p)
+					if errors.Is(errRef, io.EOF) && errors.Is(errRaw, io.EOF) {
+						return
+					}
+					if errRef != nil || errRaw != nil {
+						t.Fatalf("frame %d: Next %v, NextPicture %v", n, errRef, errRaw)
+					}
+					if pa, _ := ref.PTS(); pa != mustPTS(raw) {
+						t.Fatalf("frame %d: PTS %v and %v", n, pa, mustPTS(raw))
+					}
+					if w, h := p.Size(); w != ref.Info().Width || h != ref.Info().Height || p.Bytes() >= ref.Info().FrameSize() {
+						t.Fatalf("picture %dx%d of %d bytes for a %dx%d frame of %d BGR bytes", w, h, p.Bytes(), ref.Info().Width, ref.Info().Height, ref.Info().FrameSize())
+					}
+				}
+			})
+		}
+	}
+}
+
+func mustPTS(v *libav.Video) time.Duration {
+	p, _ := v.PTS()
+	return p
+}
