@@ -346,6 +346,219 @@ static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, 
 	}
 }
 
+// bc_vote_at adds wt at the pixel (int(qx), int(qy)) of the n-wide map a
+// when it lies in [x0, x1)×[y0, y1).
+static inline void bc_vote_at(float qx, float qy, int x0, int y0, int x1, int y1, int n, float *a, float wt) {
+	// Go's int() truncates; what it gives outside (NaN, the out of range)
+	// is outside the region, and so is what this leaves out before
+	// converting
+	if (!(qx > -1.0f && qx < (float)x1 && qy > -1.0f && qy < (float)y1)) return;
+	int px = (int)qx, py = (int)qy;
+	if (px < x0 || py < y0) return;
+	a[(long)py * n + px] += wt;
+}
+
+// bc_vote1 is one edge pixel's votes (votes' arithmetic in float32, each
+// operation rounded on its own): the pixel (column cx − 0.5 of the row
+// cy − 0.5) with the squared magnitude mm and gradient (fx,
+// fy) adds min(m/sat, 1) (inv = 1/sat) at the points r0 and r1 away along
+// the gradient, both ways, that lie in [x0, x1)×[y0, y1) (others are
+// dropped), into a0 (r0) and a1 (r1), in this order; it returns m, the
+// magnitude.
+static inline float bc_vote1(float mm, float fx, float fy, float cx, float cy, float inv, float r0, float r1,
+		int x0, int y0, int x1, int y1, int n, float *a0, float *a1) {
+	float m = sqrtf(mm);
+	float wt = m * inv;
+	if (!(wt < 1.0f)) wt = 1.0f;
+	float ux = fx / m, uy = fy / m;
+	float tx0 = r0 * ux, ty0 = r0 * uy, tx1 = r1 * ux, ty1 = r1 * uy;
+	bc_vote_at(cx + tx0, cy + ty0, x0, y0, x1, y1, n, a0, wt);
+	bc_vote_at(cx - tx0, cy - ty0, x0, y0, x1, y1, n, a0, wt);
+	bc_vote_at(cx + tx1, cy + ty1, x0, y0, x1, y1, n, a1, wt);
+	bc_vote_at(cx - tx1, cy - ty1, x0, y0, x1, y1, n, a1, wt);
+	return m;
+}
+
+// bc_votes is votes over the edge columns bc_edges listed for the rows
+// of src = [sx0, sx1)×[sy0, sy1) (cols, ends): each edge pixel's squared
+// magnitude in e becomes the magnitude, and those within voteFrom =
+// [vx0, vx1)×[vy0, vy1) vote into the n-wide maps a0 and a1 within roi =
+// [x0, x1)×[y0, y1) (see bc_vote1), row after row, left to right: the
+// order of the sums.
+static void bc_votes(float *e, const float *ex, const float *ey, int n, int sx0, int sy0, int sx1, int sy1,
+		const int32_t *cols, const int32_t *ends, int vx0, int vy0, int vx1, int vy1,
+		int x0, int y0, int x1, int y1, float inv, float r0, float r1, float *a0, float *a1, int simd) {
+	(void)sx1;
+	long start = 0;
+	for (int y = sy0; y < sy1; y++) {
+		long end = ends[y - sy0];
+		long k0 = (long)y * n + sx0;
+		float *er = e + k0;
+		const float *exr = ex + k0, *eyr = ey + k0;
+		const int32_t *c = cols + start;
+		long nc = end - start;
+		start = end;
+		// the row's voting columns: j0 <= j < j1 of c
+		long j0 = nc, j1 = nc;
+		if (y >= vy0 && y < vy1) {
+			j0 = 0;
+			while (j0 < nc && c[j0] < vx0 - sx0) j0++;
+			j1 = j0;
+			while (j1 < nc && c[j1] < vx1 - sx0) j1++;
+		}
+		for (long j = 0; j < j0; j++) er[c[j]] = sqrtf(er[c[j]]);
+		for (long j = j1; j < nc; j++) er[c[j]] = sqrtf(er[c[j]]);
+		float cy = (float)y + 0.5f;
+		long j = j0;
+#if defined(__SSE2__)
+		if (simd) {
+			const __m128 vinv = _mm_set1_ps(inv), one = _mm_set1_ps(1.0f), half = _mm_set1_ps(0.5f);
+			const __m128 vr0 = _mm_set1_ps(r0), vr1 = _mm_set1_ps(r1), vcy = _mm_set1_ps(cy);
+			const __m128i lox = _mm_set1_epi32(x0 - 1), hix = _mm_set1_epi32(x1), loy = _mm_set1_epi32(y0 - 1), hiy = _mm_set1_epi32(y1);
+			for (; j + 4 <= j1; j += 4) {
+				int i0 = c[j], i1 = c[j + 1], i2 = c[j + 2], i3 = c[j + 3];
+				__m128 mm = _mm_setr_ps(er[i0], er[i1], er[i2], er[i3]);
+				__m128 fx = _mm_setr_ps(exr[i0], exr[i1], exr[i2], exr[i3]);
+				__m128 fy = _mm_setr_ps(eyr[i0], eyr[i1], eyr[i2], eyr[i3]);
+				__m128 m = _mm_sqrt_ps(mm);
+				float ms[4];
+				_mm_storeu_ps(ms, m);
+				er[i0] = ms[0];
+				er[i1] = ms[1];
+				er[i2] = ms[2];
+				er[i3] = ms[3];
+				__m128 wt = _mm_min_ps(_mm_mul_ps(m, vinv), one); // m·inv < 1 ? m·inv : 1
+				__m128 ux = _mm_div_ps(fx, m), uy = _mm_div_ps(fy, m);
+				__m128i ic = _mm_add_epi32(_mm_loadu_si128((const __m128i *)(c + j)), _mm_set1_epi32(sx0));
+				__m128 cx = _mm_add_ps(_mm_cvtepi32_ps(ic), half);
+				__m128 tx0 = _mm_mul_ps(vr0, ux), ty0 = _mm_mul_ps(vr0, uy);
+				__m128 tx1 = _mm_mul_ps(vr1, ux), ty1 = _mm_mul_ps(vr1, uy);
+				// the four votes' points, truncated (NaN and the out of
+				// range give the 32-bit minimum: outside)
+				__m128i px[4], py[4];
+				px[0] = _mm_cvttps_epi32(_mm_add_ps(cx, tx0));
+				py[0] = _mm_cvttps_epi32(_mm_add_ps(vcy, ty0));
+				px[1] = _mm_cvttps_epi32(_mm_sub_ps(cx, tx0));
+				py[1] = _mm_cvttps_epi32(_mm_sub_ps(vcy, ty0));
+				px[2] = _mm_cvttps_epi32(_mm_add_ps(cx, tx1));
+				py[2] = _mm_cvttps_epi32(_mm_add_ps(vcy, ty1));
+				px[3] = _mm_cvttps_epi32(_mm_sub_ps(cx, tx1));
+				py[3] = _mm_cvttps_epi32(_mm_sub_ps(vcy, ty1));
+				int32_t idx[4][4];
+				float w[4][4];
+				for (int v = 0; v < 4; v++) {
+					__m128i in = _mm_and_si128(_mm_and_si128(_mm_cmpgt_epi32(px[v], lox), _mm_cmplt_epi32(px[v], hix)),
+						_mm_and_si128(_mm_cmpgt_epi32(py[v], loy), _mm_cmplt_epi32(py[v], hiy)));
+					// py·n + px in one multiply-add of 16-bit halves (both
+					// inside the map: below 2^15); the voting pixel's own
+					// cell and +0 outside
+					__m128i pk = _mm_madd_epi16(_mm_or_si128(_mm_and_si128(px[v], _mm_set1_epi32(0xffff)), _mm_slli_epi32(py[v], 16)),
+						_mm_set1_epi32(1 | (n << 16)));
+					__m128i own = _mm_add_epi32(ic, _mm_set1_epi32(y * n));
+					_mm_storeu_si128((__m128i *)idx[v], _mm_or_si128(_mm_and_si128(in, pk), _mm_andnot_si128(in, own)));
+					_mm_storeu_ps(w[v], _mm_and_ps(_mm_castsi128_ps(in), wt));
+				}
+				for (int p = 0; p < 4; p++) {
+					a0[idx[0][p]] += w[0][p];
+					a0[idx[1][p]] += w[1][p];
+				}
+				for (int p = 0; p < 4; p++) {
+					a1[idx[2][p]] += w[2][p];
+					a1[idx[3][p]] += w[3][p];
+				}
+			}
+		}
+#endif
+		for (; j < j1; j++) {
+			int i = c[j];
+			er[i] = bc_vote1(er[i], exr[i], eyr[i], (float)(i + sx0) + 0.5f, cy, inv, r0, r1, x0, y0, x1, y1, n, a0, a1);
+		}
+	}
+}
+
+// bc_fit_sums is one pass of symmetryFit's fit over its np points (x, y,
+// nx, ny, w as float64, one after another) about (cx, cy): the sums a00,
+// a01, a11, b0, b1 and the weight into out[0..5], in the same float64
+// operations and order (each rounded on its own). A point farther than
+// lim2 (squared) or nearer than 2 px is left out, one whose line passes
+// c or more from the centre too; with toFoot, a point beyond rin2 on the
+// foot's side (ox, oy) is measured from the foot. The SSE2 path leaves
+// nothing out by branching: a left-out point adds +0 (the sums start at
+// +0, and a sum of round-to-nearest is −0 only when both terms are).
+static void bc_fit_sums(const double *pts, long np, double cx, double cy, double lim2, double rin2, int toFoot,
+		double ox, double oy, double c, double *out, int simd) {
+#if defined(__SSE2__)
+	if (simd) {
+		const __m128d C = _mm_set_pd(cy, cx), O = _mm_set_pd(oy, ox), zero = _mm_setzero_pd();
+		const __m128d L = _mm_set_sd(lim2), four = _mm_set_sd(4), R = _mm_set_sd(rin2), cc = _mm_set_sd(c), nc = _mm_set_sd(-c),
+			one = _mm_set_sd(1);
+		const __m128d foot = toFoot ? _mm_castsi128_pd(_mm_set1_epi32(-1)) : zero;
+		__m128d A = zero, B = zero, V = zero; // a00 a01, b0 b1, a11 wsum
+		for (long q = 0; q < np; q++) {
+			const double *p = pts + 5 * q;
+			__m128d P = _mm_loadu_pd(p), N = _mm_loadu_pd(p + 2), pw = _mm_load_sd(p + 4);
+			__m128d D = _mm_sub_pd(P, C); // dx dy
+			__m128d DD = _mm_mul_pd(D, D);
+			__m128d d2 = _mm_add_sd(DD, _mm_unpackhi_pd(DD, DD));
+			__m128d bad = _mm_or_pd(_mm_cmpgt_sd(d2, L), _mm_cmplt_sd(d2, four));
+			__m128d DO = _mm_mul_pd(D, O);
+			__m128d s = _mm_add_sd(DO, _mm_unpackhi_pd(DO, DO)); // dx·ox + dy·oy
+			__m128d useT = _mm_and_pd(foot, _mm_and_pd(_mm_cmpgt_sd(d2, R), _mm_cmpgt_sd(s, zero)));
+			__m128d T = _mm_and_pd(O, _mm_unpacklo_pd(useT, useT)); // tx ty
+			__m128d TDN = _mm_mul_pd(_mm_sub_pd(T, D), N);
+			__m128d d = _mm_add_sd(TDN, _mm_unpackhi_pd(TDN, TDN));
+			bad = _mm_or_pd(bad, _mm_or_pd(_mm_cmpge_sd(d, cc), _mm_cmple_sd(d, nc)));
+			__m128d qd = _mm_div_sd(d, cc);
+			__m128d t = _mm_sub_sd(one, _mm_mul_sd(qd, qd));
+			__m128d w = _mm_mul_sd(_mm_mul_sd(pw, t), t);
+			__m128d WN = _mm_mul_pd(_mm_unpacklo_pd(w, w), N); // w·nx w·ny
+			__m128d PTN = _mm_mul_pd(_mm_sub_pd(P, T), N);
+			__m128d pn = _mm_add_sd(PTN, _mm_unpackhi_pd(PTN, PTN));
+			__m128d Bm = _mm_unpacklo_pd(bad, bad);
+			__m128d WNy = _mm_unpackhi_pd(WN, WN);
+			A = _mm_add_pd(A, _mm_andnot_pd(Bm, _mm_mul_pd(_mm_unpacklo_pd(WN, WN), N)));
+			B = _mm_add_pd(B, _mm_andnot_pd(Bm, _mm_mul_pd(WN, _mm_unpacklo_pd(pn, pn))));
+			V = _mm_add_pd(V, _mm_andnot_pd(Bm, _mm_unpacklo_pd(_mm_mul_sd(WNy, _mm_unpackhi_pd(N, N)), w)));
+		}
+		_mm_storeu_pd(out, A);
+		_mm_storel_pd(out + 2, V);
+		_mm_storeu_pd(out + 3, B);
+		_mm_storeh_pd(out + 5, V);
+		return;
+	}
+#endif
+	double a00 = 0, a01 = 0, a11 = 0, b0 = 0, b1 = 0, ws = 0;
+	for (long q = 0; q < np; q++) {
+		const double *p = pts + 5 * q;
+		double dx = p[0] - cx, dy = p[1] - cy;
+		double d2 = dx * dx + dy * dy;
+		if (d2 > lim2 || d2 < 4) continue;
+		double nx = p[2], ny = p[3];
+		double tx = 0, ty = 0;
+		if (toFoot && d2 > rin2 && dx * ox + dy * oy > 0) {
+			tx = ox;
+			ty = oy;
+		}
+		double d = (tx - dx) * nx + (ty - dy) * ny;
+		if (d >= c || d <= -c) continue;
+		double t = 1 - (d / c) * (d / c);
+		double w = p[4] * t * t;
+		a00 += w * nx * nx;
+		a01 += w * nx * ny;
+		a11 += w * ny * ny;
+		double pn = (p[0] - tx) * nx + (p[1] - ty) * ny;
+		b0 += w * nx * pn;
+		b1 += w * ny * pn;
+		ws += w;
+	}
+	out[0] = a00;
+	out[1] = a01;
+	out[2] = a11;
+	out[3] = b0;
+	out[4] = b1;
+	out[5] = ws;
+}
+
 // bc_above lists, row by row, the pixels k = y·n + x of the n-wide plane
 // s within [x0, x1)×[y0, y1) that are not below thr (!(v < thr): a NaN
 // is listed) into out (room for the region's pixels and 3 more) and
@@ -440,6 +653,7 @@ import "C"
 import (
 	"errors"
 	"image"
+	"math"
 	"unsafe"
 
 	"gocv.io/x/gocv"
@@ -597,6 +811,73 @@ func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error
 		(*C.int32_t)(unsafe.Pointer(&vt.rowCols[0])), (*C.int32_t)(unsafe.Pointer(&vt.rowEnds[0])),
 		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])), (*C.int32_t)(unsafe.Pointer(&vt.mRow[0])), simd)
 	return nil
+}
+
+// votesSIMD selects bc_votes' vector loop where there is one (tests
+// compare it with the plain one).
+var votesSIMD = true
+
+// edgeVotesC is votes over the edge planes and row columns edgePlanes
+// made for src (bc_votes: the same sums in the same order, each float32
+// operation rounded on its own). It returns an error when the vote maps
+// cannot be read or the plane is too large for its index arithmetic (the
+// caller then takes votes).
+func (vt *voter) edgeVotesC(roi, src image.Rectangle) error {
+	n := vt.n
+	if n >= 1<<15 || len(vt.rowEnds) != src.Dy() || !src.In(image.Rect(0, 0, n, n)) {
+		return errors.New("votes: sizes differ")
+	}
+	var acc [2][]float32
+	var err error
+	for i := range acc {
+		if acc[i], err = vt.acc[i].DataPtrFloat32(); err != nil {
+			return err
+		}
+		if len(acc[i]) < n*n {
+			return errors.New("votes: sizes differ")
+		}
+		for y := roi.Min.Y; y < roi.Max.Y; y++ {
+			clear(acc[i][y*n+roi.Min.X : y*n+roi.Max.X])
+		}
+	}
+	if src.Empty() {
+		return nil
+	}
+	voteFrom := roi.Inset(-(int(math.Ceil(vt.radii[1])) + 1)).Intersect(src)
+	simd := C.int(0)
+	if votesSIMD {
+		simd = 1
+	}
+	C.bc_votes((*C.float)(unsafe.Pointer(&vt.edge[0])), (*C.float)(unsafe.Pointer(&vt.ex[0])), (*C.float)(unsafe.Pointer(&vt.ey[0])), C.int(n),
+		C.int(src.Min.X), C.int(src.Min.Y), C.int(src.Max.X), C.int(src.Max.Y),
+		(*C.int32_t)(unsafe.Pointer(&vt.rowCols[0])), (*C.int32_t)(unsafe.Pointer(&vt.rowEnds[0])),
+		C.int(voteFrom.Min.X), C.int(voteFrom.Min.Y), C.int(voteFrom.Max.X), C.int(voteFrom.Max.Y),
+		C.int(roi.Min.X), C.int(roi.Min.Y), C.int(roi.Max.X), C.int(roi.Max.Y),
+		C.float(float32(1/vt.sat)), C.float(float32(vt.radii[0])), C.float(float32(vt.radii[1])),
+		(*C.float)(unsafe.Pointer(&acc[0][0])), (*C.float)(unsafe.Pointer(&acc[1][0])), simd)
+	return nil
+}
+
+// fitSIMD selects bc_fit_sums' vector loop where there is one (tests
+// compare it with the plain one).
+var fitSIMD = true
+
+// fitSums is bc_fit_sums over pts: symmetryFit's sums about (cx, cy).
+func fitSums(pts []edgePt, cx, cy, lim2, rin2 float64, toFoot bool, ox, oy, c float64) (a00, a01, a11, b0, b1, wsum float64) {
+	if len(pts) == 0 {
+		return
+	}
+	var out [6]float64
+	simd, tf := C.int(0), C.int(0)
+	if fitSIMD {
+		simd = 1
+	}
+	if toFoot {
+		tf = 1
+	}
+	C.bc_fit_sums((*C.double)(unsafe.Pointer(&pts[0])), C.long(len(pts)), C.double(cx), C.double(cy), C.double(lim2), C.double(rin2), tf,
+		C.double(ox), C.double(oy), C.double(c), (*C.double)(unsafe.Pointer(&out[0])), simd)
+	return out[0], out[1], out[2], out[3], out[4], out[5]
 }
 
 // aboveSIMD selects bc_above's vector loop (tests compare it with the

@@ -210,10 +210,10 @@ func TestRemapMatchesOpenCVOnCorpus(t *testing.T) {
 }
 
 // sameEdges runs the voter's two paths over roi (with margin) of img: the
-// one-pass edge planes (edgePlanes, then votes; its channel choice in
-// SSE2 and in plain C) and OpenCV's Sobel with edgeRow (gradients, then
-// edgeVotes), and fails on any bit that differs in the edge planes or the
-// vote maps.
+// one-pass edge planes (edgePlanes, its channel choice in SSE2 and in
+// plain C, then votes or bc_votes in SSE2 or plain C) and OpenCV's Sobel
+// with edgeRow (gradients, then edgeVotes), and fails on any bit that
+// differs in the edge planes or the vote maps.
 func sameEdges(t *testing.T, what string, img gocv.Mat, roi image.Rectangle, margin int, thr float64) {
 	t.Helper()
 	n := img.Cols()
@@ -225,16 +225,23 @@ func sameEdges(t *testing.T, what string, img gocv.Mat, roi image.Rectangle, mar
 	if err := b.edgeVotes(roi, src); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { edgesSIMD = true }()
-	for _, simd := range []bool{true, false} {
-		edgesSIMD = simd
+	defer func() { edgesSIMD, votesSIMD = true, true }()
+	// the channel choice in SSE2 and plain C; the votes by votes (Go),
+	// bc_votes in SSE2 and bc_votes in plain C
+	for v := 0; v < 6; v++ {
+		simd, vote := v%2 == 0, v/2
+		edgesSIMD, votesSIMD = simd, vote == 1
 		a := newVoter(n, 10.4, 12.7)
 		a.thr = thr
 		if err := a.edgePlanes(img, src, a.thr2()); err != nil {
 			t.Fatal(err)
 		}
 		ends := a.rowEnds
-		if err := a.votes(roi, src, func(y int) []int32 {
+		if vote > 0 {
+			if err := a.edgeVotesC(roi, src); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := a.votes(roi, src, func(y int) []int32 {
 			j := y - src.Min.Y
 			start := int32(0)
 			if j > 0 {
@@ -248,7 +255,7 @@ func sameEdges(t *testing.T, what string, img gocv.Mat, roi image.Rectangle, mar
 			t.Helper()
 			for k := range x {
 				if math.Float32bits(x[k]) != math.Float32bits(y[k]) {
-					t.Fatalf("%s roi %v margin %d simd %v: %s at %d,%d: %v, with OpenCV's Sobel %v", what, roi, margin, simd, plane, k%n, k/n, x[k], y[k])
+					t.Fatalf("%s roi %v margin %d simd %v votes %d: %s at %d,%d: %v, with OpenCV's Sobel %v", what, roi, margin, simd, vote, plane, k%n, k/n, x[k], y[k])
 				}
 			}
 		}

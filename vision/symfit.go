@@ -53,8 +53,6 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 	lim2 := (r * reach) * (r * reach)
 	var wsum float64
 	for it := 0; it < 4; it++ {
-		var a00, a01, a11, b0, b1 float64
-		wsum = 0
 		// where the foot is relative to the top face: the side that faces
 		// the camera widens the outline toward the point under it
 		var ox, oy, ol float64
@@ -63,39 +61,15 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 			ox, oy = fx-cx, fy-cy
 			ol = math.Hypot(ox, oy)
 		}
-		toFoot := ol > 0
 		c := 1.2 // Tukey scale, px
 		if it == 0 {
 			c = 2.5
 		}
-		for q := range pts {
-			p := &pts[q]
-			dx, dy := p.x-cx, p.y-cy
-			d2 := dx*dx + dy*dy
-			if d2 > lim2 || d2 < 4 {
-				continue
-			}
-			nx, ny := p.nx, p.ny
-			// distance from the centre to the line through the pixel;
-			// edges of the outline on the camera's side belong to the foot
-			tx, ty := 0.0, 0.0
-			if toFoot && d2 > rin2 && dx*ox+dy*oy > 0 {
-				tx, ty = ox, oy
-			}
-			d := (tx-dx)*nx + (ty-dy)*ny
-			if d >= c || d <= -c {
-				continue
-			}
-			t := 1 - (d/c)*(d/c)
-			w := p.w * t * t
-			a00 += w * nx * nx
-			a01 += w * nx * ny
-			a11 += w * ny * ny
-			pn := (p.x-tx)*nx + (p.y-ty)*ny
-			b0 += w * nx * pn
-			b1 += w * ny * pn
-			wsum += w
-		}
+		// the weighted sums of the lines through the points: each point's
+		// distance from the centre to its line (edges of the outline on
+		// the camera's side belong to the foot), Tukey weights (bc_fit_sums)
+		a00, a01, a11, b0, b1, ws := fitSums(pts, cx, cy, lim2, rin2, ol > 0, ox, oy, c)
+		wsum = ws
 		det := a00*a11 - a01*a01
 		if wsum == 0 || !(det > 1e-9*wsum*wsum) {
 			return x, y, 0, false
@@ -119,7 +93,8 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 
 // edgePt is an edge pixel gathered for a fit: its position, the unit
 // normal of its gradient line and its weight (float32 values, held in
-// float64 so that the fit's loop does not convert them each time).
+// float64 so that the fit's loop does not convert them each time). C
+// reads them as five float64 in this order (bc_fit_sums).
 type edgePt struct {
 	x, y, nx, ny, w float64
 }

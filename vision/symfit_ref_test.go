@@ -62,9 +62,11 @@ func (vt *voter) symmetryFitRef(x, y, r, reach float64, foot func(x, y float64) 
 		if it == 0 {
 			c = 2.5
 		}
+		// (each product rounded, float64(…): the former code as amd64 ran
+		// it; arm64 fused products into the sums)
 		for _, p := range pts {
 			dx, dy := float64(p.x)-cx, float64(p.y)-cy
-			d2 := dx*dx + dy*dy
+			d2 := float64(dx*dx) + float64(dy*dy)
 			if d2 > lim2 || d2 < 4 {
 				continue
 			}
@@ -72,21 +74,21 @@ func (vt *voter) symmetryFitRef(x, y, r, reach float64, foot func(x, y float64) 
 			// distance from the centre to the line through the pixel;
 			// edges of the outline on the camera's side belong to the foot
 			tx, ty := 0.0, 0.0
-			if ol > 0 && d2 > rin2 && dx*ox+dy*oy > 0 {
+			if ol > 0 && d2 > rin2 && float64(dx*ox)+float64(dy*oy) > 0 {
 				tx, ty = ox, oy
 			}
-			d := (tx-dx)*nx + (ty-dy)*ny
+			d := float64((tx-dx)*nx) + float64((ty-dy)*ny)
 			if d >= c || d <= -c {
 				continue
 			}
-			t := 1 - (d/c)*(d/c)
+			t := 1 - float64((d/c)*(d/c))
 			w := float64(p.w) * t * t
-			a00 += w * nx * nx
-			a01 += w * nx * ny
-			a11 += w * ny * ny
-			pn := (float64(p.x)-tx)*nx + (float64(p.y)-ty)*ny
-			b0 += w * nx * pn
-			b1 += w * ny * pn
+			a00 += float64(w * nx * nx)
+			a01 += float64(w * nx * ny)
+			a11 += float64(w * ny * ny)
+			pn := float64((float64(p.x)-tx)*nx) + float64((float64(p.y)-ty)*ny)
+			b0 += float64(w * nx * pn)
+			b1 += float64(w * ny * pn)
 			wsum += w
 		}
 		det := a00*a11 - a01*a01
@@ -115,19 +117,23 @@ type edgePtRef struct {
 	x, y, nx, ny, w float32
 }
 
-// sameFit fails when symmetryFit and symmetryFitRef differ in any bit at
-// (x, y).
+// sameFit fails when symmetryFit (its sums in SSE2 and in plain C) and
+// symmetryFitRef differ in any bit at (x, y).
 func sameFit(t *testing.T, what string, vt *voter, x, y, r float64, foot func(x, y float64) (float64, float64), hid func(x, y float64) bool) {
 	t.Helper()
-	ax, ay, aw, aok := vt.symmetryFit(x, y, r, 1.3, foot, hid)
 	bx, by, bw, bok := vt.symmetryFitRef(x, y, r, 1.3, foot, hid)
-	if math.Float64bits(ax) != math.Float64bits(bx) || math.Float64bits(ay) != math.Float64bits(by) || math.Float64bits(aw) != math.Float64bits(bw) || aok != bok {
-		t.Fatalf("%s at %.3f,%.3f r %.1f (foot %v, hidden %v): %v %v %v %v, reference %v %v %v %v", what, x, y, r, foot != nil, hid != nil, ax, ay, aw, aok, bx, by, bw, bok)
+	defer func() { fitSIMD = true }()
+	for _, simd := range []bool{true, false} {
+		fitSIMD = simd
+		ax, ay, aw, aok := vt.symmetryFit(x, y, r, 1.3, foot, hid)
+		if math.Float64bits(ax) != math.Float64bits(bx) || math.Float64bits(ay) != math.Float64bits(by) || math.Float64bits(aw) != math.Float64bits(bw) || aok != bok {
+			t.Fatalf("%s at %.3f,%.3f r %.1f (foot %v, hidden %v, simd %v): %v %v %v %v, reference %v %v %v %v", what, x, y, r, foot != nil, hid != nil, simd, ax, ay, aw, aok, bx, by, bw, bok)
+		}
 	}
 }
 
 // TestSymmetryFitMatchesRef: symmetryFit is symmetryFitRef bit for bit,
-// on the synthetic board (start points on a grid, both radii, with and
+// on the synthetic board (start points on grids, both radii, with and
 // without a foot and a hidden half-plane) and at the discs the detector
 // accepted in frames of the break clip (with the foot refine gives it).
 func TestSymmetryFitMatchesRef(t *testing.T) {
@@ -140,15 +146,27 @@ func TestSymmetryFitMatchesRef(t *testing.T) {
 	foot := func(x, y float64) (float64, float64) { return x + 0.03*(x-80), y + 0.03*(y-80) }
 	hid := func(x, y float64) bool { return x+0.5*y > 150 }
 	fits := 0
+	// start points off the pixel grid, and on it (points exactly 2 px
+	// from the first centre: the fit's near limit)
+	var starts [][2]float64
 	for y := 3.25; y < n; y += 7.5 {
 		for x := 2.5; x < n; x += 6.75 {
-			for _, r := range vt.radii {
-				sameFit(t, "synthetic", vt, x, y, r, nil, nil)
-				sameFit(t, "synthetic", vt, x, y, r, foot, nil)
-				sameFit(t, "synthetic", vt, x, y, r, foot, hid)
-				if _, _, _, ok := vt.symmetryFit(x, y, r, 1.3, foot, nil); ok {
-					fits++
-				}
+			starts = append(starts, [2]float64{x, y})
+		}
+	}
+	for y := 4.0; y < n; y += 9 {
+		for x := 4.0; x < n; x += 9 {
+			starts = append(starts, [2]float64{x, y})
+		}
+	}
+	for _, st := range starts {
+		x, y := st[0], st[1]
+		for _, r := range vt.radii {
+			sameFit(t, "synthetic", vt, x, y, r, nil, nil)
+			sameFit(t, "synthetic", vt, x, y, r, foot, nil)
+			sameFit(t, "synthetic", vt, x, y, r, foot, hid)
+			if _, _, _, ok := vt.symmetryFit(x, y, r, 1.3, foot, nil); ok {
+				fits++
 			}
 		}
 	}

@@ -80,7 +80,12 @@ func (vt *voter) close() {
 func (vt *voter) vote(img gocv.Mat, roi image.Rectangle, margin int) error {
 	src := roi.Inset(-margin).Intersect(image.Rect(0, 0, vt.n, vt.n))
 	if vt.edgePlanes(img, src, vt.thr2()) == nil {
-		// the gradients and each row's edges in one pass (bc_edges)
+		// the gradients and each row's edges in one pass (bc_edges), then
+		// their votes (bc_votes; votes where that cannot run)
+		if vt.edgeVotesC(roi, src) == nil {
+			vt.smoothVotes(roi)
+			return nil
+		}
 		ends := vt.rowEnds
 		vt.votes(roi, src, func(y int) []int32 {
 			j := y - src.Min.Y
@@ -198,23 +203,25 @@ func (vt *voter) votes(roi, src image.Rectangle, rowEdges func(y int) []int32) e
 			wt := min(m*inv, 1)
 			ux, uy := fx/m, fy/m
 			cx := float32(i+src.Min.X) + 0.5
-			// both radii, both directions
+			// both radii, both directions (each product rounded, as amd64
+			// and bc_votes do: arm64 would fuse it into the sum)
+			tx0, ty0, tx1, ty1 := float32(r0*ux), float32(r0*uy), float32(r1*ux), float32(r1*uy)
 			if i >= f0 && i < f1 {
-				a0[int(cy+r0*uy)*n+int(cx+r0*ux)] += wt
-				a0[int(cy-r0*uy)*n+int(cx-r0*ux)] += wt
-				a1[int(cy+r1*uy)*n+int(cx+r1*ux)] += wt
-				a1[int(cy-r1*uy)*n+int(cx-r1*ux)] += wt
+				a0[int(cy+ty0)*n+int(cx+tx0)] += wt
+				a0[int(cy-ty0)*n+int(cx-tx0)] += wt
+				a1[int(cy+ty1)*n+int(cx+tx1)] += wt
+				a1[int(cy-ty1)*n+int(cx-tx1)] += wt
 				continue
 			}
 			// near roi's edge: votes outside it are dropped (see dropOutside)
 			k := y*n + i + src.Min.X
-			j, v := dropOutside(int(cx+r0*ux), int(cy+r0*uy), x0, y0, x1, y1, n, k, wt)
+			j, v := dropOutside(int(cx+tx0), int(cy+ty0), x0, y0, x1, y1, n, k, wt)
 			a0[j] += v
-			j, v = dropOutside(int(cx-r0*ux), int(cy-r0*uy), x0, y0, x1, y1, n, k, wt)
+			j, v = dropOutside(int(cx-tx0), int(cy-ty0), x0, y0, x1, y1, n, k, wt)
 			a0[j] += v
-			j, v = dropOutside(int(cx+r1*ux), int(cy+r1*uy), x0, y0, x1, y1, n, k, wt)
+			j, v = dropOutside(int(cx+tx1), int(cy+ty1), x0, y0, x1, y1, n, k, wt)
 			a1[j] += v
-			j, v = dropOutside(int(cx-r1*ux), int(cy-r1*uy), x0, y0, x1, y1, n, k, wt)
+			j, v = dropOutside(int(cx-tx1), int(cy-ty1), x0, y0, x1, y1, n, k, wt)
 			a1[j] += v
 		}
 	}

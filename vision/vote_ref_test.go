@@ -92,24 +92,27 @@ func (vt *voter) edgeVotesRef(roi, src image.Rectangle) error {
 			}
 			ux, uy := fx/m, fy/m
 			cx := float32(i+src.Min.X) + 0.5
-			// both radii, both directions
+			// both radii, both directions (each product rounded: the
+			// former code as amd64 ran it; arm64 fused the products into
+			// the sums)
+			tx0, ty0, tx1, ty1 := float32(r0*ux), float32(r0*uy), float32(r1*ux), float32(r1*uy)
 			if i >= f0 && i < f1 {
-				a0[int(cy+r0*uy)*n+int(cx+r0*ux)] += wt
-				a0[int(cy-r0*uy)*n+int(cx-r0*ux)] += wt
-				a1[int(cy+r1*uy)*n+int(cx+r1*ux)] += wt
-				a1[int(cy-r1*uy)*n+int(cx-r1*ux)] += wt
+				a0[int(cy+ty0)*n+int(cx+tx0)] += wt
+				a0[int(cy-ty0)*n+int(cx-tx0)] += wt
+				a1[int(cy+ty1)*n+int(cx+tx1)] += wt
+				a1[int(cy-ty1)*n+int(cx-tx1)] += wt
 				continue
 			}
-			if px, py := int(cx+r0*ux), int(cy+r0*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
+			if px, py := int(cx+tx0), int(cy+ty0); px >= x0 && px < x1 && py >= y0 && py < y1 {
 				a0[py*n+px] += wt
 			}
-			if px, py := int(cx-r0*ux), int(cy-r0*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
+			if px, py := int(cx-tx0), int(cy-ty0); px >= x0 && px < x1 && py >= y0 && py < y1 {
 				a0[py*n+px] += wt
 			}
-			if px, py := int(cx+r1*ux), int(cy+r1*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
+			if px, py := int(cx+tx1), int(cy+ty1); px >= x0 && px < x1 && py >= y0 && py < y1 {
 				a1[py*n+px] += wt
 			}
-			if px, py := int(cx-r1*ux), int(cy-r1*uy); px >= x0 && px < x1 && py >= y0 && py < y1 {
+			if px, py := int(cx-tx1), int(cy-ty1); px >= x0 && px < x1 && py >= y0 && py < y1 {
 				a1[py*n+px] += wt
 			}
 		}
@@ -198,4 +201,105 @@ func syntheticBoard(t *testing.T, n int) gocv.Mat {
 		px[k] = uint8(min(max(int(px[k])+rng.Intn(7)-3, 0), 255))
 	}
 	return img
+}
+
+// TestEdgeVotesCMatchesVotes: bc_votes (edgeVotesC, in SSE2 and in plain
+// C) gives, bit for bit, the vote maps and magnitudes of votes, on edge
+// planes made up to hit its corners: gradients along the axes and the
+// diagonals as well as random ones, radii whose votes land exactly on
+// pixel borders (10.5, 12.5) and others, regions inside the plane and on
+// its edges, voting pixels inside them and cut by them.
+func TestEdgeVotesCMatchesVotes(t *testing.T) {
+	const n = 96
+	rng := rand.New(rand.NewSource(7))
+	defer func() { votesSIMD = true }()
+	rois := []image.Rectangle{image.Rect(0, 0, n, n), image.Rect(20, 30, 70, 80), image.Rect(0, 50, 40, 96), image.Rect(60, 0, 96, 17),
+		image.Rect(40, 40, 43, 70), image.Rect(50, 50, 51, 51), image.Rect(33, 10, 34, 90)}
+	for _, radii := range [][2]float64{{10.5, 12.5}, {10.4, 12.7}, {3, 5.25}} {
+		for _, roi := range rois {
+			for _, margin := range []int{0, 3, 20} {
+				src := roi.Inset(-margin).Intersect(image.Rect(0, 0, n, n))
+				// the planes: about half the pixels on an edge
+				edge, ex, ey := make([]float32, n*n), make([]float32, n*n), make([]float32, n*n)
+				var cols, ends []int32
+				for y := src.Min.Y; y < src.Max.Y; y++ {
+					for x := src.Min.X; x < src.Max.X; x++ {
+						if rng.Intn(2) == 0 {
+							continue
+						}
+						var gx, gy int
+						switch g := rng.Intn(300) + 1; rng.Intn(4) {
+						case 0:
+							gx = g * (2*rng.Intn(2) - 1)
+						case 1:
+							gy = g * (2*rng.Intn(2) - 1)
+						case 2:
+							gx, gy = g*(2*rng.Intn(2)-1), g*(2*rng.Intn(2)-1)
+						default:
+							gx, gy = rng.Intn(801)-400, rng.Intn(801)-400
+							if gx == 0 && gy == 0 {
+								gx = 1
+							}
+						}
+						k := y*n + x
+						edge[k], ex[k], ey[k] = float32(gx*gx+gy*gy), float32(gx), float32(gy)
+						cols = append(cols, int32(x-src.Min.X))
+					}
+					ends = append(ends, int32(len(cols)))
+				}
+				cols = append(cols, 0, 0, 0)
+				var want [2][]float32
+				var wantEdge []float32
+				for v := 0; v < 3; v++ {
+					vt := newVoter(n, radii[0], radii[1])
+					copy(vt.edge, edge)
+					copy(vt.ex, ex)
+					copy(vt.ey, ey)
+					vt.rowCols, vt.rowEnds = append([]int32(nil), cols...), append([]int32(nil), ends...)
+					if v == 0 {
+						if err := vt.votes(roi, src, func(y int) []int32 {
+							j := y - src.Min.Y
+							start := int32(0)
+							if j > 0 {
+								start = ends[j-1]
+							}
+							return cols[start:ends[j]]
+						}); err != nil {
+							t.Fatal(err)
+						}
+					} else {
+						votesSIMD = v == 1
+						if err := vt.edgeVotesC(roi, src); err != nil {
+							t.Fatal(err)
+						}
+					}
+					var got [2][]float32
+					for i := range got {
+						a, _ := vt.acc[i].DataPtrFloat32()
+						got[i] = append([]float32(nil), a...)
+					}
+					gotEdge := append([]float32(nil), vt.edge...)
+					vt.close()
+					if v == 0 {
+						want, wantEdge = got, gotEdge
+						continue
+					}
+					for k := range gotEdge {
+						if math.Float32bits(gotEdge[k]) != math.Float32bits(wantEdge[k]) {
+							t.Fatalf("radii %v roi %v margin %d simd %v: magnitude at %d,%d: %v, votes %v", radii, roi, margin, v == 1, k%n, k/n, gotEdge[k], wantEdge[k])
+						}
+					}
+					for i := range got {
+						for y := roi.Min.Y; y < roi.Max.Y; y++ {
+							for x := roi.Min.X; x < roi.Max.X; x++ {
+								if k := y*n + x; math.Float32bits(got[i][k]) != math.Float32bits(want[i][k]) {
+									t.Fatalf("radii %v roi %v margin %d simd %v: map %d at %d,%d: %v, votes %v", radii, roi, margin, v == 1, i, x, y, got[i][k], want[i][k])
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 }
