@@ -136,7 +136,28 @@ static void bc_remap8u3(const uint8_t *src, int sw, int sh, long sstep,
 	long wideEnd = (long)sh * sstep - 8 - sstep;
 	for (int y = y0; y < y1; y++) {
 		if (simd) {
-			for (int x = x0; x < x1; x++) {
+			int x = x0;
+#if defined(__SSE2__) && defined(__x86_64__)
+			// four pixels at a time: their channels packed to bytes
+			// together, stored as 12 bytes
+			for (; x + 4 <= x1; x += 4) {
+				long k = (long)y * n + x;
+				__m128i b = _mm_packus_epi16(_mm_packs_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab),
+									bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab)),
+					_mm_packs_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 2, wtab),
+						bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 3, wtab)));
+				// b: the four pixels' three bytes, each followed by one
+				// that is not a channel
+				uint64_t lo = (uint64_t)_mm_cvtsi128_si64(b), hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(b, b));
+				uint64_t u0 = (lo & 0xffffff) | ((lo >> 8) & 0xffffff000000ull);
+				uint64_t u1 = (hi & 0xffffff) | ((hi >> 8) & 0xffffff000000ull);
+				uint64_t w0 = u0 | (u1 << 48);
+				uint32_t w1 = (uint32_t)(u1 >> 16);
+				memcpy(dst + 3 * k, &w0, 8);
+				memcpy(dst + 3 * k + 8, &w1, 4);
+			}
+#endif
+			for (; x < x1; x++) {
 				long k = (long)y * n + x;
 				bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab, dst + 3 * k, 1);
 			}
