@@ -592,6 +592,36 @@ static void bc_fit_sums(const double *pts, long np, double cx, double cy, double
 	out[5] = ws;
 }
 
+// bc_fit_gather lists symmetryFit's points: the pixels of [x0, x1]×[y0,
+// y1] (inclusive) of the n-wide edge plane e that are on an edge and whose
+// squared distance from (x, y) is within [2, rr2], in scan order, as five
+// float64 each (edgePt: x, y, and in float32 the normal −ey/m, ex/m and
+// the weight min(m, wcap)) into pts (room for the whole window and one
+// more); it returns their count. No branch on the pixels: each is
+// written, and counted when kept.
+static long bc_fit_gather(const float *e, const float *ex, const float *ey, int n, int x0, int y0, int x1, int y1,
+		double x, double y, double rr2, float wcap, double *pts) {
+	long k = 0;
+	for (int j = y0; j <= y1; j++) {
+		double dy = (double)j - y;
+		long row = (long)j * n;
+		for (int i = x0; i <= x1; i++) {
+			float m = e[row + i];
+			double dx = (double)i - x;
+			double d2 = dx * dx + dy * dy;
+			float inv = 1.0f / m;
+			double *p = pts + 5 * k;
+			p[0] = (double)i;
+			p[1] = (double)j;
+			p[2] = (double)(-ey[row + i] * inv);
+			p[3] = (double)(ex[row + i] * inv);
+			p[4] = (double)(m < wcap ? m : wcap);
+			k += (m != 0) & !(d2 > rr2) & !(d2 < 2);
+		}
+	}
+	return k;
+}
+
 // bc_above lists, row by row, the pixels k = y·n + x of the n-wide plane
 // s within [x0, x1)×[y0, y1) that are not below thr (!(v < thr): a NaN
 // is listed) into out (room for the region's pixels and 3 more) and
@@ -889,6 +919,21 @@ func (vt *voter) edgeVotesC(roi, src image.Rectangle) error {
 		C.float(float32(1/vt.sat)), C.float(float32(vt.radii[0])), C.float(float32(vt.radii[1])),
 		(*C.float)(unsafe.Pointer(&acc[0][0])), (*C.float)(unsafe.Pointer(&acc[1][0])), simd)
 	return nil
+}
+
+// fitGather is bc_fit_gather over the window [x0, x1]×[y0, y1] about (x,
+// y): symmetryFit's points before any hidden ones are left out (in
+// vt.pts).
+func (vt *voter) fitGather(x0, y0, x1, y1 int, x, y, rr2 float64) []edgePt {
+	need := (x1-x0+1)*(y1-y0+1) + 1
+	if cap(vt.pts) < need {
+		vt.pts = make([]edgePt, need)
+	}
+	p := vt.pts[:cap(vt.pts)]
+	k := C.bc_fit_gather((*C.float)(unsafe.Pointer(&vt.edge[0])), (*C.float)(unsafe.Pointer(&vt.ex[0])), (*C.float)(unsafe.Pointer(&vt.ey[0])),
+		C.int(vt.n), C.int(x0), C.int(y0), C.int(x1), C.int(y1), C.double(x), C.double(y), C.double(rr2), C.float(float32(2*vt.sat)),
+		(*C.double)(unsafe.Pointer(&p[0])))
+	return p[:k]
 }
 
 // fitSIMD selects bc_fit_sums' vector loop where there is one (tests
