@@ -1534,6 +1534,15 @@ func (d *detector) refineSide(l Line, a, b Point) (sr SideReport, start, end Lin
 	if l2.Normal().Dot(out) < 0 {
 		l2 = Line{A: -l2.A, B: -l2.B, C: -l2.C}
 	}
+	// The inliers must reach near both ends of the measured stretch
+	// (0.08–0.92): an edge seen over one part only gives its corner
+	// beyond the rest by extrapolation, and a lens's bow (frames are not
+	// always undistorted) or a slight curve of the frame puts that corner
+	// pixels off (a real photo tilted so that an edge ran along the
+	// picture's border: 3.6 px of 478 at the far corner).
+	if lo, hi := inlierSpan(s2, f2.keep); lo > 0.08+maxEdgeGap || hi < 0.92-maxEdgeGap {
+		return sr, l, l, false, false
+	}
 	// A dark line on the surface (a belt of the rig, a marking) has the
 	// surface again beyond it; an edge has the frame or the image border.
 	var in []Point
@@ -1571,7 +1580,47 @@ func (d *detector) refineSide(l Line, a, b Point) (sr SideReport, start, end Lin
 	if fe, ok := fitLine(pe, 1.0); ok && fe.Inliers >= 20 && fe.RMS < 2*f2.RMS+0.5 {
 		end, okE = fe.L, true
 	}
+	// A straight edge's two halves agree: fitted apart, they meet at its
+	// middle. A lens's bow leaves them within a fraction of a pixel there
+	// (real photos: ≤ 0.9 px); an edge measured partly on something else
+	// (under uneven light, the crossing drifts onto a shadow or a dark
+	// band of the frame's wall for a stretch) breaks into two lines
+	// pixels apart, and a corner taken from either half is off by as
+	// much. Such an edge is not trusted: treated as hidden.
+	if okS && okE && halvesDisagree(start, end, l2.Project(a.Add(b).Scale(0.5)), out, length) {
+		return SideReport{}, l, l, false, false
+	}
 	return sr, start, end, okS, okE
+}
+
+// maxEdgeGap is the longest stretch at either end of an edge's measured
+// part (as a fraction of the side) that may lack inliers.
+const maxEdgeGap = 0.2
+
+// inlierSpan is the least and greatest position along the side of the
+// samples kept.
+func inlierSpan(s []edgeSample, keep []bool) (lo, hi float64) {
+	lo, hi = 1, 0
+	for i, e := range s {
+		if keep[i] {
+			lo, hi = math.Min(lo, e.T), math.Max(hi, e.T)
+		}
+	}
+	return lo, hi
+}
+
+// halvesDisagree tells whether an edge's two local fits, start and end
+// (of an edge of length px, outward normal out), are further apart at its
+// middle m than a bow allows: 1.5 px or 0.3% of its length.
+func halvesDisagree(start, end Line, m, out Point, length float64) bool {
+	ds, de := start.Dist(m), end.Dist(m)
+	if start.Normal().Dot(out) < 0 {
+		ds = -ds
+	}
+	if end.Normal().Dot(out) < 0 {
+		de = -de
+	}
+	return math.Abs(ds-de) > math.Max(1.5, 0.003*length)
 }
 
 func samplePoints(s []edgeSample) []Point {

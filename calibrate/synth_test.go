@@ -36,7 +36,12 @@ type view struct {
 	// WoodFrame: a frame (and table) of a wood much like the surface's,
 	// parted from it only by the dark band of the frame's inner wall.
 	WoodFrame bool
-	Seed      int64
+	// EdgeShadow: a shadow this many mm wide on the surface along the
+	// right half of the bottom edge (a low lamp beyond the frame; under
+	// uneven light the surface's edge seems to run along the shadow's
+	// inner side for that stretch).
+	EdgeShadow float64
+	Seed       int64
 }
 
 const texPerMM = 1.5
@@ -98,6 +103,10 @@ func boardTexture(g *board.Geometry, v view) (gocv.Mat, float64) {
 			thick(a, g.ArrowThickness)
 		}
 		disc(g.Pocket(p), color.RGBA{8, 8, 8, 255})
+	}
+	if v.EdgeShadow > 0 {
+		gocv.Rectangle(&tex, image.Rectangle{px(board.Vec{X: 0, Y: g.Half() - v.EdgeShadow}), px(board.Vec{X: g.Half(), Y: g.Half()})},
+			color.RGBA{62, 66, 72, 255}, -1)
 	}
 	ring(g.OuterCircle(), dark, 1)
 	disc(g.CentreCircle(), red)

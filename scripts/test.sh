@@ -114,13 +114,27 @@ grep -a '==> arm64' dist/arm64.log >&2 || true
 # and the CPU of its packages and tests under qemu
 awk '/^CPU per package/ { p = 1 } /^\033/ { p = 0 } p' dist/arm64.log | sed 's/^/arm64: /' >&2
 
-stage "packages: install, run and purge the amd64 .deb (scripts/test-package.sh); the arm64 .deb"
+# The browser tests run beside the package test: each plays the demo
+# clip losslessly (--no-pace: what is decided does not depend on the
+# load) on about one core, so together they take about as long as the
+# longer one (CI at 3a97fc9: packages 22 s, browser tests 30 s, one after
+# the other). Their output is dist/browser.log, shown when they end.
+browser=""
+trap 'arm64_stop; [ -z "$browser" ] || kill -- "-$browser" 2>/dev/null || true; summary' EXIT
+stage "packages: install, run and purge the amd64 .deb (scripts/test-package.sh), the arm64 .deb; beside them the browser tests (headless Chromium)"
+if [ -f web/e2e/package.json ]; then
+  setsid -w bash -c 'cd web/e2e && npm ci --no-audit --no-fund --silent && node run.mjs' > dist/browser.log 2>&1 &
+  browser=$!
+fi
 scripts/test-package.sh
 scripts/package.sh arm64
-
-if [ -f web/e2e/package.json ]; then
-  stage "browser tests (headless Chromium)"
-  (cd web/e2e && npm ci --no-audit --no-fund --silent && node run.mjs)
+if [ -n "$browser" ]; then
+  rc=0
+  wait "$browser" || rc=$?
+  browser=""
+  say "browser tests (headless Chromium, dist/browser.log)"
+  cat dist/browser.log >&2
+  [ "$rc" = 0 ] || exit 1
 fi
 end_stage
 say "all tests passed"

@@ -94,7 +94,8 @@ func (tk *Tracker) watermark() float64 {
 	if st == nil {
 		// A stroke that fell between two frames may still be
 		// recognised (see vanish.go).
-		return math.Min(w, tk.vanishHold())
+		// (Or a knock, see knocked.go.)
+		return math.Min(w, math.Min(tk.vanishHold(), tk.knockHold()))
 	}
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]

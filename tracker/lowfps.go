@@ -437,6 +437,7 @@ type flickOnce struct {
 func (tk *Tracker) forgetFlicks() {
 	tk.flickHand = flickHand{}
 	tk.flickOnce = flickOnce{}
+	tk.way = strikerWay{}
 }
 
 // flickOnceHold is the time before which events may be released while a

@@ -94,6 +94,7 @@ func (tk *Tracker) noteStriker(o obs) {
 	if s.state.atRest() && tk.stroke == nil && s.moveStreak == 0 {
 		tk.still = stillPos{s.restPos, o.t, true}
 	}
+	tk.way.note(tk.still, o, tk.occ, s.r)
 }
 
 // idle runs the between-strokes logic: lost discs, the arm check cache
@@ -102,7 +103,7 @@ func (tk *Tracker) idle() {
 	tk.placing()
 	tk.resolveLost(false)
 	tk.armCache.observe(tk)
-	if tk.checkFlick() || tk.checkStruck() || tk.checkStartUnseen() || tk.checkVanished() || tk.checkFlickOnce() {
+	if tk.checkFlick() || tk.checkStruck() || tk.checkStartUnseen() || tk.checkVanished() || tk.checkFlickOnce() || tk.checkKnocked() {
 		tk.inStroke()
 	}
 }

@@ -38,6 +38,7 @@ type Tracker struct {
 	stroke     *strokeState
 	strokeSeen bool        // a stroke has been seen since tracking began
 	still      stillPos    // where the striker last stood still
+	way        strikerWay  // the striker's sightings since (see knocked.go)
 	flick2     flickWait   // the striker's slide seen twice, waiting for a third sighting (see lowfps.go)
 	flickHand  flickHand   // the striker's slide seen twice with a hand moving along, then covered (see lowfps.go)
 	flickOnce  flickOnce   // the striker seen once off its place, then covered (see lowfps.go)
