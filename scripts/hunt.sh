@@ -18,10 +18,13 @@ bc=${2:-bin/boardcam}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${JOBS:-2}
 mkdir -p "$out"
+mkdir -p "$out/boards"
+cp "$repo"/testdata/videos/boards/*.yaml "$out/boards/"
 for f in "$repo"/testdata/hunt/*.yaml; do
 	n=$(basename "$f")
-	# boards named relative to testdata/hunt become absolute
-	sed "s#^board: \.\./videos/#board: $repo/testdata/videos/#" "$f" >"$out/$n.new"
+	# boards named relative to testdata/hunt are copied beside the specs
+	# (the truth keeps the path relative to the clip, as eval reads it)
+	sed "s#^board: \.\./videos/boards/#board: boards/#" "$f" >"$out/$n.new"
 	if cmp -s "$out/$n.new" "$out/$n" 2>/dev/null; then rm "$out/$n.new"; else mv "$out/$n.new" "$out/$n"; fi
 done
 # render only the clips (of ONLY, if set) whose truth is missing or older
