@@ -254,16 +254,19 @@ type PipelineConfig struct {
 	FrameQueue int `yaml:"frame_queue"`
 	// FrameQueueMB bounds the frames waiting for analysis in memory
 	// (MiB, default 12): at most frame_queue frames, and no more than
-	// this many bytes of the source's frames, at least 2 frames (4 at
-	// 720p, 2 at 1080p, 13 at 640×480). Frames that find the queue full
+	// this many bytes of the source's frames counted as BGR, at least 2
+	// frames (4 at 720p, 2 at 1080p, 13 at 640×480). A video file's
+	// frames wait as the decoder made them (YUV 4:2:0, half of that). Frames that find the queue full
 	// are dropped and counted like any other (metrics, the umpire).
 	FrameQueueMB int64 `yaml:"frame_queue_mb"`
 	// GoMemoryMB is a soft limit of the memory the Go runtime holds (MiB;
 	// runtime/debug.SetMemoryLimit): the evidence frames kept, the web
 	// server's and the journal's data, not OpenCV's or FFmpeg's images.
 	// Near it the collector runs more often instead of the heap growing.
-	// Default (0): evidence.buffer_mb + 24, or 24 with evidence off. The
-	// environment variable GOMEMLIMIT, when set, wins.
+	// Default (0): evidence.buffer_mb + 24, or 24 with evidence off (the
+	// frames are on disk unless evidence.replay_in_memory: then the
+	// limit simply does not bite). The environment variable GOMEMLIMIT,
+	// when set, wins.
 	GoMemoryMB int64 `yaml:"go_memory_mb"`
 	// EventQueue is the number of analysed frames waiting for the referee
 	// (default 256). Frames with events are never dropped: the analysis

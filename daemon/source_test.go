@@ -17,6 +17,7 @@ import (
 	"github.com/boardcam/boardcam/clock"
 	"github.com/boardcam/boardcam/clock/clocktest"
 	"github.com/boardcam/boardcam/frames/libav"
+	"github.com/boardcam/boardcam/render/paint"
 	"github.com/boardcam/boardcam/sight"
 	"github.com/boardcam/boardcam/web"
 )
@@ -393,5 +394,47 @@ func TestQueueHoldsDecodedFramesConvertedAsRead(t *testing.T) {
 	}
 	if err := <-errc; !errors.Is(err, ErrEOF) || i != n {
 		t.Fatalf("capture ended with %v after %d frames, want %d", err, i, n)
+	}
+}
+
+// The web's copy of a frame waiting as the decoder made it (the next frame
+// read, or the last one kept once the video ended) is Read's picture.
+func TestCopyFrameOfADecodedFrame(t *testing.T) {
+	path := testVideo(t, 3)
+	src, err := NewCaptureSource(SourceSpec{Kind: KindFile, Target: path}, CaptureOptions{}, testSight.Pictures)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := src.(*libavSource)
+	if err := lib.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer lib.Close()
+	whole := &libavSource{spec: lib.spec, info: lib.info, pics: testSight.Pictures}
+	if err := whole.Open(); err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	f := &Frame{Image: testSight.Pictures.NewImage(), Raw: libav.NewPicture(), Index: 0}
+	defer closeFrame(f)
+	ref := testSight.Pictures.NewImage()
+	defer ref.Close()
+	dst := paint.Painter{}.NewImage()
+	defer dst.Close()
+	d := &Daemon{Painter: paint.Painter{}, Logger: quietLogger(), cap: &capture{pics: testSight.Pictures}}
+	defer d.frameConv.Close()
+	for i := 0; i < 3; i++ {
+		if _, err := lib.ReadRaw(f.Raw); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := whole.Read(ref); err != nil {
+			t.Fatal(err)
+		}
+		d.frameMu.Lock()
+		d.copyFrame(dst, f)
+		d.frameMu.Unlock()
+		if nz := differ(dst, ref); nz != 0 {
+			t.Fatalf("frame %d: the web's copy differs from Read's picture in %d values", i, nz)
+		}
 	}
 }

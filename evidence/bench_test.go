@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"image"
+	"runtime"
 	"testing"
 	"time"
 
@@ -45,13 +46,23 @@ func closeAll(ms []gocv.Mat) {
 	}
 }
 
-func benchBuffer(b *testing.B, w, h, maxWidth int) {
+// heapInUse is the Go heap's live bytes after a collection.
+func heapInUse() int64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
+func benchBuffer(b *testing.B, w, h, maxWidth int, spill string) {
 	frames := demoFrames(b, 240, w, h)
 	defer closeAll(frames)
 	b.ResetTimer()
 	var st Stats
+	var heap int64
 	for i := 0; i < b.N; i++ {
-		buf := &Buffer{Config: BufferConfig{Seconds: 8, MaxWidth: maxWidth}, Painter: paint.Painter{}}
+		heap0 := heapInUse()
+		buf := &Buffer{Config: BufferConfig{Seconds: 8, MaxWidth: maxWidth, SpillDir: spill}, Painter: paint.Painter{}}
 		_ = buf.Initialize()
 		var addNs int64
 		for j, f := range frames {
@@ -64,18 +75,21 @@ func benchBuffer(b *testing.B, w, h, maxWidth int) {
 		}
 		_ = buf.Sync(10 * time.Second)
 		st = buf.Stats()
+		heap = heapInUse() - heap0
 		buf.Close()
 		b.ReportMetric(float64(addNs)/float64(len(frames))/1e6, "ms-add/frame")
 	}
 	b.ReportMetric(float64(st.Bytes)/(1<<20), "MiB/8s")
+	b.ReportMetric(float64(heap)/(1<<20), "MiB-heap")
 	b.ReportMetric(float64(st.EncodeMean.Microseconds())/1000, "ms-compress/frame")
 	b.ReportMetric(float64(st.EncodeCPU.Microseconds())/1000, "ms-cpu-compress/frame")
 }
 
-func BenchmarkBuffer720p(b *testing.B)           { benchBuffer(b, 1280, 720, 0) }
-func BenchmarkBuffer720pFullWidth(b *testing.B)  { benchBuffer(b, 1280, 720, 1280) }
-func BenchmarkBuffer1080pScaled(b *testing.B)    { benchBuffer(b, 1920, 1080, 0) }
-func BenchmarkBuffer1080pFullWidth(b *testing.B) { benchBuffer(b, 1920, 1080, 1920) }
+func BenchmarkBuffer720p(b *testing.B)           { benchBuffer(b, 1280, 720, 0, "") }
+func BenchmarkBuffer720pOnDisk(b *testing.B)     { benchBuffer(b, 1280, 720, 0, b.TempDir()) }
+func BenchmarkBuffer720pFullWidth(b *testing.B)  { benchBuffer(b, 1280, 720, 1280, "") }
+func BenchmarkBuffer1080pScaled(b *testing.B)    { benchBuffer(b, 1920, 1080, 0, "") }
+func BenchmarkBuffer1080pFullWidth(b *testing.B) { benchBuffer(b, 1920, 1080, 1920, "") }
 
 // BenchmarkWriteClip8s: the still and an 8 s clip of the demo at 720p.
 func BenchmarkWriteClip8s(b *testing.B) {

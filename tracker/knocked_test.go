@@ -43,6 +43,13 @@ type knockScene struct {
 	// carry mm/s and left setDown mm on; the man by the pocket drops out
 	// of detection for good when the hand leaves it.
 	carry, setDown float64
+	// handAlong: partly hidden all the way by a hand moving along with
+	// it (its forearm from the side), not by a still forearm.
+	handAlong bool
+	// short: struck slower, it stops this far (mm) short of the man by
+	// the pocket, seen only when it has stopped; he drops out of
+	// detection for good then.
+	short float64
 }
 
 const (
@@ -80,8 +87,12 @@ func (sc knockScene) play(t *testing.T) []events.Event {
 	man, dir := sc.geometry()
 	D := g.Radius(board.Striker) + g.Radius(board.White)
 	reach := man.Sub(at).Len() - D
-	th := (knockV0 - math.Sqrt(knockV0*knockV0-2*knockDecel*reach)) / knockDecel
-	vh := 0.4 * (knockV0 - knockDecel*th)
+	v0 := knockV0
+	if sc.short > 0 {
+		v0 = math.Sqrt(2 * knockDecel * (reach - sc.short))
+	}
+	th := (v0 - math.Sqrt(math.Max(0, v0*v0-2*knockDecel*reach))) / knockDecel
+	vh := 0.4 * (v0 - knockDecel*th)
 	way := func(i int) float64 {
 		tau := float64(i-knockFlick)/knockFPS + 0.5/knockFPS
 		switch {
@@ -89,9 +100,9 @@ func (sc knockScene) play(t *testing.T) []events.Event {
 			return 0
 		case sc.carry > 0:
 			return math.Min(sc.carry*tau, sc.setDown)
-		case tau < th || sc.beside != 0:
-			tau = min(tau, knockV0/knockDecel)
-			return knockV0*tau - knockDecel*tau*tau/2
+		case tau < th || sc.beside != 0 || sc.short > 0:
+			tau = min(tau, v0/knockDecel)
+			return v0*tau - knockDecel*tau*tau/2
 		}
 		tau = min(tau-th, vh/knockDecel)
 		return reach + vh*tau - knockDecel*tau*tau/2
@@ -99,11 +110,12 @@ func (sc knockScene) play(t *testing.T) []events.Event {
 	// hit: the first frame after the touch (after the hand let go, for
 	// a carry).
 	hit := knockFlick
-	for hit < knockEnd && (sc.carry == 0 && way(hit) < reach || sc.carry > 0 && way(hit) < sc.setDown) {
+	for hit < knockEnd && (sc.carry == 0 && sc.short == 0 && way(hit) < reach || sc.carry > 0 && way(hit) < sc.setDown ||
+		sc.short > 0 && way(hit) < reach-sc.short-1e-6) {
 		hit++
 	}
 	// The man struck mid-board slides away along the line of centres.
-	vm := 0.6 * (knockV0 - knockDecel*th)
+	vm := 0.6 * (v0 - knockDecel*th)
 	manAt := func(i int) board.Vec {
 		if i < hit || !sc.man {
 			return man
@@ -154,7 +166,13 @@ func (sc knockScene) play(t *testing.T) []events.Event {
 				show = false
 			}
 		}
-		if sc.partial && i >= knockFlick {
+		switch {
+		case sc.partial && sc.handAlong && i >= knockFlick:
+			h := arm
+			h.Fingertip = p.Add(side.Scale(off))
+			h.Wrist, h.Elbow = h.Fingertip.Add(side.Scale(250)), h.Fingertip.Add(side.Scale(500))
+			hands = append(hands, h)
+		case sc.partial && i >= knockFlick:
 			hands = append(hands, arm)
 		}
 		if show {
@@ -301,6 +319,8 @@ func TestStrikerKnockedUnseen(t *testing.T) {
 		{"pushed by a hand at a steady 0.6 m/s, left 25 mm short of a man who drops out then", knockScene{carry: 600}},
 		{"sliding partly hidden 45 mm beside a man who drops out as it passes", knockScene{partial: true, after: true, beside: 45}},
 		{"a man gone 0.13 s before the slide could reach him", knockScene{partial: true, after: true, early: 2}},
+		{"slid as struck, a hand moving along over part of it all the way", knockScene{partial: true, after: true, handAlong: true}},
+		{"seen twice, then stopped 25 mm short of a man who drops out then", knockScene{seen: 2, after: true, short: 25}},
 	} {
 		if c.sc.carry > 0 {
 			man, dir := c.sc.geometry()

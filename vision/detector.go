@@ -1178,7 +1178,7 @@ func (d *Detector) outlineRadius(x, y float64, hid func(x, y float64) bool) (out
 			kk := iy*n + ix
 			vals = append(vals, math.Abs(float64(vt.ex[kk])*rayCos[k]+float64(vt.ey[kk])*raySin[k]))
 		}
-		prof[i] = median(vals)
+		prof[i] = medianShort(vals) // (rays values at most, none −0)
 	}
 	d.strength = vals
 	mx := 0.0

@@ -166,12 +166,20 @@ func abs32(v float32) float32 {
 func sq(v float64) float64 { return v * v }
 
 // median returns the median of v (v is reordered).
-func median(v []float64) float64 {
+func median(v []float64) float64 { return medianBy(v, kth) }
+
+// medianShort is median for short slices (up to 64 values, none NaN or
+// −0) by kthShort: the same value (TestMedianShortIsMedian).
+func medianShort(v []float64) float64 { return medianBy(v, kthShort) }
+
+// medianBy is median with the selection sel (kth or kthShort: either
+// leaves the k smallest values before v[k]).
+func medianBy(v []float64, sel func(v []float64, k int) float64) float64 {
 	if len(v) == 0 {
 		return 0
 	}
 	m := len(v) / 2
-	hi := kth(v, m)
+	hi := sel(v, m)
 	if len(v)%2 == 1 {
 		return hi
 	}

@@ -136,7 +136,28 @@ static void bc_remap8u3(const uint8_t *src, int sw, int sh, long sstep,
 	long wideEnd = (long)sh * sstep - 8 - sstep;
 	for (int y = y0; y < y1; y++) {
 		if (simd) {
-			for (int x = x0; x < x1; x++) {
+			int x = x0;
+#if defined(__SSE2__) && defined(__x86_64__)
+			// four pixels at a time: their channels packed to bytes
+			// together, stored as 12 bytes
+			for (; x + 4 <= x1; x += 4) {
+				long k = (long)y * n + x;
+				__m128i b = _mm_packus_epi16(_mm_packs_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab),
+									bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab)),
+					_mm_packs_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 2, wtab),
+						bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 3, wtab)));
+				// b: the four pixels' three bytes, each followed by one
+				// that is not a channel
+				uint64_t lo = (uint64_t)_mm_cvtsi128_si64(b), hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(b, b));
+				uint64_t u0 = (lo & 0xffffff) | ((lo >> 8) & 0xffffff000000ull);
+				uint64_t u1 = (hi & 0xffffff) | ((hi >> 8) & 0xffffff000000ull);
+				uint64_t w0 = u0 | (u1 << 48);
+				uint32_t w1 = (uint32_t)(u1 >> 16);
+				memcpy(dst + 3 * k, &w0, 8);
+				memcpy(dst + 3 * k + 8, &w1, 4);
+			}
+#endif
+			for (; x < x1; x++) {
 				long k = (long)y * n + x;
 				bc_remap_px(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab, dst + 3 * k, 1);
 			}
@@ -484,51 +505,63 @@ static void bc_votes(float *e, const float *ex, const float *ey, int n, int sx0,
 // c or more from the centre too; with toFoot, a point beyond rin2 on the
 // foot's side (ox, oy) is measured from the foot. The SSE2 path leaves
 // nothing out by branching: a left-out point adds +0 (the sums start at
-// +0, and a sum of round-to-nearest is −0 only when both terms are).
+// +0, and a sum of round-to-nearest is −0 only when both terms are);
+// an odd last point goes the plain way.
 static void bc_fit_sums(const double *pts, long np, double cx, double cy, double lim2, double rin2, int toFoot,
 		double ox, double oy, double c, double *out, int simd) {
+	long q = 0;
+	double a00 = 0, a01 = 0, a11 = 0, b0 = 0, b1 = 0, ws = 0;
 #if defined(__SSE2__)
 	if (simd) {
-		const __m128d C = _mm_set_pd(cy, cx), O = _mm_set_pd(oy, ox), zero = _mm_setzero_pd();
-		const __m128d L = _mm_set_sd(lim2), four = _mm_set_sd(4), R = _mm_set_sd(rin2), cc = _mm_set_sd(c), nc = _mm_set_sd(-c),
-			one = _mm_set_sd(1);
+		// two points at a time, one in each lane (no branch, no shuffle
+		// in the arithmetic); their terms added to the sums one after the
+		// other, in order, as pairs (a00 a01), (b0 b1), (a11 wsum)
+		const __m128d zero = _mm_setzero_pd(), vcx = _mm_set1_pd(cx), vcy = _mm_set1_pd(cy), vox = _mm_set1_pd(ox), voy = _mm_set1_pd(oy);
+		const __m128d L = _mm_set1_pd(lim2), four = _mm_set1_pd(4), R = _mm_set1_pd(rin2), cc = _mm_set1_pd(c), nc = _mm_set1_pd(-c),
+			one = _mm_set1_pd(1);
 		const __m128d foot = toFoot ? _mm_castsi128_pd(_mm_set1_epi32(-1)) : zero;
-		__m128d A = zero, B = zero, V = zero; // a00 a01, b0 b1, a11 wsum
-		for (long q = 0; q < np; q++) {
+		__m128d A = zero, B = zero, V = zero;
+		for (; q + 2 <= np; q += 2) {
 			const double *p = pts + 5 * q;
-			__m128d P = _mm_loadu_pd(p), N = _mm_loadu_pd(p + 2), pw = _mm_load_sd(p + 4);
-			__m128d D = _mm_sub_pd(P, C); // dx dy
-			__m128d DD = _mm_mul_pd(D, D);
-			__m128d d2 = _mm_add_sd(DD, _mm_unpackhi_pd(DD, DD));
-			__m128d bad = _mm_or_pd(_mm_cmpgt_sd(d2, L), _mm_cmplt_sd(d2, four));
-			__m128d DO = _mm_mul_pd(D, O);
-			__m128d s = _mm_add_sd(DO, _mm_unpackhi_pd(DO, DO)); // dx·ox + dy·oy
-			__m128d useT = _mm_and_pd(foot, _mm_and_pd(_mm_cmpgt_sd(d2, R), _mm_cmpgt_sd(s, zero)));
-			__m128d T = _mm_and_pd(O, _mm_unpacklo_pd(useT, useT)); // tx ty
-			__m128d TDN = _mm_mul_pd(_mm_sub_pd(T, D), N);
-			__m128d d = _mm_add_sd(TDN, _mm_unpackhi_pd(TDN, TDN));
-			bad = _mm_or_pd(bad, _mm_or_pd(_mm_cmpge_sd(d, cc), _mm_cmple_sd(d, nc)));
-			__m128d qd = _mm_div_sd(d, cc);
-			__m128d t = _mm_sub_sd(one, _mm_mul_sd(qd, qd));
-			__m128d w = _mm_mul_sd(_mm_mul_sd(pw, t), t);
-			__m128d WN = _mm_mul_pd(_mm_unpacklo_pd(w, w), N); // w·nx w·ny
-			__m128d PTN = _mm_mul_pd(_mm_sub_pd(P, T), N);
-			__m128d pn = _mm_add_sd(PTN, _mm_unpackhi_pd(PTN, PTN));
-			__m128d Bm = _mm_unpacklo_pd(bad, bad);
-			__m128d WNy = _mm_unpackhi_pd(WN, WN);
-			A = _mm_add_pd(A, _mm_andnot_pd(Bm, _mm_mul_pd(_mm_unpacklo_pd(WN, WN), N)));
-			B = _mm_add_pd(B, _mm_andnot_pd(Bm, _mm_mul_pd(WN, _mm_unpacklo_pd(pn, pn))));
-			V = _mm_add_pd(V, _mm_andnot_pd(Bm, _mm_unpacklo_pd(_mm_mul_sd(WNy, _mm_unpackhi_pd(N, N)), w)));
+			__m128d l0 = _mm_loadu_pd(p), l1 = _mm_loadu_pd(p + 2), l2 = _mm_loadu_pd(p + 4), l3 = _mm_loadu_pd(p + 6), l4 = _mm_loadu_pd(p + 8);
+			__m128d X = _mm_shuffle_pd(l0, l2, 2), Y = _mm_shuffle_pd(l0, l3, 1);
+			__m128d NX = _mm_shuffle_pd(l1, l3, 2), NY = _mm_shuffle_pd(l1, l4, 1), W = _mm_shuffle_pd(l2, l4, 2);
+			__m128d DX = _mm_sub_pd(X, vcx), DY = _mm_sub_pd(Y, vcy);
+			__m128d D2 = _mm_add_pd(_mm_mul_pd(DX, DX), _mm_mul_pd(DY, DY));
+			__m128d bad = _mm_or_pd(_mm_cmpgt_pd(D2, L), _mm_cmplt_pd(D2, four));
+			__m128d S = _mm_add_pd(_mm_mul_pd(DX, vox), _mm_mul_pd(DY, voy));
+			__m128d useT = _mm_and_pd(foot, _mm_and_pd(_mm_cmpgt_pd(D2, R), _mm_cmpgt_pd(S, zero)));
+			__m128d TX = _mm_and_pd(vox, useT), TY = _mm_and_pd(voy, useT);
+			__m128d d = _mm_add_pd(_mm_mul_pd(_mm_sub_pd(TX, DX), NX), _mm_mul_pd(_mm_sub_pd(TY, DY), NY));
+			bad = _mm_or_pd(bad, _mm_or_pd(_mm_cmpge_pd(d, cc), _mm_cmple_pd(d, nc)));
+			__m128d qd = _mm_div_pd(d, cc);
+			__m128d t = _mm_sub_pd(one, _mm_mul_pd(qd, qd));
+			__m128d w = _mm_andnot_pd(bad, _mm_mul_pd(_mm_mul_pd(W, t), t));
+			__m128d WX = _mm_mul_pd(w, NX), WY = _mm_mul_pd(w, NY);
+			__m128d pn = _mm_add_pd(_mm_mul_pd(_mm_sub_pd(X, TX), NX), _mm_mul_pd(_mm_sub_pd(Y, TY), NY));
+			__m128d c00 = _mm_andnot_pd(bad, _mm_mul_pd(WX, NX)), c01 = _mm_andnot_pd(bad, _mm_mul_pd(WX, NY));
+			__m128d c11 = _mm_andnot_pd(bad, _mm_mul_pd(WY, NY));
+			__m128d cb0 = _mm_andnot_pd(bad, _mm_mul_pd(WX, pn)), cb1 = _mm_andnot_pd(bad, _mm_mul_pd(WY, pn));
+			A = _mm_add_pd(A, _mm_unpacklo_pd(c00, c01));
+			A = _mm_add_pd(A, _mm_unpackhi_pd(c00, c01));
+			B = _mm_add_pd(B, _mm_unpacklo_pd(cb0, cb1));
+			B = _mm_add_pd(B, _mm_unpackhi_pd(cb0, cb1));
+			V = _mm_add_pd(V, _mm_unpacklo_pd(c11, w));
+			V = _mm_add_pd(V, _mm_unpackhi_pd(c11, w));
 		}
-		_mm_storeu_pd(out, A);
-		_mm_storel_pd(out + 2, V);
-		_mm_storeu_pd(out + 3, B);
-		_mm_storeh_pd(out + 5, V);
-		return;
+		double o[6];
+		_mm_storeu_pd(o, A);
+		_mm_storeu_pd(o + 2, B);
+		_mm_storeu_pd(o + 4, V);
+		a00 = o[0];
+		a01 = o[1];
+		b0 = o[2];
+		b1 = o[3];
+		a11 = o[4];
+		ws = o[5];
 	}
 #endif
-	double a00 = 0, a01 = 0, a11 = 0, b0 = 0, b1 = 0, ws = 0;
-	for (long q = 0; q < np; q++) {
+	for (; q < np; q++) {
 		const double *p = pts + 5 * q;
 		double dx = p[0] - cx, dy = p[1] - cy;
 		double d2 = dx * dx + dy * dy;
@@ -557,6 +590,36 @@ static void bc_fit_sums(const double *pts, long np, double cx, double cy, double
 	out[3] = b0;
 	out[4] = b1;
 	out[5] = ws;
+}
+
+// bc_fit_gather lists symmetryFit's points: the pixels of [x0, x1]×[y0,
+// y1] (inclusive) of the n-wide edge plane e that are on an edge and whose
+// squared distance from (x, y) is within [2, rr2], in scan order, as five
+// float64 each (edgePt: x, y, and in float32 the normal −ey/m, ex/m and
+// the weight min(m, wcap)) into pts (room for the whole window and one
+// more); it returns their count. No branch on the pixels: each is
+// written, and counted when kept.
+static long bc_fit_gather(const float *e, const float *ex, const float *ey, int n, int x0, int y0, int x1, int y1,
+		double x, double y, double rr2, float wcap, double *pts) {
+	long k = 0;
+	for (int j = y0; j <= y1; j++) {
+		double dy = (double)j - y;
+		long row = (long)j * n;
+		for (int i = x0; i <= x1; i++) {
+			float m = e[row + i];
+			double dx = (double)i - x;
+			double d2 = dx * dx + dy * dy;
+			float inv = 1.0f / m;
+			double *p = pts + 5 * k;
+			p[0] = (double)i;
+			p[1] = (double)j;
+			p[2] = (double)(-ey[row + i] * inv);
+			p[3] = (double)(ex[row + i] * inv);
+			p[4] = (double)(m < wcap ? m : wcap);
+			k += (m != 0) & !(d2 > rr2) & !(d2 < 2);
+		}
+	}
+	return k;
 }
 
 // bc_above lists, row by row, the pixels k = y·n + x of the n-wide plane
@@ -856,6 +919,21 @@ func (vt *voter) edgeVotesC(roi, src image.Rectangle) error {
 		C.float(float32(1/vt.sat)), C.float(float32(vt.radii[0])), C.float(float32(vt.radii[1])),
 		(*C.float)(unsafe.Pointer(&acc[0][0])), (*C.float)(unsafe.Pointer(&acc[1][0])), simd)
 	return nil
+}
+
+// fitGather is bc_fit_gather over the window [x0, x1]×[y0, y1] about (x,
+// y): symmetryFit's points before any hidden ones are left out (in
+// vt.pts).
+func (vt *voter) fitGather(x0, y0, x1, y1 int, x, y, rr2 float64) []edgePt {
+	need := (x1-x0+1)*(y1-y0+1) + 1
+	if cap(vt.pts) < need {
+		vt.pts = make([]edgePt, need)
+	}
+	p := vt.pts[:cap(vt.pts)]
+	k := C.bc_fit_gather((*C.float)(unsafe.Pointer(&vt.edge[0])), (*C.float)(unsafe.Pointer(&vt.ex[0])), (*C.float)(unsafe.Pointer(&vt.ey[0])),
+		C.int(vt.n), C.int(x0), C.int(y0), C.int(x1), C.int(y1), C.double(x), C.double(y), C.double(rr2), C.float(float32(2*vt.sat)),
+		(*C.double)(unsafe.Pointer(&p[0])))
+	return p[:k]
 }
 
 // fitSIMD selects bc_fit_sums' vector loop where there is one (tests

@@ -21,30 +21,17 @@ func (vt *voter) symmetryFit(x, y, r, reach float64, foot func(x, y float64) (fl
 	if x0 < 1 || y0 < 1 || x1 >= n-1 || y1 >= n-1 {
 		return x, y, 0, false
 	}
-	pts := vt.pts[:0]
-	rr2 := rr * rr
-	for j := y0; j <= y1; j++ {
-		dy := float64(j) - y
-		row := j * n
-		for i := x0; i <= x1; i++ {
-			k := row + i
-			m := vt.edge[k]
-			if m == 0 {
-				continue
+	// (bc_fit_gather; the normal and weight are computed in float32 and
+	// kept in float64, exactly, as the fit uses them)
+	pts := vt.fitGather(x0, y0, x1, y1, x, y, rr*rr)
+	if hiddenAt != nil {
+		kept := pts[:0]
+		for _, p := range pts {
+			if !hiddenAt(p.x, p.y) {
+				kept = append(kept, p)
 			}
-			dx := float64(i) - x
-			d2 := dx*dx + dy*dy
-			if d2 > rr2 || d2 < 2 {
-				continue
-			}
-			if hiddenAt != nil && hiddenAt(float64(i), float64(j)) {
-				continue
-			}
-			inv := 1 / m
-			// the normal and weight are computed in float32 and kept in
-			// float64 (exactly), as the fit uses them
-			pts = append(pts, edgePt{x: float64(i), y: float64(j), nx: float64(-vt.ey[k] * inv), ny: float64(vt.ex[k] * inv), w: float64(min(m, float32(2*vt.sat)))})
 		}
+		pts = kept
 	}
 	vt.pts = pts
 	cx, cy := x, y

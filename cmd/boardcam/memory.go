@@ -29,9 +29,11 @@ import (
 // own process leave them alone.
 var processLimits bool
 
-// daemonGCPercent is the daemon's GOGC: its live heap (about 11 MB of
-// vision's and the tracker's data, and the evidence JPEGs, ≤
-// evidence.buffer_mb) is mostly pointer-free bytes, cheap to mark, so
+// daemonGCPercent is the daemon's GOGC: its live heap (about 11–14 MB of
+// vision's and the tracker's data; the evidence JPEGs, ≤
+// evidence.buffer_mb, only with evidence.replay_in_memory or an evidence
+// directory in memory: by default they are on disk) is mostly
+// pointer-free bytes, cheap to mark, so
 // collecting at 25% growth costs little CPU (one cycle every second or
 // two on the demo) and keeps 4–5 MB less resident than 50%.
 const daemonGCPercent = 25

@@ -249,7 +249,7 @@ func TestPictureConvertsAsNext(t *testing.T) {
 				n := 0
 				defer func() {
 					if !t.Failed() {
-						for k := max(0, n-3); k < n; k++ {
+						for k := checked; k < n; k++ {
 							check(k)
 						}
 						if checked != n || n == 0 {
