@@ -17,7 +17,7 @@ late = "--late" in sys.argv
 off = k // 2 if late else 0
 os.makedirs(out, exist_ok=True)
 for f in sorted(os.listdir(src)):
-    if not (f.startswith("i") and f.endswith(".json")):
+    if not (f.startswith("i") and f.endswith(".json")) or f == "index.json":
         continue
     d = json.load(open(os.path.join(src, f)))
     name = f[:-5]

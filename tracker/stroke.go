@@ -214,6 +214,7 @@ func (tk *Tracker) handOnBaseLine(since float64) (board.Vec, bool) {
 func (tk *Tracker) checkStruck() bool {
 	var buf [nTracks]int
 	for _, i := range tk.struckFirstAll(buf[:0]) {
+		tk.unplaced = unplacedNote{}
 		if tk.checkStruckBy(i) {
 			return true
 		}
@@ -232,8 +233,8 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 		return false
 	}
 	s := &tk.tracks[idxS]
-	if s.state == Moving && s.seen && s.misses == 0 && len(s.hist) > 0 && s.hist[0].t < tr.hist[tr.moveStart].t {
-		return false // the striker is in plain view: checkFlick decides
+	if s.state == Moving && s.seen && s.misses == 0 && len(s.hist) > 0 && s.hist[0].t < tr.hist[tr.moveStart].t && !tk.unplacedStrike(i) {
+		return false // the striker is in plain view: checkFlick decides (but see unplaced.go)
 	}
 	n := ms.v0.Unit()
 	vw := ms.v0.Len()
@@ -257,6 +258,9 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 		}
 	}
 	seen := known
+	if !known && tk.unplaced.ok {
+		start, known = tk.unplaced.start, true // its own way, traced back (unplaced.go)
+	}
 	if !known {
 		// Where a hand was over a base line just now: the hand that
 		// flicked stays behind the striker's place for a moment.
@@ -334,6 +338,7 @@ func (tk *Tracker) checkStruckBy(i int) bool {
 	} else {
 		tk.markStart(false, startTracedSigma)
 	}
+	tk.noteUnplaced(side)
 	// The touch that set the first disc moving is the striker's.
 	if tr.onsetPending {
 		tr.onsetPending, tr.onsetKnown, tr.onsetT = false, true, tOn

@@ -54,6 +54,9 @@ type Tracker struct {
 	// discs first seen moving in a stroke (see newcomer.go)
 	newArr arrivals
 
+	// the striker that struck, never seen at its place (see unplaced.go)
+	unplaced unplacedNote
+
 	// output
 	eventQueue
 	pieces []Piece

@@ -62,7 +62,10 @@ frames as it would there, the same frames every run and on every machine),
 on the wall clock, boardcam run --speed N: what this machine loses under
 its load, a measurement, not repeatable; --jobs 4 suits them, they mostly
 wait), a comma-separated list, or "all". Dropped frames reach the daemon
-exactly as a slow computer's do.
+exactly as a slow computer's do. Other phases and seeds, never in "all":
+"fpsN+S" (an N fps camera whose first frame is the clip's frame S),
+"randomP/S" (P % at random, seed S), "burst@P" (the 0.4 s from P s into
+each 2 s).
 Each run must end right (the truth's events, score and fouls) or hold the
 decisions it could not establish for the umpire, with a reason; the table
 counts clips right, held and wrong, and the truth's strokes that lost

@@ -44,6 +44,10 @@ type removal struct {
 	// later (the clip's odd frames at 30 fps, frames 2, 6, 10 … at 60):
 	// what happens between a camera's frames depends on where they fall.
 	late bool
+	// phase, when phased, is the clip's frame the slower camera's first
+	// frame is (eval_phases.go: fpsN+S).
+	phase  int
+	phased bool
 	// slow, instead, plays the clip at its frame rate on a modelled
 	// computer that many times slower than the one the analysis costs
 	// were measured on (boardcam run --slow-cpu; daemon.SlowCPU): the
@@ -101,7 +105,7 @@ func findRemoval(name string) (removal, bool) {
 			return r, true
 		}
 	}
-	return removal{}, false
+	return parsedRemoval(name)
 }
 
 func removalNames() []string {
@@ -415,6 +419,13 @@ func playRemoved(ctx context.Context, c clipRun, r removal, src daemon.Source) (
 		skip := 0
 		if r.late {
 			skip = k / 2
+		}
+		if r.phased {
+			if r.phase >= k {
+				out.Skipped = fmt.Sprintf("frame %d is not within the first %d", r.phase, k)
+				return out
+			}
+			skip = r.phase
 		}
 		d.Source = &everyKth{Source: src, k: k, skip: skip}
 		gone = func(i int64) bool { return i%int64(k) != int64(skip) }
