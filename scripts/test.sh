@@ -14,7 +14,8 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 # With each stage's CPU time (user+sys of the processes it waited for, in
 # /proc/$$/stat's cutime and cstime, clock ticks): the figure a loaded
 # machine does not inflate. The arm64 job runs beside go test; its CPU
-# counts in the stage that waits for it (its own line).
+# counts in the stage during which it ends (the shell reaps it then):
+# go test's when it ends first (dist/arm64.log has its qemu tests' CPU).
 T0=$SECONDS
 stage_name="" stage_t0=0 stage_cpu0=0 stage_times=""
 children_cpu() { # CPU ticks of this shell's finished children

@@ -82,7 +82,7 @@ func (vt *voter) symmetryFitRef(x, y, r, reach float64, foot func(x, y float64) 
 				continue
 			}
 			t := 1 - float64((d/c)*(d/c))
-			w := float64(p.w) * t * t
+			w := float64(float64(p.w) * t * t)
 			a00 += float64(w * nx * nx)
 			a01 += float64(w * nx * ny)
 			a11 += float64(w * ny * ny)

@@ -229,6 +229,19 @@ func TestVideoMatchesOpenCV(t *testing.T) {
 	if v.Frames() != 5 || v.Info().Width != want.Cols() {
 		t.Errorf("Frames %d, Info %+v", v.Frames(), v.Info())
 	}
+	// Skip: the frames skipped are counted, the next one read is OpenCV's
+	for i := 0; i < 3; i++ {
+		if !v.Skip() || !vc.Read(&want) {
+			t.Fatalf("frame %d: not skipped (%v)", 5+i, v.Err())
+		}
+	}
+	if !v.Read(&got) || !vc.Read(&want) {
+		t.Fatalf("frame 8: not read after skipping (%v)", v.Err())
+	}
+	sameMat(t, "frame after skipping", got, want)
+	if v.Frames() != 9 {
+		t.Errorf("Frames %d after 5 read, 3 skipped, 1 read", v.Frames())
+	}
 	if _, err := OpenVideo(filepath.Join(t.TempDir(), "none.mp4")); err == nil {
 		t.Error("a missing video opened")
 	}

@@ -60,6 +60,23 @@ func (v *Video) Read(m *gocv.Mat) bool {
 	return true
 }
 
+// Skip decodes the next frame without converting it to BGR (a frame the
+// caller does not look at: the decoder needs every frame, the conversion
+// is spared); false at the end of the video or on an error, as Read.
+func (v *Video) Skip() bool {
+	if v.err != nil {
+		return false
+	}
+	if err := v.v.Skip(); err != nil {
+		if !errors.Is(err, io.EOF) {
+			v.err = err
+		}
+		return false
+	}
+	v.read++
+	return true
+}
+
 // Frames is the number of frames read so far.
 func (v *Video) Frames() int { return v.read }
 
