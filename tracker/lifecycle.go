@@ -541,6 +541,7 @@ func (tk *Tracker) settle(i int, w []obs) {
 			tk.emit(e)
 		}
 	}
+	tk.noteStrokeless(i, p)
 	if tr.placedFlag {
 		tr.state = Placed
 	}

@@ -57,6 +57,9 @@ type Tracker struct {
 	// the striker that struck, never seen at its place (see unplaced.go)
 	unplaced unplacedNote
 
+	// discs come to rest elsewhere with no stroke and no hand (see strokeless.go)
+	strokeless strokelessLog
+
 	// output
 	eventQueue
 	pieces []Piece
@@ -403,6 +406,7 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 	} else {
 		tk.inStroke()
 	}
+	tk.sayStrokeless(false)
 	if !tk.renumbered && !tk.strokeSeen && tk.t-tk.firstT >= tk.cfg.InitTime {
 		tk.renumber()
 	}
@@ -418,6 +422,7 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 // said now (see sayLostAtEnd).
 func (tk *Tracker) Flush() []events.Event {
 	tk.out = tk.out[:0]
+	tk.sayStrokeless(true)
 	tk.sayLostAtEnd()
 	tk.release(true)
 	return tk.out
