@@ -541,7 +541,7 @@ func (tk *Tracker) settle(i int, w []obs) {
 			tk.emit(e)
 		}
 	}
-	tk.noteStrokeless(i, p)
+	tk.noteStrokeless(i, p, w)
 	if tr.placedFlag {
 		tr.state = Placed
 	}

@@ -44,6 +44,7 @@ const strokelessWait = 1.0
 // stroke and no hand seen.
 type strokelessMove struct {
 	id            string
+	arrived       bool // never seen before: from is not known
 	from, to      board.Vec
 	frame0, frame int
 }
@@ -55,9 +56,13 @@ type strokelessLog struct {
 }
 
 // noteStrokeless is settle's: track i, outside a stroke, came to rest at p.
-func (tk *Tracker) noteStrokeless(i int, p board.Vec) {
+func (tk *Tracker) noteStrokeless(i int, p board.Vec, w []obs) {
 	tr := &tk.tracks[i]
-	if tk.stroke != nil || !tr.hasAnchor || tr.placedFlag || tk.pendingEvent(tr.placedSeq) != nil {
+	if tk.stroke != nil || tr.placedFlag || tk.pendingEvent(tr.placedSeq) != nil {
+		return
+	}
+	if !tr.hasAnchor {
+		tk.noteStrikerArrived(i, p, w)
 		return
 	}
 	d := p.Dist(tr.anchor)
@@ -104,6 +109,12 @@ func (tk *Tracker) sayStrokeless(final bool) {
 	}
 	var ds []events.Doubt
 	for _, m := range l.moves {
+		if m.arrived {
+			ds = append(ds, events.Doubt{Kind: events.DoubtStartUnseen, Frames: [2]int{m.frame0, m.frame}, IDs: []string{m.id},
+				Reason: fmt.Sprintf("%s, with no place known where it lay before, was seen from frame %d and came to rest at (%.0f, %.0f) mm at frame %d, off every base line, while no stroke was seen and no hand was seen near it: a stroke may have been missed",
+					m.id, m.frame0, m.to.X, m.to.Y, m.frame)})
+			continue
+		}
 		ds = append(ds, events.Doubt{Kind: events.DoubtStartUnseen, Frames: [2]int{m.frame0, m.frame}, IDs: []string{m.id},
 			Reason: fmt.Sprintf("%s moved %.0f mm, from (%.0f, %.0f) to (%.0f, %.0f) mm, between frames %d and %d while no stroke was seen and no hand was seen near it: a stroke may have been missed",
 				m.id, m.to.Dist(m.from), m.from.X, m.from.Y, m.to.X, m.to.Y, m.frame0, m.frame)})
@@ -119,4 +130,35 @@ func (tk *Tracker) sayStrokeless(final bool) {
 	}
 	l.moves = l.moves[:0]
 	tk.emit(events.Event{Type: events.StrokeEnd, T: tk.t, Pieces: tk.restPieces(), Doubts: ds})
+}
+
+// arrivedWait (s): the striker must turn up this long after the opening
+// (InitTime), with no hand near where it rests for this long before its
+// first sighting there.
+const arrivedWait = 1.0
+
+// noteStrikerArrived is noteStrokeless's for the striker never seen
+// before (no place it lay): first seen after the opening (InitTime + arrivedWait), it
+// came to rest at p off every base-line area with no hand seen near it
+// since arrivedWait before the sightings it settled on (w). Players put the striker down on a
+// base line, by hand; one that turns up elsewhere by itself was struck in
+// a stroke the camera did not see (missed at its place and in its flight).
+func (tk *Tracker) noteStrikerArrived(i int, p board.Vec, w []obs) {
+	tr := &tk.tracks[i]
+	if i != idxS || !math.IsInf(tr.unseenBefore, 1) || tk.t-tk.firstT <= tk.cfg.InitTime+arrivedWait {
+		return
+	}
+	if _, ok := tk.g.BaseLineSide(p, tr.r+10); ok {
+		return
+	}
+	first := tk.t
+	if len(w) > 0 {
+		first = w[0].t
+	}
+	if tk.hands.near(p, tr.r+40, first-arrivedWait) {
+		return
+	}
+	tk.strokeless.moves = append(tk.strokeless.moves, strokelessMove{id: tr.id, arrived: true, to: p,
+		frame0: tk.frameOf(first), frame: tk.frame})
+	tk.strokeless.lastT = tk.t
 }
