@@ -31,7 +31,9 @@ import (
 // seat whose turn it was (referee.unseenStroke), with what was seen
 // pocketed or off the board as its best guess; it is never applied alone.
 //
-// Only moves longer than a disc's diameter count (shorter ones are the
+// The striker counts only when it came to rest off every base-line area
+// (it is put down on a base line for the next stroke, by a hand the camera
+// may not see). Only moves longer than a disc's diameter count (shorter ones are the
 // detector's, or a nudge the next stroke's accounting sees), and only with
 // hands watched at all (handGrid: no hand mask, no rule).
 
@@ -68,6 +70,11 @@ func (tk *Tracker) noteStrokeless(i int, p board.Vec, w []obs) {
 	d := p.Dist(tr.anchor)
 	if d <= math.Max(tk.cfg.MovedMM, 2*tr.r) {
 		return
+	}
+	if i == idxS {
+		if _, ok := tk.g.BaseLineSide(p, tr.r+10); ok {
+			return // put down on a base line: players carry the striker there
+		}
 	}
 	since := tr.motionT - 0.5
 	if tk.hands.near(tr.anchor, tr.r+40, since) || tk.hands.near(p, tr.r+40, since) {
