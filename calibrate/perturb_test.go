@@ -157,22 +157,8 @@ func TestPerturbedRealBoards(t *testing.T) {
 		}
 		img.Close()
 	}
-	var names []string
-	for k := range byPert {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		t.Logf("%-26s %v", k, *byPert[k])
-	}
-	var fams []string
-	for k := range byFamily {
-		fams = append(fams, k)
-	}
-	sort.Strings(fams)
-	for _, k := range fams {
-		t.Logf("family %-10s %v", k, *byFamily[k])
-	}
+	logOutcomes(t, "%-26s %v", byPert)
+	logOutcomes(t, "family %-10s %v", byFamily)
 	t.Logf("all: %v", total)
 	if total.found+total.refused+total.wrong == 0 {
 		t.Fatal("no perturbed view checked")
@@ -201,4 +187,17 @@ func perturbMayRefuse(view string) bool {
 		}
 	}
 	return false
+}
+
+// logOutcomes logs each key's outcome in the keys' order.
+func logOutcomes(t *testing.T, format string, by map[string]*perturbOutcome) {
+	t.Helper()
+	var keys []string
+	for k := range by {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		t.Logf(format, k, *by[k])
+	}
 }

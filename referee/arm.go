@@ -34,6 +34,7 @@ func (r *Referee) armFouls(s *stroke) []Call {
 			part = a.Part
 		}
 		var margin *float64
+		uncertain := false
 		reason := fmt.Sprintf("the %s of %s crossed the diagonal foul line while striking", part, s.seat)
 		if a.MM != nil {
 			p := a.MM.Vec()
@@ -56,8 +57,15 @@ func (r *Referee) armFouls(s *stroke) []Call {
 				continue
 			}
 			reason = fmt.Sprintf("the %s of %s went %.1f mm beyond the %s while striking", part, s.seat, beyond, ev.Marking)
+			if beyond < a.SigmaMM {
+				// The camera's hand mask may reach further than the
+				// hand (SigmaMM): a hand up to the line, not over it,
+				// reads the same. Held for the umpire.
+				uncertain = true
+				reason += fmt.Sprintf(" — within the %.1f mm the camera's hand mask may reach beyond the hand: it may only have come up to the line; offered to the umpire, not applied", a.SigmaMM)
+			}
 		}
-		if c, ok := r.newCall(rules.FoulHandOverFoulLine, s.seat, a, reason, ev, margin, false); ok {
+		if c, ok := r.newCall(rules.FoulHandOverFoulLine, s.seat, a, reason, ev, margin, uncertain); ok {
 			return []Call{c}
 		}
 	}

@@ -475,3 +475,27 @@ func TestMovedAfterLostIsHeld(t *testing.T) {
 		t.Errorf("moved after lost: %s", dump(ds))
 	}
 }
+
+// An arm event whose point lies less far beyond the foul line than the
+// camera's hand mask may reach beyond the hand (SigmaMM) does not show a
+// crossing: a hand up to the line reads the same. The call is offered to
+// the umpire with the reason, never applied; further beyond, it stands.
+func TestArmWithinMaskReach(t *testing.T) {
+	// 6.4 mm beyond S's SE diagonal, over the drawn arrow (152.5 to 419.5).
+	at := func(d float64) board.Vec {
+		return board.V(330/math.Sqrt2+d/math.Sqrt2, 330/math.Sqrt2-d/math.Sqrt2)
+	}
+	arm := func(d, sigma float64) []events.Event {
+		a := events.Event{Type: events.ArmOverFoulLine, Frame: 10, T: 10.0 / 60, Side: events.SidePtr(board.S), Part: events.PartArm, MM: events.MMPtr(at(d)), SigmaMM: sigma}
+		return []events.Event{startAt(10, board.S, 0, baseY), a, crossed(11, board.S), end(40)}
+	}
+	d := only(t, judge(t, exact(t, "icf"), midBoard("icf"), arm(6.4, 10.3)))
+	c := findCall(t, d, rules.FoulHandOverFoulLine)
+	if c.Status != referee.Offered || !c.LowConfidence || !strings.Contains(c.Reason, "hand mask") || !d.Pending() {
+		t.Errorf("within the mask's reach: %s", dump([]referee.Decision{d}))
+	}
+	d = only(t, judge(t, exact(t, "icf"), midBoard("icf"), arm(17, 10.3)))
+	if c := findCall(t, d, rules.FoulHandOverFoulLine); c.Status != referee.Applied {
+		t.Errorf("beyond the mask's reach: %s", dump([]referee.Decision{d}))
+	}
+}

@@ -25,3 +25,13 @@ type HandRegion struct {
 type HandRegions interface {
 	HandRegions() []HandRegion
 }
+
+// OcclusionReach is implemented by an [Occlusion] whose mask may reach
+// beyond the object it covers (vision's: blocks of about 6 mm or more on
+// the board, grown by one block for the hand's soft edge and shadow).
+// ReachMM is how far, in board mm, a point the mask calls hidden may lie
+// outside the hand or arm itself: a reading that puts a hand less than
+// that beyond a line does not show that it crossed it.
+type OcclusionReach interface {
+	ReachMM() float64
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/boardcam/boardcam/board"
+	"github.com/boardcam/boardcam/sight"
 )
 
 // The diagonal foul lines of a side run from the centre through the two
@@ -27,6 +28,10 @@ type armResult struct {
 	side  board.Side
 	hit   bool
 	p     board.Vec
+	// reach is how far the occlusion's mask may reach beyond the hand
+	// (sight.OcclusionReach; 0 when it does not say): a hit less than
+	// that beyond the line does not show that the hand crossed it.
+	reach float64
 }
 
 // armCache holds the probes and each side's last few readings.
@@ -79,6 +84,9 @@ func (a *armCache) read(tk *Tracker, s board.Side) armResult {
 	}
 	res := armResult{frame: tk.frame, t: tk.t, side: s}
 	if tk.occ != nil {
+		if or, ok := tk.occ.(sight.OcclusionReach); ok {
+			res.reach = or.ReachMM()
+		}
 		best := -1.0
 		for _, pr := range a.probes[s] {
 			if pr.beyond <= best {
@@ -112,8 +120,9 @@ func (a *armCache) observe(tk *Tracker) {
 
 // beyond reports whether the hand or arm of side s was beyond its foul
 // lines at the flick (time tf): the last reading at or before tf, else
-// the first after it; and the probe furthest across.
-func (a *armCache) beyond(tk *Tracker, s board.Side, tf float64) (bool, board.Vec) {
+// the first after it; the probe furthest across, and how far the mask
+// may reach beyond the hand (armResult.reach).
+func (a *armCache) beyond(tk *Tracker, s board.Side, tf float64) (bool, board.Vec, float64) {
 	a.read(tk, s)
 	var before, after *armResult
 	for k := range a.last[s] {
@@ -131,9 +140,9 @@ func (a *armCache) beyond(tk *Tracker, s board.Side, tf float64) (bool, board.Ve
 	}
 	switch {
 	case before != nil:
-		return before.hit, before.p
+		return before.hit, before.p, before.reach
 	case after != nil:
-		return after.hit, after.p
+		return after.hit, after.p, after.reach
 	}
-	return false, board.Vec{}
+	return false, board.Vec{}, 0
 }

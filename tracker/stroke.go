@@ -805,8 +805,10 @@ func (tk *Tracker) beginStroke(side board.Side, start board.Vec, tf float64, k i
 	tk.forgetFlicks()
 	st.startN = 1
 	st.startSeq = tk.emit(events.Event{Type: events.StrokeStart, T: tf, Side: events.SidePtr(side), StrikerMM: events.MMPtr(start)})
-	if hit, p := tk.armCache.beyond(tk, side, tf); hit {
-		st.armSeq = tk.emit(events.Event{Type: events.ArmOverFoulLine, T: tf, Side: events.SidePtr(side), MM: events.MMPtr(p)})
+	if hit, p, reach := tk.armCache.beyond(tk, side, tf); hit {
+		// SigmaMM: the mask's reach beyond the hand (the referee holds a
+		// crossing less than that beyond the line).
+		st.armSeq = tk.emit(events.Event{Type: events.ArmOverFoulLine, T: tf, Side: events.SidePtr(side), MM: events.MMPtr(p), SigmaMM: reach})
 	}
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]

@@ -169,6 +169,18 @@ type handMask struct {
 
 var _ sight.HandRegions = (*handMask)(nil)
 
+var _ sight.OcclusionReach = (*handMask)(nil)
+
+// ReachMM implements sight.OcclusionReach: the mask is grown by one block
+// beyond the blocks found foreign, and a block is found foreign when part
+// of it (about half, on a light surface) is covered: a hidden point may
+// lie up to about a block and a half outside the hand.
+func (m *handMask) ReachMM() float64 { return handReachBlocks * m.bs }
+
+// handReachBlocks is how far, in blocks, the mask may reach beyond the
+// hand (see ReachMM).
+const handReachBlocks = 1.5
+
 // Hidden implements Occlusion: the share of the disc (c, r) covered by a
 // hand, sampled at its centre and on two rings.
 func (m *handMask) Hidden(c board.Vec, r float64) float64 {

@@ -18,15 +18,7 @@ import (
 // The same bytes as OpenCV's VideoCapture: the first 30 frames of five
 // clips; FRAMES_ALL=1 every frame of every clip.
 func TestMatchesOpenCV(t *testing.T) {
-	clips := []string{"demo", "placement-both-lines", "arm-foul", "camera-knock", "break"}
-	for i, c := range clips {
-		clips[i] = "../../testdata/videos/" + c + ".mp4"
-	}
-	limit := 30
-	if os.Getenv("FRAMES_ALL") != "" {
-		clips, _ = filepath.Glob("../../testdata/videos/*.mp4")
-		limit = -1
-	}
+	clips, limit := framesClips("demo", "placement-both-lines", "arm-foul", "camera-knock", "break")
 	for _, clip := range clips {
 		t.Run(filepath.Base(clip), func(t *testing.T) {
 			vc, err := gocv.VideoCaptureFile(clip)
@@ -180,15 +172,7 @@ func TestSkip(t *testing.T) {
 // copied once (as the daemon's queue does); FRAMES_ALL=1 every frame of
 // every clip.
 func TestPictureConvertsAsNext(t *testing.T) {
-	clips := []string{"demo", "break", "arm-foul"}
-	for i, c := range clips {
-		clips[i] = "../../testdata/videos/" + c + ".mp4"
-	}
-	limit := 30
-	if os.Getenv("FRAMES_ALL") != "" {
-		clips, _ = filepath.Glob("../../testdata/videos/*.mp4")
-		limit = -1
-	}
+	clips, limit := framesClips("demo", "break", "arm-foul")
 	for _, clip := range clips {
 		for _, viaFormat := range []bool{false, true} {
 			if viaFormat && !strings.HasSuffix(clip, "demo.mp4") {
@@ -284,4 +268,18 @@ func TestPictureConvertsAsNext(t *testing.T) {
 func mustPTS(v *libav.Video) time.Duration {
 	p, _ := v.PTS()
 	return p
+}
+
+// framesClips gives the corpus clips named and how many of their first
+// frames a test compares (30); with FRAMES_ALL=1 every clip of the corpus
+// and every frame (limit -1).
+func framesClips(names ...string) (clips []string, limit int) {
+	if os.Getenv("FRAMES_ALL") != "" {
+		clips, _ = filepath.Glob("../../testdata/videos/*.mp4")
+		return clips, -1
+	}
+	for _, c := range names {
+		clips = append(clips, "../../testdata/videos/"+c+".mp4")
+	}
+	return clips, 30
 }

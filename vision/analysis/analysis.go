@@ -360,6 +360,15 @@ func (t turnedOcclusion) Hidden(c board.Vec, r float64) float64 {
 	return t.o.Hidden(board.ToLocal(t.s, c), r)
 }
 
+// ReachMM passes on the mask's reach (sight.OcclusionReach), 0 when the
+// occlusion does not say.
+func (t turnedOcclusion) ReachMM() float64 {
+	if r, ok := t.o.(sight.OcclusionReach); ok {
+		return r.ReachMM()
+	}
+	return 0
+}
+
 // turned returns cal with the board frame turned by k quarter turns.
 func turned(cal *calibrate.Calibration, k int) *calibrate.Calibration {
 	if cal == nil || k == 0 {
