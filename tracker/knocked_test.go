@@ -255,21 +255,8 @@ func TestStrikerKnockedUnseen(t *testing.T) {
 			[]string{"each partly hidden", "W2, lying on that line at (260, -200) mm, was seen sliding away from there at frame 47"}, "S -"},
 	} {
 		evs := c.sc.play(t)
-		inTimeOrder(t, evs)
-		var starts, ends, pocketed []events.Event
-		for _, e := range evs {
-			if err := e.Validate(); err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			switch e.Type {
-			case events.StrokeStart:
-				starts = append(starts, e)
-			case events.StrokeEnd:
-				ends = append(ends, e)
-			case events.Pocketed:
-				pocketed = append(pocketed, e)
-			}
-		}
+		by := checkedByType(t, c.name, evs)
+		starts, ends, pocketed := by[events.StrokeStart], by[events.StrokeEnd], by[events.Pocketed]
 		if len(starts) != 1 || len(ends) != 1 {
 			t.Errorf("%s: %d stroke starts and %d ends, want one each: %v", c.name, len(starts), len(ends), evs)
 			continue

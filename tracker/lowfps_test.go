@@ -289,6 +289,26 @@ func inTimeOrder(t *testing.T, evs []events.Event) {
 	}
 }
 
+// checkedByType checks that every event is valid and that they come in
+// time order, and groups them by type; label (a case's name, or "")
+// begins each error.
+func checkedByType(t *testing.T, label string, evs []events.Event) map[events.Type][]events.Event {
+	t.Helper()
+	inTimeOrder(t, evs)
+	by := map[events.Type][]events.Event{}
+	for _, e := range evs {
+		if err := e.Validate(); err != nil {
+			if label != "" {
+				t.Errorf("%s: %v", label, err)
+			} else {
+				t.Error(err)
+			}
+		}
+		by[e.Type] = append(by[e.Type], e)
+	}
+	return by
+}
+
 // strokeEnds returns the stroke_end events among evs.
 func strokeEnds(evs []events.Event) []events.Event {
 	var ends []events.Event

@@ -86,21 +86,8 @@ func TestSlowStrikerFirstSeenFar(t *testing.T) {
 		})
 	}
 	evs := run(0)
-	var starts, ends, pocketed []events.Event
-	inTimeOrder(t, evs)
-	for _, e := range evs {
-		if err := e.Validate(); err != nil {
-			t.Error(err)
-		}
-		switch e.Type {
-		case events.StrokeStart:
-			starts = append(starts, e)
-		case events.StrokeEnd:
-			ends = append(ends, e)
-		case events.Pocketed:
-			pocketed = append(pocketed, e)
-		}
-	}
+	by := checkedByType(t, "", evs)
+	starts, ends, pocketed := by[events.StrokeStart], by[events.StrokeEnd], by[events.Pocketed]
 	if len(starts) != 1 || len(ends) != 1 {
 		t.Fatalf("the striker struck from its place, first seen 217 mm on: %d stroke starts and %d ends, want one each: %v", len(starts), len(ends), evs)
 	}

@@ -76,19 +76,11 @@ func TestStrokelessChangeHeld(t *testing.T) {
 		{"the striker never seen before, at rest mid-board", strokelessScene{to: mid, unseenAtPlace: true}, []string{"S, with no place known where it lay before, was seen from frame 60", "off every base line", "a stroke may have been missed"}},
 	} {
 		evs := c.sc.play(t)
-		inTimeOrder(t, evs)
-		var ends []events.Event
-		for _, e := range evs {
-			if err := e.Validate(); err != nil {
-				t.Errorf("%s: %v", c.name, err)
-			}
-			switch e.Type {
-			case events.StrokeStart, events.Moved:
-				t.Errorf("%s: unexpected %v", c.name, e)
-			case events.StrokeEnd:
-				ends = append(ends, e)
-			}
+		by := checkedByType(t, c.name, evs)
+		for _, e := range append(by[events.StrokeStart], by[events.Moved]...) {
+			t.Errorf("%s: unexpected %v", c.name, e)
 		}
+		ends := by[events.StrokeEnd]
 		if len(ends) != 1 {
 			t.Errorf("%s: %d stroke ends, want one: %v", c.name, len(ends), evs)
 			continue

@@ -87,19 +87,8 @@ func TestStrikerNeverSeenAtPlaceStrikes(t *testing.T) {
 		})
 	}
 	evs := run(false)
-	inTimeOrder(t, evs)
-	var starts, ends []events.Event
-	for _, e := range evs {
-		if err := e.Validate(); err != nil {
-			t.Error(err)
-		}
-		switch e.Type {
-		case events.StrokeStart:
-			starts = append(starts, e)
-		case events.StrokeEnd:
-			ends = append(ends, e)
-		}
-	}
+	by := checkedByType(t, "", evs)
+	starts, ends := by[events.StrokeStart], by[events.StrokeEnd]
 	if len(starts) != 1 || len(ends) != 1 {
 		t.Fatalf("the striker never seen at its place strikes the man: %d stroke starts and %d ends, want one each: %v", len(starts), len(ends), evs)
 	}

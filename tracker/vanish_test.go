@@ -53,21 +53,11 @@ func TestStrokeBetweenTwoFrames(t *testing.T) {
 	}
 
 	evs := run(0, false)
-	var ends, pocketed []events.Event
-	inTimeOrder(t, evs)
-	for _, e := range evs {
-		if err := e.Validate(); err != nil {
-			t.Error(err)
-		}
-		switch e.Type {
-		case events.StrokeStart:
-			t.Errorf("nothing was seen moving: want no stroke_start, got %v", e)
-		case events.StrokeEnd:
-			ends = append(ends, e)
-		case events.Pocketed:
-			pocketed = append(pocketed, e)
-		}
+	by := checkedByType(t, "", evs)
+	for _, e := range by[events.StrokeStart] {
+		t.Errorf("nothing was seen moving: want no stroke_start, got %v", e)
 	}
+	ends, pocketed := by[events.StrokeEnd], by[events.Pocketed]
 	if len(ends) != 1 {
 		t.Fatalf("the striker and the man by NE vanished between two frames: %d stroke ends, want one: %v", len(ends), evs)
 	}
