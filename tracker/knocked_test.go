@@ -60,15 +60,20 @@ const (
 	knockDecel = 1177.0
 )
 
+// manByNE is where a man lies 60 mm short of the NE pocket's centre, on
+// the line from at: a striker sent from at knocks him in.
+func manByNE(at board.Vec) board.Vec {
+	pk := board.ICF().Pocket(board.NE).C
+	return pk.Add(at.Sub(pk).Unit().Scale(60))
+}
+
 // knockPlace is where the striker stands.
 func knockPlace() board.Vec { return board.V(100, board.ICF().BaseCircleY()) }
 
 // geometry returns the man's place and the striker's way (unit).
 func (sc knockScene) geometry() (man, dir board.Vec) {
-	g := board.ICF()
 	at := knockPlace()
-	pk := g.Pocket(board.NE).C
-	man = pk.Add(at.Sub(pk).Unit().Scale(60))
+	man = manByNE(at)
 	if sc.man {
 		man = board.V(260, -200)
 	}

@@ -100,8 +100,7 @@ func TestKnockedInBetweenFramesAtLowFPS(t *testing.T) {
 	)
 	g := board.ICF()
 	at := board.V(100, g.BaseCircleY())
-	pk := g.Pocket(board.NE).C
-	man := pk.Add(at.Sub(pk).Unit().Scale(60))
+	man := manByNE(at)
 	dir := man.Sub(at).Unit()
 	reach := man.Sub(at).Len() - 2*20.0 // where the striker touches him (about)
 	const v = 2500.0

@@ -27,8 +27,7 @@ func TestSlowStrikerFirstSeenFar(t *testing.T) {
 	)
 	g := board.ICF()
 	at := board.V(100, g.BaseCircleY())
-	pk := g.Pocket(board.NE).C
-	man := pk.Add(at.Sub(pk).Unit().Scale(60))
+	man := manByNE(at)
 	dir := man.Sub(at).Unit()
 	reach := man.Sub(at).Len() - 2*20.0
 	hand := scene.Hand{Owner: "S", Elbow: board.V(130, 642), Wrist: board.V(110, 372),
