@@ -40,12 +40,44 @@ static inline __m128i bc_px_v(const uint8_t *S, long sstep, const int16_t *w, in
 		ta = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a0), _mm_cvtsi32_si128((int)(a1 >> 8)));
 		tb = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)b0), _mm_cvtsi32_si128((int)(b1 >> 8)));
 	}
-	int32_t wa, wb;
-	memcpy(&wa, w, 4);
-	memcpy(&wb, w + 2, 4);
-	__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), _mm_set1_epi32(wa)),
-		_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), _mm_set1_epi32(wb)));
+	// the weights: (w0 w1) in every lane pair of wa, (w2 w3) of wb
+	__m128i wv = _mm_loadl_epi64((const __m128i *)w);
+	__m128i wa = _mm_shuffle_epi32(wv, 0x00), wb = _mm_shuffle_epi32(wv, 0x55);
+	__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), wa),
+		_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), wb));
 	return _mm_srai_epi32(_mm_add_epi32(s, _mm_set1_epi32(1 << 14)), 15);
+}
+
+// bc_geom is what bc_fast4 needs of the source image, set by bc_geom_of.
+typedef struct {
+	__m128i lim;  // (sw − 1, sh − 1) in each 32-bit lane's 16-bit halves
+	__m128i mul;  // (3, sstep): pmaddwd of a position with it is its offset
+	__m128i wide; // wideEnd in each lane
+	int ok;       // 0: the sizes do not fit 16 bits (bc_fast4 never used)
+} bc_geom;
+
+static inline bc_geom bc_geom_of(int sw, int sh, long sstep, long wideEnd) {
+	bc_geom g;
+	g.ok = sw >= 1 && sh >= 1 && sw <= 32767 && sh <= 32767 && sstep <= 32767 && (long)sh * sstep < (1L << 30);
+	g.lim = _mm_set1_epi32((int)(((uint32_t)(uint16_t)(sh - 1) << 16) | (uint16_t)(sw - 1)));
+	g.mul = _mm_set1_epi32((int)(((uint32_t)(uint16_t)sstep << 16) | 3u));
+	g.wide = _mm_set1_epi32(wideEnd < 0 ? 0 : (int)wideEnd);
+	return g;
+}
+
+// bc_fast4 takes four pixels' positions xy (the table's (sx, sy) pairs,
+// 16-bit) and, when all four take bc_remap_v's first path with 8-byte
+// loads (sx, sy inside [0, sw−1)×[0, sh−1), the offset below wideEnd),
+// writes their offsets sy·sstep + 3sx to off and returns 1; else 0 and
+// the caller takes them one by one.
+static inline int bc_fast4(__m128i xy, const bc_geom *g, int32_t off[4]) {
+	// signed 16-bit: 0 <= v < lim is (unsigned)v < lim for lim <= 32767
+	__m128i in = _mm_and_si128(_mm_cmpgt_epi16(xy, _mm_set1_epi16(-1)), _mm_cmpgt_epi16(g->lim, xy));
+	if (_mm_movemask_epi8(in) != 0xffff) return 0;
+	__m128i o = _mm_madd_epi16(xy, g->mul); // exact: |o| < sh·sstep < 2^30
+	if (_mm_movemask_epi8(_mm_cmpgt_epi32(g->wide, o)) != 0xffff) return 0;
+	_mm_storeu_si128((__m128i *)off, o);
+	return 1;
 }
 #endif
 
@@ -134,6 +166,9 @@ static void bc_remap8u3(const uint8_t *src, int sw, int sh, long sstep,
 		int x0, int y0, int x1, int y1, const int16_t *wtab, int simd) {
 	// an 8-byte load at the bottom tap stays inside the image below this
 	long wideEnd = (long)sh * sstep - 8 - sstep;
+#if defined(__SSE2__) && defined(__x86_64__)
+	const bc_geom g = bc_geom_of(sw, sh, sstep, wideEnd);
+#endif
 	for (int y = y0; y < y1; y++) {
 		if (simd) {
 			int x = x0;
@@ -142,10 +177,20 @@ static void bc_remap8u3(const uint8_t *src, int sw, int sh, long sstep,
 			// together, stored as 12 bytes
 			for (; x + 4 <= x1; x += 4) {
 				long k = (long)y * n + x;
-				__m128i b = _mm_packus_epi16(_mm_packs_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab),
-									bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab)),
-					_mm_packs_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 2, wtab),
-						bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 3, wtab)));
+				__m128i v0, v1, v2, v3;
+				int32_t off[4];
+				if (g.ok && bc_fast4(_mm_loadu_si128((const __m128i *)(m1 + 2 * k)), &g, off)) {
+					v0 = bc_px_v(src + off[0], sstep, wtab + 4 * (m2[k] & 1023), 1);
+					v1 = bc_px_v(src + off[1], sstep, wtab + 4 * (m2[k + 1] & 1023), 1);
+					v2 = bc_px_v(src + off[2], sstep, wtab + 4 * (m2[k + 2] & 1023), 1);
+					v3 = bc_px_v(src + off[3], sstep, wtab + 4 * (m2[k + 3] & 1023), 1);
+				} else {
+					v0 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab);
+					v1 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab);
+					v2 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 2, wtab);
+					v3 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 3, wtab);
+				}
+				__m128i b = _mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
 				// b: the four pixels' three bytes, each followed by one
 				// that is not a channel
 				uint64_t lo = (uint64_t)_mm_cvtsi128_si64(b), hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(b, b));
@@ -179,6 +224,9 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 		const int16_t *wtab, int simd) {
 	long wideEnd = (long)sh * sstep - 8 - sstep;
 	int n = 2 * nb;
+#if defined(__SSE2__)
+	const bc_geom g = bc_geom_of(sw, sh, sstep, wideEnd);
+#endif
 	for (int j = 0; j < nb; j++) {
 		for (int i = 0; i < nb; i++) {
 			long k = (long)(2 * j) * n + 2 * i;
@@ -188,10 +236,21 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 				// the four pixels' channels summed as 32-bit integers: each
 				// is in 0..255 (the weights sum to 2^15), so what packing
 				// to bytes and adding them gives
-				__m128i s = _mm_add_epi32(_mm_add_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab),
-								bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab)),
-					_mm_add_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab),
-						bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab)));
+				__m128i v0, v1, v2, v3;
+				int32_t off[4];
+				if (g.ok && bc_fast4(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(m1 + 2 * k)),
+								_mm_loadl_epi64((const __m128i *)(m1 + 2 * (k + n)))), &g, off)) {
+					v0 = bc_px_v(src + off[0], sstep, wtab + 4 * (m2[k] & 1023), 1);
+					v1 = bc_px_v(src + off[1], sstep, wtab + 4 * (m2[k + 1] & 1023), 1);
+					v2 = bc_px_v(src + off[2], sstep, wtab + 4 * (m2[k + n] & 1023), 1);
+					v3 = bc_px_v(src + off[3], sstep, wtab + 4 * (m2[k + n + 1] & 1023), 1);
+				} else {
+					v0 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab);
+					v1 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab);
+					v2 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab);
+					v3 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab);
+				}
+				__m128i s = _mm_add_epi32(_mm_add_epi32(v0, v1), _mm_add_epi32(v2, v3));
 				__m128 f = _mm_mul_ps(_mm_set1_ps(0.25f), _mm_cvtepi32_ps(s));
 				if (j < nb - 1 || i < nb - 1) {
 					_mm_storeu_ps(q, f); // the fourth is the next block's first, written next
