@@ -79,6 +79,11 @@ type Meta struct {
 	Due      *time.Time        `json:"due,omitempty"`
 	Hist     int               `json:"hist,omitempty"`
 	Decision *referee.Decision `json:"decision,omitempty"`
+	// Folded replaces the decision of the pending decision it names, held
+	// for the umpire, by Decision: the referee folded later evidence of the
+	// same stroke into it (referee.Decision.Folds): one question, every
+	// reason of both.
+	Folded string `json:"folded,omitempty"`
 	// Confirmed, Overruled and Withdrawn settle a pending decision without
 	// changing the match (its event lines carry P instead).
 	Confirmed string `json:"confirmed,omitempty"`

@@ -89,6 +89,9 @@ type state struct {
 	failed bool
 	// gapNoticed: frames missed since the last decision were announced.
 	gapNoticed bool
+	// folds are the held decisions replaced by folded ones since the last
+	// commit, as they were (put back when the commit fails).
+	folds []folded
 }
 
 // catchUp re-derives the referee's state after a restart on a replayable
@@ -142,6 +145,13 @@ func applyRecord(m *rules.Match, pend *[]*pending, r Record) error {
 		}
 		if mt.P != "" {
 			removePending(pend, mt.P)
+		}
+	}
+	if mt.Folded != "" && mt.Decision != nil {
+		for _, p := range *pend {
+			if p.ID == mt.Folded {
+				p.D = *mt.Decision
+			}
 		}
 	}
 	if mt.Pending != "" && mt.Decision != nil {
@@ -307,9 +317,11 @@ func (k *Keeper) observe(o Observation) {
 				_ = k.m.Undo()
 			}
 			k.pend = k.pend[:len(k.pend)-countNewPending(lines)]
+			k.unfold()
 			k.announce(Announcement{Items: []Item{notice("warning", "the journal cannot be written (%v): the decisions of frame %d were not recorded; enter them by hand once the disk is fixed", err, o.Frame)}})
 			return
 		}
+		k.folds = nil
 		if completed {
 			k.metrics.Latency(PathJournal, FromFrame, k.clock.Now().Sub(o.Captured))
 			for _, pc := range decidedPockets {
@@ -357,6 +369,12 @@ func (k *Keeper) decide(d referee.Decision, frame int64) (int, []Line, []Announc
 	if d.Kind == referee.KindInfo {
 		k.metrics.Decision(kind, "info")
 		return 0, nil, []Announcement{{Items: []Item{notice("info", "%s", strings.Join(d.Notes, "; "))}}}
+	}
+	if d.Folds != nil {
+		if lines, as, ok := k.fold(d); ok {
+			return 0, lines, as
+		}
+		d = d.Unfolded()
 	}
 	var msgs []Item
 	ev := d.Event()

@@ -220,6 +220,13 @@ type Decision struct {
 	// decision with doubts is the referee's best guess, for the umpire to
 	// confirm or correct; it is never applied by the camera alone.
 	Doubts []events.Doubt `json:"doubts,omitempty"`
+	// Folds, when set, is the Frame of an earlier stroke decision, held
+	// for the umpire, that this one replaces: a later stroke whose start
+	// was not seen, which can be the same stroke, folded into it (its
+	// doubts and notes and those of the later one, one best guess; see
+	// fold.go). Whoever holds the earlier decision puts this one in its
+	// place: the umpire answers one question, not two.
+	Folds *int `json:"folds,omitempty"`
 }
 
 // fouls lists the fouls written in the event.

@@ -59,6 +59,9 @@
 // inferred; a stroke whose start or rest was not seen) and from the frames
 // the daemon did not analyse, reported with [Referee.Unseen] ([Gap]). At
 // the end of a stream [Referee.Flush] decides a stroke still in progress.
+// A stroke whose start was not seen that can be the stroke of the last
+// decision held for the umpire is folded into it: the decision returned
+// replaces that one ([Decision.Folds]), so one stroke is one question.
 // docs/referee.md has the rules.
 //
 // # Readings

@@ -49,6 +49,10 @@ type Referee struct {
 	loose       []events.Event
 	inferredPos map[string]bool
 	lastFrame   int
+
+	// held is the last stroke decision held for the umpire, into which a
+	// later stroke whose start was not seen may be folded (fold.go).
+	held *heldStroke
 }
 
 // New returns a referee for a match under cfg.Profile on cfg.Geometry.
@@ -165,6 +169,7 @@ func (r *Referee) Observe(e events.Event, st rules.State) ([]Decision, error) {
 			out = r.finish(events.Event{Type: events.StrokeEnd, Frame: e.Frame, T: e.T})
 		}
 		r.begin(e, st)
+		r.held = nil // a stroke seen starting is a stroke of its own
 		return out, nil
 	case events.StrokeEnd:
 		if r.cur == nil {
@@ -180,6 +185,7 @@ func (r *Referee) Observe(e events.Event, st rules.State) ([]Decision, error) {
 		}
 		return r.finish(e), nil
 	case events.Placed:
+		r.held = nil // a placement ends the stroke before it
 		return r.between(e, r.placed(e, st)), nil
 	case events.Moved:
 		return r.between(e, r.moved(e, st)), nil
@@ -287,6 +293,7 @@ func (r *Referee) begin(e events.Event, st rules.State) {
 func (r *Referee) finish(e events.Event) []Decision {
 	s := r.cur
 	r.cur = nil
+	snap := s.clone()
 	d := Decision{Kind: KindStroke, Board: s.ctx.Board, Seat: s.seat, Frame: e.Frame, T: e.T,
 		StartFrame: s.start.Frame, StartT: s.start.T}
 	o := r.count(s, e)
@@ -317,6 +324,7 @@ func (r *Referee) finish(e events.Event) []Decision {
 	d.Doubts = mergeDoubts(append([]events.Doubt(nil), e.Doubts...), s.doubts...)
 	d.Doubts = mergeDoubts(d.Doubts, r.takeGaps(start, s.seat == s.ctx.Turn && !s.ctx.MatchOver)...)
 	d.refresh()
+	r.keepHeld(snap, d)
 	return append(others, d)
 }
 
@@ -352,8 +360,13 @@ func (r *Referee) between(e events.Event, ds []Decision) []Decision {
 // stroke_end with doubts (the tracker saw the board change with no stroke
 // in between) or after a gap in which pieces moved. The seat is the one
 // whose turn it is; the outcome is what was reported pocketed or off the
-// board since the last stroke.
+// board since the last stroke. When it can be the stroke of the last
+// decision held for the umpire, it is folded into that one instead
+// (fold.go): the decision returned replaces it (Decision.Folds).
 func (r *Referee) unseenStroke(e events.Event, st rules.State) []Decision {
+	if r.foldable(e) {
+		return r.fold(e)
+	}
 	s := &stroke{start: events.Event{Type: events.StrokeStart, Frame: e.Frame, T: e.T}, seat: st.Turn, ctx: st, noStart: true}
 	for _, p := range r.loose {
 		if p.Type == events.Pocketed {

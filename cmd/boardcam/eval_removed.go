@@ -156,7 +156,11 @@ type removedSummary struct {
 
 // evalRemoved plays every clip under every removal and reports.
 func evalRemoved(ctx context.Context, s stdio, dir string, names []string, jobs int, asJSON, quiet bool) error {
-	clips, err := corpusClips(dir, "")
+	list := func(dir string) ([]clipRun, error) { return corpusClips(dir, "") }
+	if isIndependentSet(dir) {
+		list = independentClips
+	}
+	clips, err := list(dir)
 	if err != nil {
 		return err
 	}
@@ -459,7 +463,7 @@ func playRemoved(ctx context.Context, c clipRun, r removal, src daemon.Source) (
 		out.Error = err.Error()
 		return out
 	}
-	v, err := judgeJournal(path, c.Truth)
+	v, err := judgeJournalEither(path, c.Truth, c.Either)
 	if err != nil {
 		out.Error = err.Error()
 		return out

@@ -238,6 +238,10 @@ func (r *refereeRun) judge(ctx context.Context, src eventSource, name string, ah
 	pr := &refPrinter{w: out, json: r.json, log: r.log, state: r.state, m: m}
 	pr.header(h, name)
 	rejected, decisions := 0, 0
+	// lastAt and lastHist: the frame of the last decision applied and the
+	// match history's length right after it (a folded decision replaces
+	// it: referee.Decision.Folds).
+	lastAt, lastHist := -1, -1
 	handle := func(le lineEvent) error {
 		decs, err := ref.Observe(le.ev, m.State())
 		if err != nil {
@@ -247,10 +251,21 @@ func (r *refereeRun) judge(ctx context.Context, src eventSource, name string, ah
 			d := &decs[i]
 			decisions++
 			var rej error
+			if d.Folds != nil {
+				// It replaces the last decision applied, or, when that is
+				// another, applies nothing (the turn passes once).
+				if *d.Folds == lastAt && len(m.History()) == lastHist && m.Undo() == nil {
+					pr.undone(d)
+				} else {
+					*d = d.Unfolded()
+				}
+			}
 			if ev := d.Event(); ev != nil {
 				rej = m.Apply(ev)
 				if rej != nil {
 					rejected++
+				} else {
+					lastAt, lastHist = d.Frame, len(m.History())
 				}
 			}
 			if err := pr.decision(d, rej); err != nil {
@@ -566,6 +581,19 @@ func (p *refPrinter) logLine(d *referee.Decision, rej error) {
 	fmt.Fprintf(p.w, "%s  # frame %d\n", rules.FormatEvent(ev), d.Frame)
 	for _, c := range comments {
 		fmt.Fprintf(p.w, "#   %s\n", oneLine(c))
+	}
+}
+
+// undone says that the decision before d was taken back: d, folded into
+// it, replaces it.
+func (p *refPrinter) undone(d *referee.Decision) {
+	why := fmt.Sprintf("the decision of frame %d is replaced by the next one: later evidence of the same stroke (frame %d) folded into it", *d.Folds, d.Frame)
+	switch {
+	case p.json:
+	case p.log:
+		fmt.Fprintf(p.w, "%s  # %s\n", rules.FormatEvent(rules.Undo{}), why)
+	default:
+		fmt.Fprintf(p.w, "    undone: %s\n", why)
 	}
 }
 

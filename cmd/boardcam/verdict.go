@@ -56,6 +56,13 @@ type heldDecision struct {
 
 // judgeJournal judges the journal of a run against the clip's truth.
 func judgeJournal(path string, truth *corpus.Truth) (clipVerdict, error) {
+	return judgeJournalEither(path, truth, nil)
+}
+
+// judgeJournalEither is judgeJournal where the truth's event i may also be
+// applied as either[i] (the independent set: a placement closer to a
+// marking than its renderer's markings and ours agree, eval_independent.go).
+func judgeJournalEither(path string, truth *corpus.Truth, either map[int]string) (clipVerdict, error) {
 	var v clipVerdict
 	jf, err := match.ReadJournal(path, false)
 	if err != nil {
@@ -80,6 +87,11 @@ func judgeJournal(path string, truth *corpus.Truth) (clipVerdict, error) {
 			continue
 		}
 		v.Held = append(v.Held, heldDecision{ID: o.ID, Guess: orDash(o.Decision.Log), Reasons: o.Decision.Reasons(), Queued: o.Queued})
+	}
+	for i, alt := range either {
+		if i < len(v.Applied) && i < len(v.Want) && v.Applied[i] == alt {
+			v.Want[i] = alt
+		}
 	}
 	for i, a := range v.Applied {
 		if i >= len(v.Want) {
@@ -120,6 +132,9 @@ type clipRun struct {
 	// Args are the run flags (source, match or resumed log, orientation,
 	// lens), without --journal-dir, --listen and pacing.
 	Args []string
+	// Either: the truth's event i may also be applied as Either[i]
+	// (judgeJournalEither).
+	Either map[int]string
 	// cleanup removes the resume log written for the run.
 	cleanup func()
 }

@@ -458,7 +458,8 @@ function onMessage(m) {
     case 'analysis': renderAnalysis(d); break;
     case 'calibration': renderCalibration(d); addEvent(m); break;
     case 'pending':
-      pending = pending.filter((p) => p.id !== d.id).concat([d]);
+      // a decision sent again (a later stroke's evidence folded into it) keeps its place
+      pending = pending.some((p) => p.id === d.id) ? pending.map((p) => (p.id === d.id ? { ...d, media: d.media || p.media } : p)) : pending.concat([d]);
       renderPending();
       addEvent(m);
       break;
