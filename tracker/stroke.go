@@ -1106,7 +1106,11 @@ func (tk *Tracker) resolveLostMoving(i int, final bool) {
 // slide) that its fall is as good as seen.
 func (tk *Tracker) fallSeen(tr *track, pk board.Pocket) bool {
 	pc := tk.g.Pocket(pk)
-	return tk.measured(tr) && tr.lastObs.p.Dist(pc.C)-pc.R < 4*tr.r
+	if !tk.measured(tr) || tr.lastObs.p.Dist(pc.C)-pc.R >= 4*tr.r {
+		return false
+	}
+	// The striker: seen going in, no less (fall.go).
+	return tr != &tk.tracks[idxS] || tk.strikerFallSeen(tr, pk)
 }
 
 // measured reports whether moving track tr's current slide was measured:
