@@ -76,6 +76,15 @@ type Report struct {
 	Pockets [4]*Circle
 	// Model is the joint fit of edges and markings, when one was made.
 	Model *ModelFit
+	// Bow is the largest bow of a found edge ([SideReport.Bow], either
+	// way) that ends at an inferred corner, as a fraction of the board's
+	// width in the picture; 0 when no corner is inferred (see
+	// [inferredBow], [bowFactor]).
+	Bow float64
+	// Unbowed is the confidence before the bow is counted: how surely
+	// the markings make a board there, whatever the precision of its
+	// corners.
+	Unbowed float64
 	// Measured are the board's markings measured through the calibration.
 	Measured *markingsMeasured
 	// Elapsed is how long detection took.
@@ -92,6 +101,11 @@ type SideReport struct {
 	Samples []Point
 	// RMS is the distance in pixels of the samples from the line.
 	RMS float64
+	// Bow is how far the measured edge's middle lies outward of the
+	// chord joining its ends, in pixels (negative: inward), from a
+	// parabola fitted to the samples: the bow a lens that was not
+	// undistorted gives a straight edge (see [edgeBow]).
+	Bow float64
 }
 
 // Circle is a circle in image pixels.
@@ -201,7 +215,9 @@ func (d *detector) judge(cal *Calibration) error {
 	// all (a base line taken for an edge) says nothing of the camera: such
 	// a result is refused as unsure, not as oblique. (The real side view
 	// scores 0.24–0.32; wrong boards on views from above 0.04 and less.)
-	tiltMeans := d.opt.MinConfidence <= 0 || q.Score >= minTiltConfidence
+	// A bow of the edges makes the corners less precise, not the board
+	// less of a board: the confidence before the bow is counted decides.
+	tiltMeans := d.opt.MinConfidence <= 0 || d.rep.Unbowed >= minTiltConfidence
 	if t := cal.Tilt(); d.opt.MaxTiltDeg > 0 && t > d.opt.MaxTiltDeg && tiltMeans {
 		return fmt.Errorf("calibrate: detect: %w: the camera looks at the board about %.0f° from straight down (at most %.0f° can be refereed): mount it above the board's centre, looking down", ErrTooOblique, t, d.opt.MaxTiltDeg)
 	}
@@ -226,6 +242,12 @@ func (d *detector) judge(cal *Calibration) error {
 				pockets = "its 4 pockets and base lines do not agree"
 			}
 			why = "no edge of the playing surface is in the picture and " + pockets + ", so its corners rest on the base lines; makers draw those a few millimetres from the rule book's figures, which leaves the corners uncertain by about 1% of the board (0.5% is needed)"
+		case found > 0 && found < 4 && d.rep.Unbowed >= d.opt.MinConfidence:
+			w := 0.0
+			for k, c := range d.rep.ImageCorners {
+				w += c.Dist(d.rep.ImageCorners[(k+1)%4]) / 4
+			}
+			why = fmt.Sprintf("the edges found that run to the corners not measured bow by up to %.1f px (%.2f%% of the board's width), as through a lens that is not undistorted, and those corners, which the markings place with straight lines, can be that far off (0.5%% is needed): give the camera its lens model (boardcam calibrate --lens with chessboard images)", d.rep.Bow*w, 100*d.rep.Bow)
 		case found < 4 && q.Score > 0.3:
 			why = fmt.Sprintf("only %d of the surface's 4 edges are in the picture and the markings do not pin the others", found)
 		}
@@ -793,7 +815,10 @@ func (d *detector) fillQuality(cal *Calibration, q *Quality) error {
 	for j, e := range q.Edges {
 		found[j] = e == "found"
 	}
-	q.Score = confidence(mm, *q, found, d.pocketsPin(cal, found))
+	d.rep.Bow = inferredBow(d.rep.Sides, found, cal.ImageCorners())
+	pinned := d.pocketsPin(cal, found)
+	d.rep.Unbowed = confidence(mm, *q, found, pinned, 0)
+	q.Score = confidence(mm, *q, found, pinned, d.rep.Bow)
 	q.TiltDeg = round2(cal.Tilt())
 	cal.Markings = mm.m
 	var sum2 float64
@@ -828,10 +853,69 @@ func (d *detector) fillQuality(cal *Calibration, q *Quality) error {
 // corners (see [detector.pocketsPin]); then P counts whole.
 //
 // A calibration by hand trusts the corners given: M alone.
-func confidence(mm *markingsMeasured, q Quality, found [4]bool, pinned bool) float64 {
+//
+// When some edges were found and others inferred, the result is also
+// multiplied by [bowFactor] of bow, the largest bow of a found edge
+// ending at an inferred corner, as a fraction of the board's width.
+func confidence(mm *markingsMeasured, q Quality, found [4]bool, pinned bool, bow float64) float64 {
 	if q.Method != Auto {
 		return clamp01(mm.score)
 	}
+	return clamp01(bowFactor(bow) * autoConfidence(mm, q, found, pinned))
+}
+
+// bowTolerance is the bow of the found edges, as a fraction of the
+// board's width, at which [bowFactor] is 1/e.
+const bowTolerance = 0.004
+
+// bowFactor is how far a calibration with corners inferred can be trusted
+// when the edges found in the picture bow by bow (a fraction of the
+// board's width): exp(−(bow / 0.4%)²). A lens that is not undistorted
+// (a webcam with no lens model) bows straight edges, the most near the
+// picture's border, where an edge out of view lies; the markings' model
+// is a homography, straight lines to straight lines, so the corners it
+// puts beyond the found edges' ends are off by about the bow or more
+// (synthetic frames, an edge just out of view: found edges bowing 0.16,
+// 0.22, 0.32, 0.44, 0.90% of the width put the inferred corners 0.26,
+// 0.27, 0.51, 0.49, 0.90% off; 0.5% is allowed). The factor is 0.57 at a
+// bow of 0.3%, which keeps such a view below acceptance, and 0.85 at
+// 0.16%.
+func bowFactor(bow float64) float64 {
+	r := bow / bowTolerance
+	return math.Exp(-r * r)
+}
+
+// inferredBow is, over the corners not between two found sides, the
+// largest bow (either way) of a found side ending at one, as a fraction
+// of the board's width (the mean side of corners); 0 when every side or
+// none was found. Such a corner lies where that side, seen bowing, runs
+// out toward an edge the model places with straight lines.
+func inferredBow(sides [4]SideReport, found [4]bool, corners [4]Point) float64 {
+	var bow float64
+	for k := 0; k < 4; k++ {
+		prev, next := (k+3)%4, k
+		if found[prev] && found[next] {
+			continue
+		}
+		for _, j := range []int{prev, next} {
+			if found[j] {
+				bow = math.Max(bow, math.Abs(sides[j].Bow))
+			}
+		}
+	}
+	var w float64
+	for k := 0; k < 4; k++ {
+		w += corners[k].Dist(corners[(k+1)%4]) / 4
+	}
+	if w <= 0 {
+		return 0
+	}
+	return bow / w
+}
+
+// autoConfidence is [confidence] of an automatic calibration before the
+// bow is counted.
+func autoConfidence(mm *markingsMeasured, q Quality, found [4]bool, pinned bool) float64 {
 	n := 0
 	for _, f := range found {
 		if f {
@@ -1554,7 +1638,7 @@ func (d *detector) refineSide(l Line, a, b Point) (sr SideReport, start, end Lin
 	if !d.frameBeyond(l2, in, length) {
 		return sr, l, l, false, false
 	}
-	sr = SideReport{Found: true, Line: l2, RMS: f2.RMS}
+	sr = SideReport{Found: true, Line: l2, RMS: f2.RMS, Bow: edgeBow(in, l2, out, length)}
 	for i, p := range pts {
 		if f2.keep[i] {
 			sr.Samples = append(sr.Samples, p)
@@ -1591,6 +1675,75 @@ func (d *detector) refineSide(l Line, a, b Point) (sr SideReport, start, end Lin
 		return SideReport{}, l, l, false, false
 	}
 	return sr, start, end, okS, okE
+}
+
+// edgeBow fits a parabola to an edge's kept points pts, as their
+// outward distance (out: the outward normal) from the edge's line l
+// against their place along it, and returns its sagitta over the side's
+// length: how far the middle lies outward of the chord joining the
+// side's ends. A lens's radial distortion, not undistorted, bows a
+// straight edge so; a noise of a pixel moves this by a few hundredths.
+func edgeBow(pts []Point, l Line, out Point, length float64) float64 {
+	if len(pts) < 10 || length <= 0 {
+		return 0
+	}
+	dir := l.Dir()
+	sign := 1.0
+	if l.Normal().Dot(out) < 0 {
+		sign = -1
+	}
+	var c Point
+	for _, p := range pts {
+		c = c.Add(p)
+	}
+	c = c.Scale(1 / float64(len(pts)))
+	// Least squares of d = a + b·u + k·u², u in units of the half side.
+	var m [3][4]float64
+	h := length / 2
+	for _, p := range pts {
+		u := p.Sub(c).Dot(dir) / h
+		d := sign * l.Dist(p)
+		r := [3]float64{1, u, u * u}
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				m[i][j] += r[i] * r[j]
+			}
+			m[i][3] += r[i] * d
+		}
+	}
+	x, ok := solve3(m)
+	if !ok {
+		return 0
+	}
+	// The chord over u in [-1, 1] lies k above the parabola's middle.
+	return -x[2]
+}
+
+// solve3 solves a 3×3 linear system given as its augmented matrix, by
+// Gaussian elimination with partial pivoting.
+func solve3(m [3][4]float64) ([3]float64, bool) {
+	for i := 0; i < 3; i++ {
+		p := i
+		for r := i + 1; r < 3; r++ {
+			if math.Abs(m[r][i]) > math.Abs(m[p][i]) {
+				p = r
+			}
+		}
+		if math.Abs(m[p][i]) < 1e-12 {
+			return [3]float64{}, false
+		}
+		m[i], m[p] = m[p], m[i]
+		for r := 0; r < 3; r++ {
+			if r == i {
+				continue
+			}
+			f := m[r][i] / m[i][i]
+			for c := i; c < 4; c++ {
+				m[r][c] -= f * m[i][c]
+			}
+		}
+	}
+	return [3]float64{m[0][3] / m[0][0], m[1][3] / m[1][1], m[2][3] / m[2][2]}, true
 }
 
 // maxEdgeGap is the longest stretch at either end of an edge's measured

@@ -162,14 +162,14 @@ func TestConfidencePinnedByPockets(t *testing.T) {
 	mm := &markingsMeasured{score: 0.9, pockets: [4]bool{true, true, true, true}}
 	q := Quality{Method: Auto}
 	none := [4]bool{}
-	if c := confidence(mm, q, none, true); math.Abs(c-0.9) > 1e-9 || c < DefaultMinConfidence {
+	if c := confidence(mm, q, none, true, 0); math.Abs(c-0.9) > 1e-9 || c < DefaultMinConfidence {
 		t.Errorf("four pockets pinning: confidence %.3f, want 0.9", c)
 	}
-	if c := confidence(mm, q, none, false); math.Abs(c-0.45) > 1e-9 || c >= DefaultMinConfidence {
+	if c := confidence(mm, q, none, false, 0); math.Abs(c-0.45) > 1e-9 || c >= DefaultMinConfidence {
 		t.Errorf("four pockets not pinning: confidence %.3f, want 0.45", c)
 	}
 	mm.pockets[2] = false
-	if c := confidence(mm, q, none, true); c >= DefaultMinConfidence {
+	if c := confidence(mm, q, none, true, 0); c >= DefaultMinConfidence {
 		t.Errorf("three pockets: confidence %.3f, want under %.2f", c, DefaultMinConfidence)
 	}
 	// With edges in view the pockets never count whole.
@@ -177,7 +177,7 @@ func TestConfidencePinnedByPockets(t *testing.T) {
 	q.EdgeRMSpx = &rms
 	mm.pockets[2] = true
 	two := [4]bool{true, true, false, false}
-	if a, b := confidence(mm, q, two, true), confidence(mm, q, two, false); a != b {
+	if a, b := confidence(mm, q, two, true, 0), confidence(mm, q, two, false, 0); a != b {
 		t.Errorf("two edges: pinned changes the confidence (%.3f vs %.3f)", a, b)
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/evidence"
 	"github.com/boardcam/boardcam/foul"
+	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/match"
 	"github.com/boardcam/boardcam/rules"
 	"github.com/boardcam/boardcam/sheet"
@@ -41,6 +42,9 @@ type evidenceKeeper struct {
 	geom *board.Geometry
 	buf  *evidence.Buffer
 	w    *evidence.Writer
+	// raw keeps the queue's raw frames in the buffer's slot as they are
+	// (nil: every frame is copied as its BGR picture).
+	raw *rawPainter
 	// pre is how many frames before the strike a stroke's frames start
 	// (the striker's placement); fps the source's frame rate.
 	pre int64
@@ -118,12 +122,18 @@ func (d *Daemon) openEvidence() error {
 			e.restore(pendingIDs(snap.Pending))
 		}
 	}
+	var bufPainter overlay.Painter = d.Painter
+	if d.Sight.Pictures != nil {
+		e.raw = &rawPainter{Painter: d.Painter, pics: d.Sight.Pictures}
+		bufPainter = e.raw
+	}
 	e.buf = &evidence.Buffer{Config: evidence.BufferConfig{Seconds: cfg.ReplaySeconds, MaxWidth: cfg.MaxWidth, MaxBytes: cfg.BufferMB << 20,
-		Idle: d.srcInfo.Live || d.Config.Source.pace()}, Painter: d.Painter}
+		Idle: d.srcInfo.Live || d.Config.Source.pace()}, Painter: bufPainter}
 	if !cfg.ReplayInMemory {
 		e.buf.Config.SpillDir = dir
 	}
 	if err := e.buf.Initialize(); err != nil {
+		e.raw.close()
 		return fmt.Errorf("%s: %w", d.Config.at("evidence"), err)
 	}
 	if err := e.buf.SpillErr(); err != nil {
@@ -132,6 +142,7 @@ func (d *Daemon) openEvidence() error {
 	e.w = &evidence.Writer{Config: evidence.WriterConfig{Dir: dir, MaxAge: cfg.MaxAge.D(), MaxBytes: cfg.MaxMB << 20}, Painter: d.Painter, Done: e.finished}
 	if err := e.w.Initialize(); err != nil {
 		e.buf.Close()
+		e.raw.close()
 		return fmt.Errorf("%s: %w", d.Config.at("evidence.dir"), err)
 	}
 	if err := e.w.FFmpegErr(); err != nil {
@@ -169,6 +180,7 @@ func (e *evidenceKeeper) Close() {
 	}
 	e.w.Close()
 	e.buf.Close()
+	e.raw.close()
 	if e.handWork != nil {
 		e.handOnce.Do(func() {
 			close(e.handWork)
@@ -197,12 +209,16 @@ func journalPrefix(path string) string {
 
 // frame keeps a frame in the replay buffer (a copy of its picture, img,
 // asked for only when the compressor has room; or nothing when it is
-// busy).
+// busy). A frame the queue holds as the decoder made it is copied as
+// such, never converted for this (rawPainter).
 func (e *evidenceKeeper) frame(f *Frame, img func() sight.Image) {
 	if e == nil {
 		return
 	}
 	t0 := time.Now()
+	if e.raw != nil && !f.Raw.Empty() {
+		img = func() sight.Image { return rawFrame{f.Raw} }
+	}
 	e.buf.AddFunc(img, f.Index, f.PTS)
 	d := int64(time.Since(t0))
 	e.addN.Add(1)

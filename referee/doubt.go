@@ -294,6 +294,15 @@ func (r *Referee) inferredChecks(s *stroke, calls []Call, end events.Event) {
 			offerInferred(calls, handFouls, "the hand's place was inferred")
 		}
 	}
+	for _, p := range s.pocketed {
+		if p.Inferred && (p.ID == "S" || p.Piece != nil && *p.Piece == board.Striker) {
+			// A striker pocketed is a foul: counted only when it was seen
+			// going in (tracker/fall.go).
+			s.doubt(events.Doubt{Kind: events.DoubtInferredPosition, IDs: []string{"S"}, Frames: [2]int{p.Frame, p.Frame},
+				Reason: fmt.Sprintf("the striker was not seen going into %s (frame %d): the camera lost it on its way and inferred the pocketing from that way; whether it was pocketed, a foul, is not judged by the camera", *p.Pocket, p.Frame)})
+			break
+		}
+	}
 	for _, m := range s.moved {
 		if m.Inferred {
 			s.doubt(inferred(fmt.Sprintf("%s moved by hand", pieceName(m)), m, m.ID))

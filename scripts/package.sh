@@ -64,13 +64,13 @@ depends_of() {
 mkdir -p dist
 for arch in "${archs[@]}"; do
   case "$arch" in
-    amd64) (lean_env amd64 && go build -o dist/boardcam-linux-amd64 ./cmd/boardcam) ;;
+    amd64) (LEAN_TAGS=notools lean_env amd64 && go build -o dist/boardcam-linux-amd64 ./cmd/boardcam) ;;
     arm64)
       if [ "$(uname -m)" = aarch64 ]; then # on the Pi itself: a native build
-        (lean_env arm64 && go build -o dist/boardcam-linux-arm64 ./cmd/boardcam)
+        (LEAN_TAGS=notools lean_env arm64 && go build -o dist/boardcam-linux-arm64 ./cmd/boardcam)
       else
         arm64_setup
-        (lean_env arm64 "$SYSROOT" && go build -o dist/boardcam-linux-arm64 ./cmd/boardcam)
+        (LEAN_TAGS=notools lean_env arm64 "$SYSROOT" && go build -o dist/boardcam-linux-arm64 ./cmd/boardcam)
       fi
       ;;
     *) echo "package: unknown architecture $arch (amd64, arm64)" >&2; exit 2 ;;

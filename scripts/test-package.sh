@@ -78,6 +78,11 @@ done | sort -u | grep -Ev "$core")
 decl=$(dpkg-query -W -f='${Depends}\n' boardcam | tr ',' '\n' | sed 's/^ *//; s/ .*//' | grep -Ev "$core|^adduser$" | sort -u)
 [ "$need" = "$decl" ] || fail "Depends lists $(echo $decl), the binary needs $(echo $need)"
 if echo "$need" | grep -Eq 'libopencv-(videoio|imgcodecs)'; then fail "boardcam links OpenCV's videoio or imgcodecs: $(echo $need)"; fi
+# The release build: the daemon and the club's commands, not the
+# development tools (-tags notools: cmd/boardcam/tools_off.go).
+cmds=$(/usr/bin/boardcam help 2>&1 | awk '/^commands:/ {c = 1; next} c && /^  [a-z]/ {print $1}' | tr '\n' ' ')
+case " $cmds " in *" run "*" version "*) ;; *) fail "boardcam help lists $cmds: no run or version" ;; esac
+case " $cmds " in *" eval "* | *" render "* | *" synth "* | *" simulate "*) fail "the package's boardcam has the development tools: $cmds" ;; esac
 
 # The unit's command line, user, directory, environment and umask.
 field() { sed -n "s/^$1=//p" "$unit" | tail -1; }

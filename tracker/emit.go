@@ -94,8 +94,9 @@ func (tk *Tracker) watermark() float64 {
 	if st == nil {
 		// A stroke that fell between two frames may still be
 		// recognised (see vanish.go).
-		// (Or a knock, see knocked.go.)
-		return math.Min(w, math.Min(tk.vanishHold(), tk.knockHold()))
+		// (Or a knock, see knocked.go; or the striker struck unseen,
+		// see strikertrail.go.)
+		return math.Min(w, math.Min(tk.vanishHold(), math.Min(tk.knockHold(), tk.trailHold())))
 	}
 	for i := range tk.tracks {
 		tr := &tk.tracks[i]

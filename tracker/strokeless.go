@@ -46,7 +46,8 @@ const strokelessWait = 1.0
 // stroke and no hand seen.
 type strokelessMove struct {
 	id            string
-	arrived       bool // never seen before: from is not known
+	arrived       bool   // never seen before: from is not known
+	why           string // said as it is (strikertrail.go)
 	from, to      board.Vec
 	frame0, frame int
 }
@@ -116,6 +117,10 @@ func (tk *Tracker) sayStrokeless(final bool) {
 	}
 	var ds []events.Doubt
 	for _, m := range l.moves {
+		if m.why != "" {
+			ds = append(ds, events.Doubt{Kind: events.DoubtStartUnseen, Frames: [2]int{m.frame0, m.frame}, IDs: []string{m.id}, Reason: m.why})
+			continue
+		}
 		if m.arrived {
 			ds = append(ds, events.Doubt{Kind: events.DoubtStartUnseen, Frames: [2]int{m.frame0, m.frame}, IDs: []string{m.id},
 				Reason: fmt.Sprintf("%s, with no place known where it lay before, was seen from frame %d and came to rest at (%.0f, %.0f) mm at frame %d, off every base line, while no stroke was seen and no hand was seen near it: a stroke may have been missed",

@@ -60,6 +60,9 @@ type Tracker struct {
 	// discs come to rest elsewhere with no stroke and no hand (see strokeless.go)
 	strokeless strokelessLog
 
+	// striker-class detections no disc explains, between strokes (see strikertrail.go)
+	trails strikerTrails
+
 	// output
 	eventQueue
 	pieces []Piece
@@ -398,6 +401,7 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 	tk.updateTracks()
 	tk.births()
 	tk.newcomers()
+	tk.followTrails()
 	tk.keepStrays()
 	tk.fixtures.keep(tk.t, tk.dets, tk.detUsed, fixtureTol(&tk.cfg))
 	tk.observeHand()
@@ -422,6 +426,7 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 // said now (see sayLostAtEnd).
 func (tk *Tracker) Flush() []events.Event {
 	tk.out = tk.out[:0]
+	tk.endTrails()
 	tk.sayStrokeless(true)
 	tk.sayLostAtEnd()
 	tk.release(true)

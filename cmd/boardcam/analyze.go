@@ -84,10 +84,10 @@ func cmdAnalyze(ctx context.Context, args []string, s stdio) error {
 			return err
 		}
 		if fs.NArg() == 0 {
-			return cmdAnalyzeTruth(ctx, truth, *truthPath, filepath.Join(filepath.Dir(*truthPath), truth.Clip.Video), *calPath, *viewFlag, *every, *late, s)
+			return analyzeTruth(ctx, truth, *truthPath, filepath.Join(filepath.Dir(*truthPath), truth.Clip.Video), *calPath, *viewFlag, *every, *late, s)
 		}
 		if fs.NArg() == 1 {
-			return cmdAnalyzeTruth(ctx, truth, *truthPath, fs.Arg(0), *calPath, *viewFlag, *every, *late, s)
+			return analyzeTruth(ctx, truth, *truthPath, fs.Arg(0), *calPath, *viewFlag, *every, *late, s)
 		}
 	}
 	if fs.NArg() != 1 {

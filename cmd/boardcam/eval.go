@@ -1,3 +1,5 @@
+//go:build !notools
+
 package main
 
 import (
@@ -65,10 +67,10 @@ wait), a comma-separated list, or "all". Dropped frames reach the daemon
 exactly as a slow computer's do. Other phases and seeds, never in "all":
 "fpsN+S" (an N fps camera whose first frame is the clip's frame S),
 "randomP/S" (P % at random, seed S), "burst@P" (the 0.4 s from P s into
-each 2 s). DIR may also be the independent set's clips directory
-(../shared/independent/clips: an index.json, iNN_NAME.mp4 and .json), each
-clip played as a match resumed from its board and judged by its ground
-truth's strokes (docs/eval.md).
+each 2 s), "none" (every frame read unpaced and analysed). DIR may also
+be the independent set's clips directory (../shared/independent/clips: an
+index.json, iNN_NAME.mp4 and .json), each clip played as a match resumed
+from its board and judged by its ground truth's strokes (docs/eval.md).
 Each run must end right (the truth's events, score and fouls) or hold the
 decisions it could not establish for the umpire, with a reason; the table
 counts clips right, held and wrong, and the truth's strokes that lost

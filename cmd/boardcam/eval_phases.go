@@ -20,6 +20,9 @@ import (
 //	randomP/S   P % of the frames dropped at random, seed S (random30/0 is
 //	            not random30: the seed differs)
 //	burst@P     0.4 s dropped every 2 s from P s into each 2 s (burst is burst@0.7)
+//	none        nothing removed: every frame read unpaced and analysed, the
+//	            daemon's path on a computer that keeps up with anything
+//	            (what the other patterns are compared with)
 var (
 	phasedFPS   = regexp.MustCompile(`^fps([0-9]+)\+([0-9]+)$`)
 	seededDrop  = regexp.MustCompile(`^random([0-9]+)/([0-9]+)$`)
@@ -28,6 +31,11 @@ var (
 
 // parsedRemoval makes the removal a parameterised pattern names.
 func parsedRemoval(name string) (removal, bool) {
+	if name == "none" {
+		return removal{Name: name, Help: "nothing removed: every frame read unpaced and analysed", drop: func(string, int, int) func(int64) bool {
+			return func(int64) bool { return false }
+		}}, true
+	}
 	if m := phasedFPS.FindStringSubmatch(name); m != nil {
 		fps, err1 := strconv.Atoi(m[1])
 		skip, err2 := strconv.Atoi(m[2])

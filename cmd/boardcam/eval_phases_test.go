@@ -15,6 +15,15 @@ func TestParsedRemovals(t *testing.T) {
 			t.Errorf("%s accepted", bad)
 		}
 	}
+	none, ok := findRemoval("none")
+	if !ok || none.drop == nil || none.slow != 0 || none.speed != 0 || none.fps != 0 {
+		t.Fatalf("none: %+v %v", none, ok)
+	}
+	for i, d := int64(0), none.drop("c", 30, 300); i < 300; i++ {
+		if d(i) {
+			t.Fatalf("none drops frame %d", i)
+		}
+	}
 	fixed, _ := findRemoval("burst")
 	at, ok := findRemoval("burst@0.7")
 	if !ok {

@@ -1,3 +1,5 @@
+//go:build !notools
+
 package main
 
 import (

@@ -197,6 +197,20 @@ static int rawpic_convert(struct SwsContext **sws, const rawpic *p, uint8_t *dst
 	return 0;
 }
 
+// rawpic_scale converts p into dst (w*h*3 bytes, BGR) scaled to w×h in
+// one pass (SWS_BICUBIC, as the conversion; chroma upsampled in the same
+// pass).
+static int rawpic_scale(struct SwsContext **sws, const rawpic *p, uint8_t *dst, int w, int h) {
+	*sws = sws_getCachedContext(*sws, p->w, p->h, p->fmt, w, h, AV_PIX_FMT_BGR24, SWS_BICUBIC, NULL, NULL, NULL);
+	if (!*sws) return AVERROR(EINVAL);
+	const uint8_t *src[4];
+	for (int i = 0; i < 4; i++) src[i] = p->size[i] ? p->buf + p->off[i] : NULL;
+	uint8_t *d[4] = {dst, NULL, NULL, NULL};
+	int ls[4] = {w * 3, 0, 0, 0};
+	sws_scale(*sws, src, p->ls, 0, p->h, d, ls);
+	return 0;
+}
+
 static void sws_free(struct SwsContext *sws) { if (sws) sws_freeContext(sws); }
 
 // reader_receive converts the next decoded frame into dst (w*h*3 bytes,
@@ -573,6 +587,24 @@ func (c *Converter) Convert(p *Picture, dst []byte) error {
 	}
 	if e := C.rawpic_convert(&c.sws, p.p, (*C.uint8_t)(unsafe.Pointer(&dst[0]))); e < 0 {
 		return fmt.Errorf("libav: converting a picture: %s", avErr(e))
+	}
+	return nil
+}
+
+// Scale writes p into dst (w·h·3 bytes, BGR) scaled to w×h straight from
+// the decoder's format (swscale, SWS_BICUBIC): not the bytes of Convert
+// then a resize, but without a full-size BGR picture in between (the
+// evidence's replay frames: docs/memory.md). Use a Converter for Scale or
+// for Convert, not both (its context is rebuilt at each switch).
+func (c *Converter) Scale(p *Picture, dst []byte, w, h int) error {
+	if p.Empty() {
+		return errors.New("libav: scaling an empty picture")
+	}
+	if w <= 0 || h <= 0 || len(dst) != w*h*3 {
+		return fmt.Errorf("libav: buffer of %d bytes for %dx%d", len(dst), w, h)
+	}
+	if e := C.rawpic_scale(&c.sws, p.p, (*C.uint8_t)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h)); e < 0 {
+		return fmt.Errorf("libav: scaling a picture: %s", avErr(e))
 	}
 	return nil
 }

@@ -36,7 +36,10 @@ lean_env() {
   export CGO_ENABLED=1 GOOS=linux GOARCH="$arch"
   # -s: no symbol table or DWARF (panics still name their functions). Not
   # -trimpath: tests find testdata/ from their source paths.
-  export GOFLAGS="-tags=customenv -ldflags=-s"
+  # LEAN_TAGS adds build tags: scripts/package.sh builds the package's
+  # binary with `notools` (no render/synth/simulate/eval tools:
+  # cmd/boardcam/tools_off.go).
+  export GOFLAGS="-tags=customenv${LEAN_TAGS:+,$LEAN_TAGS} -ldflags=-s"
   # The headers are the same for every architecture (Multi-Arch: same),
   # so a cross build uses the host's libopencv-dev headers.
   export CGO_CPPFLAGS="-I/usr/include/opencv4"
