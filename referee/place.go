@@ -224,13 +224,20 @@ func (r *Referee) moved(e events.Event, st rules.State) []Decision {
 	}
 	ev := Evidence{Piece: id, PieceMM: mmPtr(to), Frames: []int{e.Frame}}
 	var margin *float64
+	uncertain := false
 	if known {
 		ev.From = mmPtr(from)
 		d := from.Dist(to)
 		margin = &d
 		reason += fmt.Sprintf(" (%.1f mm from where it lay)", d)
+		if e.SigmaMM > 0 && d <= 2*e.SigmaMM {
+			// Measured beside a hand, and not again once it had gone
+			// (tracker/touch.go): a move this small may be the camera's.
+			uncertain = true
+			reason += fmt.Sprintf(" — measured only beside a hand or arm, where the camera may misplace a disc by %.1f mm: it may not have moved; offered to the umpire, not applied", e.SigmaMM)
+		}
 	}
-	c, ok := r.newCall(f, seat, e, reason, ev, margin, false)
+	c, ok := r.newCall(f, seat, e, reason, ev, margin, uncertain)
 	if !ok {
 		d := r.info(st, e, seat, reason+fmt.Sprintf(": %s does not recognise %s", r.p.Name, f))
 		return []Decision{d}

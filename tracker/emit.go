@@ -73,7 +73,7 @@ func (tk *Tracker) unplace(i int) {
 // event delay behind the current frame, and no later than the last
 // sighting of a disc whose fate is still open.
 func (tk *Tracker) watermark() float64 {
-	w := tk.t - tk.cfg.EventDelay
+	w := math.Min(tk.t-tk.cfg.EventDelay, tk.touchHoldUntil())
 	for i := range tk.tracks {
 		if tr := &tk.tracks[i]; tr.placedSeq != 0 {
 			w = math.Min(w, tr.placedT-tk.dt)

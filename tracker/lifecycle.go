@@ -92,7 +92,7 @@ func (tk *Tracker) observe(i int, d *sight.Detection) {
 		if tk.t < tk.reanchor && tk.stroke == nil && dist < 15 && !o.partial {
 			// The calibration changed: the disc did not move, the frame of
 			// reference did.
-			tr.restPos, tr.restW, tr.anchor = o.p, 1, o.p
+			tr.restPos, tr.restW, tr.anchor, tr.said = o.p, 1, o.p, o.p
 			dist = 0
 		}
 		switch {
@@ -525,8 +525,15 @@ func (tk *Tracker) settle(i int, w []obs) {
 	// carry about).
 	// (Only a hand moves a disc between strokes: with no hand near it
 	// since it began to move, the move is the detector's, not the disc's.)
-	if i != idxS && tr.hasAnchor && p.Dist(tr.anchor) > tk.cfg.MovedMM &&
-		(tk.hands.near(tr.anchor, tr.r+40, tr.motionT-0.5) || tk.hands.near(p, tr.r+40, tr.motionT-0.5)) {
+	// (A small move still held for re-measuring supersedes: the disc
+	// moved again, and is judged from where it lay before it.)
+	// (And a move back to where the events last put it, from a place it
+	// had drifted to unsaid, is no move: see track.said.)
+	handWas := tk.supersedeTouch(i)
+	if i != idxS && tr.hasAnchor && p.Dist(tr.anchor) > tk.cfg.MovedMM && p.Dist(tr.said) > tk.cfg.MovedMM &&
+		(handWas || tk.hands.near(tr.anchor, tr.r+40, tr.motionT-0.5) || tk.hands.near(p, tr.r+40, tr.motionT-0.5)) {
+		from := tr.said
+		tr.said = p
 		if ev := tk.pendingEvent(tr.placedSeq); ev != nil {
 			// Still being put down: the placement is where it settles.
 			ev.MM = events.MMPtr(p)
@@ -537,8 +544,10 @@ func (tk *Tracker) settle(i int, w []obs) {
 				// meanwhile is not known (see lostPlace).
 				e.Doubts = []events.Doubt{foul.Unaccounted(tr.id, l.frame, tk.frame, l.p,
 					fmt.Sprintf("was then lost from sight in plain view; it came back at (%.0f, %.0f) mm under a hand: moved there by hand, or put back after a stroke that was not seen", p.X, p.Y))}
+				tk.emit(e)
+			} else {
+				tk.emitMoved(i, e, from)
 			}
-			tk.emit(e)
 		}
 	}
 	tk.noteStrokeless(i, p, w)
@@ -996,7 +1005,7 @@ func (tk *Tracker) born(i int, c *candidate, mode int) {
 	tr.restKindT = tk.t
 	tr.lastObs, tr.lastSeenT, tr.lastSeenFrame, tr.seen, tr.misses = o, tk.t, tk.frame, true, 0
 	tr.px = c.px
-	tr.anchor, tr.hasAnchor = c.p, true
+	tr.anchor, tr.said, tr.hasAnchor = c.p, c.p, true
 	tr.hist, tr.segs, tr.moveStart = tr.hist[:0], tr.segs[:0], 0
 	tr.beyond, tr.displaced, tr.taken, tr.occMoving, tr.strikerSince = false, false, false, false, 0
 	switch {

@@ -1389,7 +1389,7 @@ func (tk *Tracker) checkEnd() {
 		tr := &tk.tracks[i]
 		tr.inStroke, tr.onsetPending = false, false
 		if tr.state.atRest() || tr.state == Occluded {
-			tr.anchor, tr.hasAnchor = tr.restPos, true
+			tr.anchor, tr.said, tr.hasAnchor = tr.restPos, tr.restPos, true
 			tr.hist, tr.segs, tr.moveStart = tr.hist[:0], tr.segs[:0], 0
 		}
 	}

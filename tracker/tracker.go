@@ -145,6 +145,12 @@ type track struct {
 	// placement: a disc settling elsewhere outside a stroke was moved.
 	anchor    board.Vec
 	hasAnchor bool
+	// said is where the events last put the disc (a stroke_end, placed or
+	// moved event; valid with hasAnchor): the anchor follows a disc that
+	// settles elsewhere with no hand near (a detector's shift, said to
+	// no one), said does not, and a move is said only when it is away
+	// from both (the referee measures it from said).
+	said board.Vec
 
 	// Motion: the detections since the disc started moving (in a stroke:
 	// since the stroke started) and the segments they form.
@@ -174,6 +180,15 @@ type track struct {
 	// that hand lets go is where it was placed. placedT is its time.
 	placedSeq int
 	placedT   float64
+	// touchSeq is a small moved event held while the hand beside the
+	// disc is still there (0: none; see touch.go): touchFrom is where
+	// the disc lay before, touchT the event's time, touchSum and touchN
+	// the detections at rest since the hand left it.
+	touchSeq  int
+	touchT    float64
+	touchFrom board.Vec
+	touchSum  board.Vec
+	touchN    int
 	// placedWhole: the placed disc has been seen whole (no hand over it)
 	// since it was placed. placedPrev and placedPrevPos are the state and
 	// place it had before: a disc whose hand lets go and leaves nothing
@@ -410,6 +425,7 @@ func (tk *Tracker) Update(f sight.Frame) Update {
 	} else {
 		tk.inStroke()
 	}
+	tk.touches()
 	tk.sayStrokeless(false)
 	if !tk.renumbered && !tk.strokeSeen && tk.t-tk.firstT >= tk.cfg.InitTime {
 		tk.renumber()
