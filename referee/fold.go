@@ -21,8 +21,15 @@ import (
 //     seen starting is its own decision; a placement ends the stroke
 //     before it);
 //   - its evidence (the frames of its doubts and of the gaps it takes up)
-//     overlaps the held stroke's frames, or follows them when the held
-//     stroke's start was not seen either.
+//     overlaps the held stroke's frames or follows them (evidence wholly
+//     before a held stroke is of another stroke).
+//
+// A whole stroke missed after a held one, with no placement between,
+// is folded too: the note tells the umpire to enter both if so. Held
+// apart, the two would be two questions whose answers pass the turn twice
+// (the doubles clip with 10 % of the frames dropped: S's stroke held, then
+// the striker seen moved across a gap as the next player took it, a
+// second stroke "E -", then E's own stroke).
 //
 // The folded decision is the held stroke decided again with the later
 // end: the same seat and match context, the pieces pocketed or off the
@@ -134,10 +141,7 @@ func (r *Referee) foldable(e events.Event) bool {
 		return false
 	}
 	ev, held := r.evidence(e), h.span()
-	if ev.from <= held.to && held.from <= ev.to {
-		return true
-	}
-	return h.s.noStart && ev.from > held.to
+	return ev.to >= held.from // overlapping, or after it (before the next placement or stroke)
 }
 
 // fold decides the held stroke again with the unseen stroke ending with e
