@@ -156,11 +156,21 @@ func (a *account) analysed(index int64, pts time.Duration, pieces []web.Piece) *
 
 // tail returns, at the end of a stream whose last frame was last, the gap
 // of the frames after the last one analysed that were not analysed (nil
-// when there are none): what happened in them is not known.
+// when there are none): what happened in them is not known. When the
+// board was never found, that is the whole video.
 func (a *account) tail(last int64) *referee.Gap {
 	known := int64(0)
 	for _, n := range a.causes {
 		known += n
+	}
+	if a.last < 0 && last >= 0 && known > 0 {
+		// The board was never found: nothing in the video was refereed.
+		why := ""
+		if a.lostWhy != "" {
+			why = ": " + a.lostWhy
+		}
+		return &referee.Gap{After: -1, Before: int(last + 1), Missing: int(known), Moved: true, Why: "the board was never found",
+			Reason: fmt.Sprintf("the board was never found in the video (frames %s not analysed%s): nothing in them was refereed, what happened in them is not known", frameSpan(0, last), why)}
 	}
 	if a.last < 0 || last <= a.last || known == 0 {
 		return nil

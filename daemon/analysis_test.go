@@ -191,6 +191,14 @@ func TestGapsOfDropsBoardLostAndStall(t *testing.T) {
 	if g := gaps(obs); len(g) != 1 || !strings.HasPrefix(g[0], "frames 3–4 at the end of the video were not analysed") || !obs[len(obs)-1].Gap.Moved {
 		t.Errorf("board lost at the end: %q", g)
 	}
+	// The board never found: the whole video went unrefereed, and the
+	// referee hears it (a video whose strokes all went unseen must not
+	// end as if nothing happened: issue 11, the hunt's h09).
+	a = &scriptAnalyzer{unanalysed: map[int64]string{0: "looking for the board", 1: "board not found: no edges", 2: "board not found: no edges"}}
+	obs, _ = runAnalysis(t, a, true, 8, frames(3, 0))
+	if g := gaps(obs); len(g) != 1 || g[0] != "the board was never found in the video (frames 0–2 not analysed: board not found: no edges): nothing in them was refereed, what happened in them is not known" || !obs[len(obs)-1].Gap.Moved || obs[len(obs)-1].Gap.After != -1 {
+		t.Errorf("board never found: %q", g)
+	}
 	a = &scriptAnalyzer{state: func(i int64) string {
 		if i == 2 {
 			return web.PieceHeld

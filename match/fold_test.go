@@ -153,3 +153,27 @@ func TestFoldedAfterSettledAppliesNothing(t *testing.T) {
 		t.Errorf("history %v turn %s: want one stroke, N to strike", h, k.m.State().Turn)
 	}
 }
+
+// A restart between the two: the referee, re-derived from the video's
+// events, folds the later evidence into the decision the journal held.
+func TestFoldAfterRestart(t *testing.T) {
+	tmp := t.TempDir()
+	path, obs := foldScene(t, tmp)
+	k := keeperOn(t, foldConfig(t), path, nil)
+	k.observe(obs[0])
+	k.observe(obs[1])
+	k.Close()
+	cfg := foldConfig(t)
+	cfg.Dir = k.Config.Dir
+	k2 := keeperOn(t, cfg, path, nil)
+	for _, o := range obs {
+		k2.observe(o) // the first two caught up with, the rest live
+	}
+	if len(k2.pend) != 1 || k2.pend[0].ID != "p1" || k2.pend[0].D.Folds == nil || k2.pend[0].D.Log != "S -" ||
+		!strings.Contains(strings.Join(k2.pend[0].D.Reasons(), " "), "a stroke may have been missed") {
+		for _, p := range k2.pend {
+			t.Logf("%s %q folds %v: %q", p.ID, p.D.Log, p.D.Folds, p.D.Reasons())
+		}
+		t.Fatalf("after a restart between the two: %d pending, want p1 folded", len(k2.pend))
+	}
+}

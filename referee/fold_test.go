@@ -8,6 +8,7 @@ import (
 	"github.com/boardcam/boardcam/board"
 	"github.com/boardcam/boardcam/events"
 	"github.com/boardcam/boardcam/referee"
+	"github.com/boardcam/boardcam/referee/refsim"
 	"github.com/boardcam/boardcam/rules"
 )
 
@@ -145,5 +146,30 @@ func TestSecondHoldFoldedIntoFirst(t *testing.T) {
 		if last.Seat != first.Seat || last.StartFrame != first.StartFrame || !last.Uncertain() {
 			t.Errorf("%s: folded seat %s start %d uncertain %v, the first's seat %s start %d", c.name, last.Seat, last.StartFrame, last.Uncertain(), first.Seat, first.StartFrame)
 		}
+	}
+}
+
+// refsim (the corpus's and the eval's referee) puts a folded decision in
+// the place of the one it folds into: one stroke decision, applied once.
+func TestRefsimFoldsOnce(t *testing.T) {
+	lg, err := rules.ParseLog(strings.NewReader(foldLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := rules.NewMatch(lg.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := []events.Event{unseenEnd(94, 59, 61, "W1"), pocketed(105, "W1", board.SE), unseenEnd(126, 114, 118, "S")}
+	res, err := refsim.RefereeMatch(evs, m, referee.DefaultConfig(profile(t, "icf")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range m.History() {
+		got = append(got, rules.FormatEvent(h))
+	}
+	if logs(res.Decisions) != "[info]; S w" || len(res.Strokes) != 1 || strings.Join(got, "; ") != "S w" {
+		t.Errorf("decisions %q, %d strokes, history %q: want [info]; S w, one stroke, S w once", logs(res.Decisions), len(res.Strokes), got)
 	}
 }

@@ -5,15 +5,18 @@ import "github.com/boardcam/boardcam/board"
 // The striker's fall into a pocket, seen or not. A striker pocketed is a
 // foul, and the striker is the disc a camera loses most (it is the fastest,
 // it bounces off cushions, it is picked up), so its pocketing counts as
-// seen (a pocketed event that is not Inferred, which the referee applies)
-// only when the camera saw it going in: besides the general rule
-// (fallSeen: its last sighting, on a measured slide, within two diameters
-// of the mouth), its way from that sighting must have taken it into the
-// mouth, or over it, by the first frame in which it was missed. Otherwise
-// that frame would have shown it on the board, and it was not there: it
-// went somewhere the camera did not see (a bounce off a cushion between
-// two frames, its image taken for another disc), and its pocketing is
-// inferred (the referee holds the stroke).
+// seen (a pocketed event that is not Inferred; the referee holds a stroke
+// whose striker pocketing was inferred) only when the camera saw it going
+// in: its last sighting on a measured slide, and its way from there into
+// the mouth, or over it, by the first frame in which it was missed.
+// Otherwise that frame would have shown it on the board, and it was not
+// there: it went somewhere the camera did not see (a bounce off a cushion
+// between two frames, its image taken for another disc). The men's rule
+// (fallSeen: the last sighting within two diameters of the mouth) is a
+// distance, right at one frame rate and wrong at another: at 15 fps a
+// striker at 1.6 m/s is last seen 88 mm off the mouth and in the pocket by
+// the next frame (h06 at fps15late), and one seen 68 mm off is two frames
+// from the mouth.
 //
 // At 15 fps (v-plain-print-queen, fps15) the striker was seen one frame
 // before a bounce off the north cushion and one frame after; the slide

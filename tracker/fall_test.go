@@ -20,7 +20,8 @@ import (
 // a foul, applied without a word. Now a striker's fall counts as seen only
 // when its way reaches the mouth by the first frame it was missed in;
 // otherwise the pocketing is inferred (the referee holds it). A striker
-// seen one frame short of the mouth, heading in, is still seen going in.
+// seen one frame short of the mouth, heading in, is seen going in, even
+// fast and farther than two diameters from it.
 func TestStrikerFallSeenOnlyGoingIn(t *testing.T) {
 	const (
 		fps   = 15
@@ -63,6 +64,7 @@ func TestStrikerFallSeenOnlyGoingIn(t *testing.T) {
 		})
 	}
 	rest := board.V(-260, 60)
+	u := board.V(0.9, -0.43).Unit() // from SW's mouth into the board
 	cases := []struct {
 		name     string
 		last     []board.Vec
@@ -75,6 +77,10 @@ func TestStrikerFallSeenOnlyGoingIn(t *testing.T) {
 		{"bounce, never seen again", []board.Vec{k.Add(board.V(150, -43)), k.Add(board.V(110, -35)), k.Add(board.V(70, -27))}, nil, true},
 		// last seen 45 mm off the mouth's centre, 45 mm a frame towards it.
 		{"seen one frame short of the mouth", []board.Vec{k.Add(board.V(135, -42)), k.Add(board.V(90, -28)), k.Add(board.V(45, -14))}, nil, false},
+		// 1.6 m/s (h06 at fps15late): last seen 110 mm from the mouth's
+		// centre, farther than two diameters from the mouth, and in it by
+		// the next frame.
+		{"fast, one frame short of the mouth", []board.Vec{k.Add(u.Scale(335)), k.Add(u.Scale(220)), k.Add(u.Scale(110))}, nil, false},
 	}
 	for _, c := range cases {
 		evs := play(c.last, c.rest, 5)

@@ -1105,12 +1105,11 @@ func (tk *Tracker) resolveLostMoving(i int, final bool) {
 // seen close enough to the mouth (within two diameters, on a measured
 // slide) that its fall is as good as seen.
 func (tk *Tracker) fallSeen(tr *track, pk board.Pocket) bool {
-	pc := tk.g.Pocket(pk)
-	if !tk.measured(tr) || tr.lastObs.p.Dist(pc.C)-pc.R >= 4*tr.r {
-		return false
+	if tr == &tk.tracks[idxS] {
+		return tk.measured(tr) && tk.strikerFallSeen(tr, pk) // seen going in (fall.go)
 	}
-	// The striker: seen going in, no less (fall.go).
-	return tr != &tk.tracks[idxS] || tk.strikerFallSeen(tr, pk)
+	pc := tk.g.Pocket(pk)
+	return tk.measured(tr) && tr.lastObs.p.Dist(pc.C)-pc.R < 4*tr.r
 }
 
 // measured reports whether moving track tr's current slide was measured:
@@ -1383,6 +1382,7 @@ func (tk *Tracker) checkEnd() {
 			tk.noteCovered(i, "where it stopped was not seen")
 		}
 	}
+	tk.noteStoppedDead() // (a carry set down, see stoppeddead.go)
 	tk.emit(events.Event{Type: events.StrokeEnd, T: end, Pieces: tk.restPieces(), Doubts: tk.strokeDoubts(end)})
 	tk.stroke = nil
 	for i := range tk.tracks {

@@ -169,6 +169,10 @@ func RefereeMatch(evs []events.Event, m *rules.Match, cfg referee.Config) (*Resu
 		return nil, err
 	}
 	res := &Result{Header: h, Match: m}
+	// last: the last decision whose event was applied (its index in
+	// Decisions and Strokes, the history's length after it), which a
+	// folded decision replaces (referee.Decision.Folds).
+	last := struct{ d, s, hist int }{-1, -1, -1}
 	for _, e := range evs {
 		before := m.State()
 		ds, err := ref.Observe(e, before)
@@ -176,15 +180,35 @@ func RefereeMatch(evs []events.Event, m *rules.Match, cfg referee.Config) (*Resu
 			return nil, fmt.Errorf("frame %d: %w", e.Frame, err)
 		}
 		for _, d := range ds {
+			if d.Folds != nil {
+				if last.d >= 0 && res.Decisions[last.d].Frame == *d.Folds && len(m.History()) == last.hist && m.Undo() == nil {
+					res.Decisions = append(res.Decisions[:last.d], res.Decisions[last.d+1:]...)
+					if last.s >= 0 {
+						res.Strokes = append(res.Strokes[:last.s], res.Strokes[last.s+1:]...)
+					}
+				} else {
+					d = d.Unfolded()
+				}
+				last.d, last.s = -1, -1
+			}
 			before := m.State()
+			applied := false
 			if ev := d.Event(); ev != nil {
 				if err := m.Apply(ev); err != nil {
 					res.Rejected = append(res.Rejected, Rejection{Decision: d, Err: err})
+				} else {
+					applied = true
 				}
 			}
 			res.Decisions = append(res.Decisions, d)
 			if d.Kind == referee.KindStroke {
 				res.Strokes = append(res.Strokes, StrokeRecord{Decision: d, Pieces: e.Pieces, Before: before, After: m.State()})
+			}
+			if applied {
+				last.d, last.hist, last.s = len(res.Decisions)-1, len(m.History()), -1
+				if d.Kind == referee.KindStroke {
+					last.s = len(res.Strokes) - 1
+				}
 			}
 		}
 	}
