@@ -3,7 +3,8 @@
 # corpus does not hold: renders testdata/hunt/*.yaml (our renderer, other
 # seeds and combinations of camera conditions, shots the corpus has few
 # of; see testdata/hunt/README.md) into OUT, makes their lens files, and
-# plays them through the eval and every removal and modelled slower CPU.
+# plays them through the eval, every removal and modelled slower CPU, and
+# "none" (every frame analysed through boardcam run).
 #
 #   scripts/hunt.sh [OUT] [BOARDCAM]        # default /tmp/hunt, bin/boardcam
 #   ONLY=h01-double-pot-longexp,v-break scripts/hunt.sh /tmp/hunt
@@ -43,6 +44,6 @@ fi
 nice -n 10 "$bc" eval --json --quiet "$out" >"$out/eval.json" || true
 nice -n 10 "$bc" eval --quiet "$out" | head -60 || true
 rc=0
-nice -n 10 "$bc" eval --jobs "$jobs" --json --quiet --remove burst,random10,random30,fps30,fps15,fps15late,speed1,speed2,speed4,speed8 "$out" >"$out/removed.json" || rc=$?
+nice -n 10 "$bc" eval --jobs "$jobs" --json --quiet --remove burst,random10,random30,fps30,fps15,fps15late,speed1,speed2,speed4,speed8,none "$out" >"$out/removed.json" || rc=$?
 python3 "$repo/testdata/hunt/summary.py" "$out/removed.json"
 exit $rc

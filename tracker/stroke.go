@@ -1382,6 +1382,7 @@ func (tk *Tracker) checkEnd() {
 			tk.noteCovered(i, "where it stopped was not seen")
 		}
 	}
+	tk.noteStoppedDead() // (a carry set down, see stoppeddead.go)
 	tk.emit(events.Event{Type: events.StrokeEnd, T: end, Pieces: tk.restPieces(), Doubts: tk.strokeDoubts(end)})
 	tk.stroke = nil
 	for i := range tk.tracks {

@@ -40,12 +40,44 @@ static inline __m128i bc_px_v(const uint8_t *S, long sstep, const int16_t *w, in
 		ta = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)a0), _mm_cvtsi32_si128((int)(a1 >> 8)));
 		tb = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)b0), _mm_cvtsi32_si128((int)(b1 >> 8)));
 	}
-	int32_t wa, wb;
-	memcpy(&wa, w, 4);
-	memcpy(&wb, w + 2, 4);
-	__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), _mm_set1_epi32(wa)),
-		_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), _mm_set1_epi32(wb)));
+	// the weights: (w0 w1) in every lane pair of wa, (w2 w3) of wb
+	__m128i wv = _mm_loadl_epi64((const __m128i *)w);
+	__m128i wa = _mm_shuffle_epi32(wv, 0x00), wb = _mm_shuffle_epi32(wv, 0x55);
+	__m128i s = _mm_add_epi32(_mm_madd_epi16(_mm_unpacklo_epi8(ta, zero), wa),
+		_mm_madd_epi16(_mm_unpacklo_epi8(tb, zero), wb));
 	return _mm_srai_epi32(_mm_add_epi32(s, _mm_set1_epi32(1 << 14)), 15);
+}
+
+// bc_geom is what bc_fast4 needs of the source image, set by bc_geom_of.
+typedef struct {
+	__m128i lim;  // (sw − 1, sh − 1) in each 32-bit lane's 16-bit halves
+	__m128i mul;  // (3, sstep): pmaddwd of a position with it is its offset
+	__m128i wide; // wideEnd in each lane
+	int ok;       // 0: the sizes do not fit 16 bits (bc_fast4 never used)
+} bc_geom;
+
+static inline bc_geom bc_geom_of(int sw, int sh, long sstep, long wideEnd) {
+	bc_geom g;
+	g.ok = sw >= 1 && sh >= 1 && sw <= 32767 && sh <= 32767 && sstep <= 32767 && (long)sh * sstep < (1L << 30);
+	g.lim = _mm_set1_epi32((int)(((uint32_t)(uint16_t)(sh - 1) << 16) | (uint16_t)(sw - 1)));
+	g.mul = _mm_set1_epi32((int)(((uint32_t)(uint16_t)sstep << 16) | 3u));
+	g.wide = _mm_set1_epi32(wideEnd < 0 ? 0 : (int)wideEnd);
+	return g;
+}
+
+// bc_fast4 takes four pixels' positions xy (the table's (sx, sy) pairs,
+// 16-bit) and, when all four take bc_remap_v's first path with 8-byte
+// loads (sx, sy inside [0, sw−1)×[0, sh−1), the offset below wideEnd),
+// writes their offsets sy·sstep + 3sx to off and returns 1; else 0 and
+// the caller takes them one by one.
+static inline int bc_fast4(__m128i xy, const bc_geom *g, int32_t off[4]) {
+	// signed 16-bit: 0 <= v < lim is (unsigned)v < lim for lim <= 32767
+	__m128i in = _mm_and_si128(_mm_cmpgt_epi16(xy, _mm_set1_epi16(-1)), _mm_cmpgt_epi16(g->lim, xy));
+	if (_mm_movemask_epi8(in) != 0xffff) return 0;
+	__m128i o = _mm_madd_epi16(xy, g->mul); // exact: |o| < sh·sstep < 2^30
+	if (_mm_movemask_epi8(_mm_cmpgt_epi32(g->wide, o)) != 0xffff) return 0;
+	_mm_storeu_si128((__m128i *)off, o);
+	return 1;
 }
 #endif
 
@@ -134,6 +166,9 @@ static void bc_remap8u3(const uint8_t *src, int sw, int sh, long sstep,
 		int x0, int y0, int x1, int y1, const int16_t *wtab, int simd) {
 	// an 8-byte load at the bottom tap stays inside the image below this
 	long wideEnd = (long)sh * sstep - 8 - sstep;
+#if defined(__SSE2__) && defined(__x86_64__)
+	const bc_geom g = bc_geom_of(sw, sh, sstep, wideEnd);
+#endif
 	for (int y = y0; y < y1; y++) {
 		if (simd) {
 			int x = x0;
@@ -142,10 +177,20 @@ static void bc_remap8u3(const uint8_t *src, int sw, int sh, long sstep,
 			// together, stored as 12 bytes
 			for (; x + 4 <= x1; x += 4) {
 				long k = (long)y * n + x;
-				__m128i b = _mm_packus_epi16(_mm_packs_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab),
-									bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab)),
-					_mm_packs_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 2, wtab),
-						bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 3, wtab)));
+				__m128i v0, v1, v2, v3;
+				int32_t off[4];
+				if (g.ok && bc_fast4(_mm_loadu_si128((const __m128i *)(m1 + 2 * k)), &g, off)) {
+					v0 = bc_px_v(src + off[0], sstep, wtab + 4 * (m2[k] & 1023), 1);
+					v1 = bc_px_v(src + off[1], sstep, wtab + 4 * (m2[k + 1] & 1023), 1);
+					v2 = bc_px_v(src + off[2], sstep, wtab + 4 * (m2[k + 2] & 1023), 1);
+					v3 = bc_px_v(src + off[3], sstep, wtab + 4 * (m2[k + 3] & 1023), 1);
+				} else {
+					v0 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab);
+					v1 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab);
+					v2 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 2, wtab);
+					v3 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 3, wtab);
+				}
+				__m128i b = _mm_packus_epi16(_mm_packs_epi32(v0, v1), _mm_packs_epi32(v2, v3));
 				// b: the four pixels' three bytes, each followed by one
 				// that is not a channel
 				uint64_t lo = (uint64_t)_mm_cvtsi128_si64(b), hi = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(b, b));
@@ -179,6 +224,9 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 		const int16_t *wtab, int simd) {
 	long wideEnd = (long)sh * sstep - 8 - sstep;
 	int n = 2 * nb;
+#if defined(__SSE2__)
+	const bc_geom g = bc_geom_of(sw, sh, sstep, wideEnd);
+#endif
 	for (int j = 0; j < nb; j++) {
 		for (int i = 0; i < nb; i++) {
 			long k = (long)(2 * j) * n + 2 * i;
@@ -188,10 +236,21 @@ static void bc_means8u3(const uint8_t *src, int sw, int sh, long sstep,
 				// the four pixels' channels summed as 32-bit integers: each
 				// is in 0..255 (the weights sum to 2^15), so what packing
 				// to bytes and adding them gives
-				__m128i s = _mm_add_epi32(_mm_add_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab),
-								bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab)),
-					_mm_add_epi32(bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab),
-						bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab)));
+				__m128i v0, v1, v2, v3;
+				int32_t off[4];
+				if (g.ok && bc_fast4(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(m1 + 2 * k)),
+								_mm_loadl_epi64((const __m128i *)(m1 + 2 * (k + n)))), &g, off)) {
+					v0 = bc_px_v(src + off[0], sstep, wtab + 4 * (m2[k] & 1023), 1);
+					v1 = bc_px_v(src + off[1], sstep, wtab + 4 * (m2[k + 1] & 1023), 1);
+					v2 = bc_px_v(src + off[2], sstep, wtab + 4 * (m2[k + n] & 1023), 1);
+					v3 = bc_px_v(src + off[3], sstep, wtab + 4 * (m2[k + n + 1] & 1023), 1);
+				} else {
+					v0 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k, wtab);
+					v1 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + 1, wtab);
+					v2 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n, wtab);
+					v3 = bc_remap_v(src, sw, sh, sstep, wideEnd, m1, m2, k + n + 1, wtab);
+				}
+				__m128i s = _mm_add_epi32(_mm_add_epi32(v0, v1), _mm_add_epi32(v2, v3));
 				__m128 f = _mm_mul_ps(_mm_set1_ps(0.25f), _mm_cvtepi32_ps(s));
 				if (j < nb - 1 || i < nb - 1) {
 					_mm_storeu_ps(q, f); // the fourth is the next block's first, written next
@@ -248,36 +307,35 @@ static const uint8_t bc_pop4[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3,
 
 // bc_edge_row4 is bc_edges' channel choice (the scalar loop there) four
 // pixels at a time, for the row's first 4⌊w/4⌋ pixels, which it returns:
-// the same comparisons in the same order (channel 1 replaces 0 when
-// strictly greater, then 2 the winner), the same masks. cols gets four
+// the same squared magnitudes, the same comparisons in the same order
+// (channel 1 replaces 0 when strictly greater, then 2 the winner), the
+// same masks. Each channel's gradients travel as one (gx, gy) pair of
+// 16-bit halves of a 32-bit lane, so one pmaddwd of the pair with itself
+// is its squared magnitude and one select picks both. cols gets four
 // values per step, of which the edge pixels' count (at *k) are kept.
-static int bc_edge_row4(const int16_t *gxr, const int16_t *gyr, const int32_t *mr, int w, int thr2,
+static int bc_edge_row4(const int16_t *gxr, const int16_t *gyr, int w, int thr2,
 		float *er, float *exr, float *eyr, int32_t *cr, int *k) {
 	const __m128i lim = _mm_set1_epi32(thr2 - 1);
 	int kk = *k, i = 0;
 	for (; i + 4 <= w; i += 4) {
-		const int32_t *q = mr + 3 * i;
-		__m128i ma, mb, mc;
-		bc_deint3(_mm_loadu_si128((const __m128i *)q), _mm_loadu_si128((const __m128i *)(q + 4)),
-			_mm_loadu_si128((const __m128i *)(q + 8)), &ma, &mb, &mc);
-		// the 12 gradients of each, widened to 32 bits with their sign
+		// the 12 gradients of each (four pixels' three channels) as pairs
 		__m128i x8 = _mm_loadu_si128((const __m128i *)(gxr + 3 * i)), x4 = _mm_loadl_epi64((const __m128i *)(gxr + 3 * i + 8));
 		__m128i y8 = _mm_loadu_si128((const __m128i *)(gyr + 3 * i)), y4 = _mm_loadl_epi64((const __m128i *)(gyr + 3 * i + 8));
-		__m128i xa, xb, xc, ya, yb, yc;
-		bc_deint3(_mm_srai_epi32(_mm_unpacklo_epi16(x8, x8), 16), _mm_srai_epi32(_mm_unpackhi_epi16(x8, x8), 16),
-			_mm_srai_epi32(_mm_unpacklo_epi16(x4, x4), 16), &xa, &xb, &xc);
-		bc_deint3(_mm_srai_epi32(_mm_unpacklo_epi16(y8, y8), 16), _mm_srai_epi32(_mm_unpackhi_epi16(y8, y8), 16),
-			_mm_srai_epi32(_mm_unpacklo_epi16(y4, y4), 16), &ya, &yb, &yc);
+		__m128i p0 = _mm_unpacklo_epi16(x8, y8), p1 = _mm_unpackhi_epi16(x8, y8), p2 = _mm_unpacklo_epi16(x4, y4);
+		// gx·gx + gy·gy, exact (|g| <= 1020)
+		__m128i ma, mb, mc, pa, pb, pc;
+		bc_deint3(_mm_madd_epi16(p0, p0), _mm_madd_epi16(p1, p1), _mm_madd_epi16(p2, p2), &ma, &mb, &mc);
+		bc_deint3(p0, p1, p2, &pa, &pb, &pc);
 		__m128i g = _mm_cmpgt_epi32(mb, ma);
-		__m128i mm = bc_sel(g, mb, ma), bx = bc_sel(g, xb, xa), by = bc_sel(g, yb, ya);
+		__m128i mm = bc_sel(g, mb, ma), pp = bc_sel(g, pb, pa);
 		g = _mm_cmpgt_epi32(mc, mm);
 		mm = bc_sel(g, mc, mm);
-		bx = bc_sel(g, xc, bx);
-		by = bc_sel(g, yc, by);
+		pp = bc_sel(g, pc, pp);
 		__m128i on = _mm_cmpgt_epi32(mm, lim); // mm >= thr2
+		pp = _mm_and_si128(pp, on);
 		_mm_storeu_ps(er + i, _mm_cvtepi32_ps(_mm_and_si128(mm, on)));
-		_mm_storeu_ps(exr + i, _mm_cvtepi32_ps(_mm_and_si128(bx, on)));
-		_mm_storeu_ps(eyr + i, _mm_cvtepi32_ps(_mm_and_si128(by, on)));
+		_mm_storeu_ps(exr + i, _mm_cvtepi32_ps(_mm_srai_epi32(_mm_slli_epi32(pp, 16), 16)));
+		_mm_storeu_ps(eyr + i, _mm_cvtepi32_ps(_mm_srai_epi32(pp, 16)));
 		int bits = _mm_movemask_ps(_mm_castsi128_ps(on));
 		_mm_storeu_si128((__m128i *)(cr + kk), _mm_add_epi32(_mm_set1_epi32(i), _mm_loadu_si128((const __m128i *)bc_cols4[bits])));
 		kk += bc_pop4[bits];
@@ -293,13 +351,13 @@ static int bc_edge_row4(const int16_t *gxr, const int16_t *gyr, const int32_t *m
 // edgeRow on each row: the strongest channel's gradient (the first of
 // equals) in ex, ey and its squared magnitude in e, zero below thr2 (the
 // threshold squared), and the row's columns at or above it (from x0) in
-// cols, row after row, ends[y−y0] the count so far. gxr, gyr and mr
-// (the squared magnitudes) hold 3(x1−x0) values each; cols has room for
-// 3 more than the region's pixels (bc_edge_row4's stores). All integer:
-// the sums are exact, as OpenCV's. simd selects bc_edge_row4 for the
-// channel choice where SSE2 is there (the tests compare both).
+// cols, row after row, ends[y−y0] the count so far. gxr and gyr hold
+// 3(x1−x0) values each; cols has room for 3 more than the region's
+// pixels (bc_edge_row4's stores). All integer: the sums are exact, as
+// OpenCV's. simd selects bc_edge_row4 for the channel choice where SSE2
+// is there (the tests compare both).
 static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, int thr2,
-		float *e, float *ex, float *ey, int32_t *cols, int32_t *ends, int16_t *gxr, int16_t *gyr, int32_t *mr, int simd) {
+		float *e, float *ex, float *ey, int32_t *cols, int32_t *ends, int16_t *gxr, int16_t *gyr, int simd) {
 	int w = x1 - x0;
 	long st = 3L * n, total = 0;
 	for (int y = y0; y < y1; y++) {
@@ -335,10 +393,6 @@ static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, 
 				gyr[j] = (int16_t)((C[3 * xm + c] + 2 * C[3 * x + c] + C[3 * xp + c]) - (A[3 * xm + c] + 2 * A[3 * x + c] + A[3 * xp + c]));
 			}
 		}
-		// the squared magnitudes of the row's channels (vectorised)
-		for (int j = 0; j < 3 * w; j++) {
-			mr[j] = (int32_t)gxr[j] * gxr[j] + (int32_t)gyr[j] * gyr[j];
-		}
 		// edgeRow
 		long k0 = (long)y * n + x0;
 		float *er = e + k0, *exr = ex + k0, *eyr = ey + k0;
@@ -346,12 +400,16 @@ static void bc_edges(const uint8_t *img, int n, int x0, int y0, int x1, int y1, 
 		int k = 0, i = 0;
 #if defined(__SSE2__)
 		if (simd) {
-			i = bc_edge_row4(gxr, gyr, mr, w, thr2, er, exr, eyr, cr, &k);
+			i = bc_edge_row4(gxr, gyr, w, thr2, er, exr, eyr, cr, &k);
 		}
 #endif
 		for (; i < w; i++) {
 			const int16_t *g = gxr + 3 * i, *h = gyr + 3 * i;
-			const int32_t *q = mr + 3 * i;
+			// the channels' squared magnitudes
+			int q[3];
+			for (int c = 0; c < 3; c++) {
+				q[c] = g[c] * g[c] + h[c] * h[c];
+			}
 			int bx = g[0], by = h[0], mm = q[0];
 			if (q[1] > mm) { bx = g[1]; by = h[1]; mm = q[1]; }
 			if (q[2] > mm) { bx = g[2]; by = h[2]; mm = q[2]; }
@@ -862,17 +920,16 @@ func (vt *voter) edgePlanes(img gocv.Mat, src image.Rectangle, thr2 int32) error
 	}
 	if cap(vt.gRow) < 6*w {
 		vt.gRow = make([]int16, 6*w)
-		vt.mRow = make([]int32, 3*w)
 	}
 	simd := C.int(0)
 	if edgesSIMD {
 		simd = 1
 	}
-	vt.rowCols, vt.rowEnds, vt.gRow, vt.mRow = vt.rowCols[:w*h+3], vt.rowEnds[:h], vt.gRow[:6*w], vt.mRow[:3*w]
+	vt.rowCols, vt.rowEnds, vt.gRow = vt.rowCols[:w*h+3], vt.rowEnds[:h], vt.gRow[:6*w]
 	C.bc_edges((*C.uint8_t)(unsafe.Pointer(&px[0])), C.int(n), C.int(src.Min.X), C.int(src.Min.Y), C.int(src.Max.X), C.int(src.Max.Y), C.int(thr2),
 		(*C.float)(unsafe.Pointer(&vt.edge[0])), (*C.float)(unsafe.Pointer(&vt.ex[0])), (*C.float)(unsafe.Pointer(&vt.ey[0])),
 		(*C.int32_t)(unsafe.Pointer(&vt.rowCols[0])), (*C.int32_t)(unsafe.Pointer(&vt.rowEnds[0])),
-		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])), (*C.int32_t)(unsafe.Pointer(&vt.mRow[0])), simd)
+		(*C.int16_t)(unsafe.Pointer(&vt.gRow[0])), (*C.int16_t)(unsafe.Pointer(&vt.gRow[3*w])), simd)
 	return nil
 }
 

@@ -145,6 +145,60 @@ func TestRemapMatchesOpenCV(t *testing.T) {
 	}
 }
 
+// TestRemapFourAtATime: tables whose pixels lie mostly inside, so that
+// most groups of four take the vector path's shared address test
+// (bc_fast4), with now and then one pixel that must not: on the last
+// column or row (a tap outside), just outside, or low enough that an
+// 8-byte load at its bottom tap would pass the image's end. A source
+// wider than 16-bit strides allow takes the other path throughout.
+func TestRemapFourAtATime(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for _, sz := range []image.Point{{97, 61}, {5, 3}, {2, 2}, {10923, 3}} {
+		w, h := sz.X, sz.Y
+		src := gocv.NewMatWithSize(h, w, gocv.MatTypeCV8UC3)
+		px, _ := src.DataPtrUint8()
+		for k := range px {
+			px[k] = uint8(rng.Intn(256))
+		}
+		const n = 64
+		map1 := gocv.NewMatWithSize(n, n, gocv.MatTypeCV16SC2)
+		map2 := gocv.NewMatWithSize(n, n, gocv.MatTypeCV16UC1)
+		m1, _ := map1.DataPtrInt16()
+		m2, _ := map2.DataPtrUint16()
+		odd := 0
+		for k := 0; k < n*n; k++ {
+			x, y := rng.Intn(max(w-1, 1)), rng.Intn(max(h-1, 1)) // all four taps inside
+			if rng.Intn(20) == 0 {
+				odd++
+				switch rng.Intn(6) {
+				case 0:
+					x = w - 1
+				case 1:
+					y = h - 1
+				case 2:
+					x = -1
+				case 3:
+					y = -1
+				default: // the bottom row of taps, near the right: no 8-byte loads
+					x, y = max(w-2-rng.Intn(3), 0), max(h-2, 0)
+				}
+			}
+			m1[2*k], m1[2*k+1] = int16(x), int16(y)
+			m2[k] = uint16(rng.Intn(1 << 16)) // high bits are ignored
+		}
+		if odd == 0 {
+			t.Fatal("no pixel off the vector path")
+		}
+		for _, r := range []image.Rectangle{image.Rect(0, 0, n, n), image.Rect(3, 5, 61, 40), image.Rect(1, 0, 6, 64)} {
+			sameRemap(t, "four at a time", src, &map1, &map2, r)
+		}
+		sameMeans(t, "four at a time", src, &map1, &map2)
+		map2.Close()
+		map1.Close()
+		src.Close()
+	}
+}
+
 // TestRemapMatchesOpenCVOnCorpus: the detector's two tables (the board and
 // the low-resolution background samples) over the first frames of corpus
 // clips, whole and in rectangles.

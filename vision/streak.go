@@ -50,7 +50,8 @@ type streakState struct {
 	queue  []int32
 	pixels []int32
 	found  []disc
-	left   []disc // discs of the last frame not found again
+	left   []disc  // discs of the last frame not found again
+	near   []int32 // scratch of streakMask: the left discs a row reaches
 	// handT is, per background block, the last time (s) a hand covered
 	// it.
 	handT []float64
@@ -282,12 +283,34 @@ func (d *Detector) streakMask(pl plane, x0, y0, x1, y1 int) {
 		}
 	}
 	boardY := math.Max(d.bg.boardY, 1)
+	// (x0, y0 >= 0: the pixel (x, y) lies under the hand's block (x/hb,
+	// y/hb), what d.hands.at gives, counted along the row instead of
+	// divided per pixel.)
+	h := d.hands
+	hb := h.bs
 	for y := y0; y < y1; y++ {
-		for x := x0; x < x1; x++ {
+		var hrow []bool
+		if j := y / hb; j < h.nb {
+			hrow = h.mask[j*h.nb : (j+1)*h.nb]
+		}
+		// The places left this row reaches: a pixel of the row is within
+		// one only when the row is (dx·dx + dy·dy, a sum of squares, is at
+		// least dy·dy however it is rounded or fused).
+		st.near = st.near[:0]
+		for i, p := range st.left {
+			if dy := float64(y) - p.y; dy*dy <= sq(p.r+1.5) {
+				st.near = append(st.near, int32(i))
+			}
+		}
+		hi, hr := x0/hb, x0%hb
+		for x := x0; x < x1; x, hr = x+1, hr+1 {
+			if hr == hb {
+				hi, hr = hi+1, 0
+			}
 			k := y*n + x
 			st.mask[k] = 0
 			st.label[k] = 0
-			if d.hands.at(float64(x), float64(y)) {
+			if hi < h.nb && hrow != nil && hrow[hi] {
 				continue
 			}
 			o := 3 * k
@@ -306,7 +329,8 @@ func (d *Detector) streakMask(pl plane, x0, y0, x1, y1 int) {
 				continue
 			}
 			left := false
-			for _, p := range st.left {
+			for _, i := range st.near {
+				p := &st.left[i]
 				if dx, dy := float64(x)-p.x, float64(y)-p.y; dx*dx+dy*dy <= sq(p.r+1.5) {
 					left = true
 					break

@@ -33,7 +33,6 @@ type voter struct {
 	// another, where each row ends, the gradients of a row
 	rowCols, rowEnds []int32
 	gRow             []int16
-	mRow             []int32
 	cand             []int32 // scratch of peaks: the pixels over its threshold
 	// norm converts accumulated votes to a score where 1 is a whole,
 	// crisp rim.
