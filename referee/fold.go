@@ -22,7 +22,17 @@ import (
 //     before it);
 //   - its evidence (the frames of its doubts and of the gaps it takes up)
 //     overlaps the held stroke's frames, or follows them when the held
-//     stroke's start was not seen either.
+//     stroke's start was not seen either, or follows a held stroke seen
+//     starting and names the striker alone (the doubles clip with 10 % of
+//     the frames dropped: S's stroke held, then the striker seen moved
+//     across a gap as the next player took it, an unseen stroke "E -",
+//     then E's own stroke: three questions whose answers passed the turn
+//     twice). Men moved after a stroke seen whole are another stroke (the
+//     demo in bursts: "S q" held, then "S w" whose start fell in a gap).
+//     Evidence wholly before the held stroke is of another stroke.
+//
+// Two strokes missed whole one after the other, with no placement between,
+// are folded: the note tells the umpire to enter both if so.
 //
 // The folded decision is the held stroke decided again with the later
 // end: the same seat and match context, the pieces pocketed or off the
@@ -134,10 +144,47 @@ func (r *Referee) foldable(e events.Event) bool {
 		return false
 	}
 	ev, held := r.evidence(e), h.span()
-	if ev.from <= held.to && held.from <= ev.to {
-		return true
+	switch {
+	case ev.from <= held.to && held.from <= ev.to:
+		return true // overlapping
+	case ev.to < held.from:
+		return false // of another stroke, before it
 	}
-	return h.s.noStart && ev.from > held.to
+	// After it: the held stroke's own end, when its start was not seen
+	// either; after a stroke seen starting, only the striker moved (the
+	// next player taking it, not a stroke: men moved say a stroke).
+	return h.s.noStart || r.strikerOnly(e)
+}
+
+// strikerOnly reports whether the evidence of the unseen stroke ending
+// with e concerns the striker alone: its doubts and the gaps across which
+// pieces moved name no other disc, and nothing was reported pocketed or
+// off the board meanwhile.
+func (r *Referee) strikerOnly(e events.Event) bool {
+	if len(r.loose) > 0 {
+		return false
+	}
+	n := 0
+	for _, x := range e.Doubts {
+		for _, id := range x.IDs {
+			if id != "S" {
+				return false
+			}
+			n++
+		}
+	}
+	for _, g := range r.gaps {
+		if !g.Moved {
+			continue
+		}
+		for _, id := range g.IDs {
+			if id != "S" {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
 }
 
 // fold decides the held stroke again with the unseen stroke ending with e

@@ -112,6 +112,9 @@ func TestSecondHoldFoldedIntoFirst(t *testing.T) {
 		{"a placement between them", cat(missed, []step{ev(placed(105, "W2", 0, 0))}, later), "S -; [info]; N -"},
 		{"evidence before a stroke seen starting", cat(seen, []step{ev(unseenEnd(200, 60, 80, "B1"))}), "S -; N -"},
 		{"evidence overlapping a stroke seen starting", cat(seen, []step{ev(unseenEnd(200, 130, 150, "B1"))}), "S -; S - folds 140"},
+		{"evidence after a held stroke seen starting", cat(seen, []step{ev(unseenEnd(200, 160, 170, "S"))}), "S -; S - folds 140"},
+		{"men moved after a held stroke seen starting", cat(seen, []step{ev(unseenEnd(200, 160, 170, "B1"))}), "S -; N -"},
+		{"after a sure stroke", []step{ev(startAt(100, board.S, 0, baseY)), ev(end(140, at("S", 0, 100))), ev(unseenEnd(200, 160, 170, "S"))}, "S -; N -"},
 	}
 	for _, c := range cases {
 		got, ds := playMatch(t, c.steps...)

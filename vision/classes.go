@@ -399,19 +399,60 @@ func queenish(f features) bool {
 // brightness (the darkest and the brightest when there are three or
 // fewer): a start from the extremes lets one outlier (a bright glint taken
 // for a disc) end as a group of its own, with both colours of men in the
-// other. It returns the group of each (0 darker, 1 brighter), the
-// separation of the groups in units of the features' spread floor, and
-// false when there are fewer than two men or one group would be empty.
+// other. A glare or a lamp's fall-off lifts the brightness of the men it
+// lights, relative to the board there too (a glare adds the same light to
+// disc and board), far more than it moves their colour: started from
+// brightness alone, the split parted the lit men from the others, natural
+// wood and black men together, and called the natural wood in the shade
+// black (a real photo under a phone's glare). So it is also started from
+// the quartiles of red − green and of green − blue, and such a split
+// replaces the brightness one when its groups are parted by a clearly
+// wider gap (see [gapOf]: half a spread floor more), they are apart (a
+// separation of 3.5, as the split needs) and each holds at least a
+// quarter of the men, two at least (a glint taken for a disc, colourless
+// and bright, with one black man under the glare made a group of two
+// parted by a wide gap in brightness).
+// It returns the group of each (0 darker, 1 brighter), the separation of
+// the groups in units of the features' spread floor, and false when there
+// are fewer than two men or one group would be empty.
 func splitMen(fs []features) ([]int, float64, bool) {
 	if len(fs) < 2 {
 		return nil, 0, false
 	}
+	g, sep, ok := splitMenFrom(fs, 0)
+	gap := math.Inf(-1)
+	if ok {
+		gap = gapOf(fs, g)
+	}
+	for k := 1; k < 3; k++ {
+		gk, sk, okk := splitMenFrom(fs, k)
+		if !okk || sk < 3.5 || smallerGroup(gk) < max(2, len(fs)/4) {
+			continue
+		}
+		if gp := gapOf(fs, gk); gp >= gap+0.5 {
+			g, sep, ok, gap = gk, sk, true, gp
+		}
+	}
+	return g, sep, ok
+}
+
+// smallerGroup is the number of men in the smaller of the two groups g.
+func smallerGroup(g []int) int {
+	n := 0
+	for _, v := range g {
+		n += v
+	}
+	return min(n, len(g)-n)
+}
+
+// splitMenFrom is [splitMen] started from the quartiles of feature k.
+func splitMenFrom(fs []features, k0 int) ([]int, float64, bool) {
 	order := make([]int, len(fs))
 	for i := range order {
 		order[i] = i
 	}
-	sort.SliceStable(order, func(a, b int) bool { return fs[order[a]][0] < fs[order[b]][0] })
-	if fs[order[0]][0] == fs[order[len(fs)-1]][0] {
+	sort.SliceStable(order, func(a, b int) bool { return fs[order[a]][k0] < fs[order[b]][k0] })
+	if fs[order[0]][k0] == fs[order[len(fs)-1]][k0] {
 		return nil, 0, false
 	}
 	lo, hi := order[len(fs)/4], order[(3*len(fs)-1)/4]

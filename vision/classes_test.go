@@ -41,6 +41,55 @@ func TestSplitMenOutlier(t *testing.T) {
 	}
 }
 
+// TestSplitMenGlare: under a phone's glare the natural-wood men it lights
+// read twice as bright as those in the shade, relative to the board there
+// too; started from brightness alone, the split parted the four lit
+// natural-wood men from all the rest and called the other natural-wood men
+// black. Their colour parts them from the black men by a clear gap: the
+// split follows it. (Features measured on the GSI photo's phone-glare
+// copy.)
+func TestSplitMenGlare(t *testing.T) {
+	blacks := []features{{0.411, -0.012, -0.028}, {0.230, -0.005, -0.009}, {0.278, 0.004, -0.009}, {0.183, -0.005, -0.019}, {0.211, -0.005, -0.019}, {0.274, -0.036, -0.022}, {0.172, -0.009, 0.005}, {0.252, -0.009, -0.019}, {0.251, -0.005, -0.005}, {0.381, 0.012, -0.024}}
+	lit := []features{{0.526, 0.111, 0.063}, {0.512, 0.270, 0.004}, {0.855, 0.130, 0.047}, {0.909, 0.118, 0.043}}
+	shade := []features{{0.289, 0.124, 0.055}, {0.283, 0.134, 0.055}, {0.341, 0.173, 0.056}, {0.303, 0.161, 0.047}}
+	fs := append(append(append([]features(nil), blacks...), lit...), shade...)
+	if g, _, ok := splitMenFrom(fs, 0); !ok || g[len(blacks)+len(lit)] != 0 {
+		t.Fatalf("the brightness split no longer puts the natural wood in the shade with the black men (%v): the case is not tested", g)
+	}
+	g, sep, ok := splitMen(fs)
+	if !ok || sep < 3.5 {
+		t.Fatalf("no split (%v, separation %.2f)", ok, sep)
+	}
+	for i := range fs {
+		want := 1
+		if i < len(blacks) {
+			want = 0
+		}
+		if g[i] != want {
+			t.Errorf("man %d %.3f in group %d, want %d", i, fs[i], g[i], want)
+		}
+	}
+	t.Logf("separation %.2f, gap %.2f floors", sep, gapOf(fs, g))
+	// A softer glare on the same photo: one black man under it and a
+	// glint taken for a disc, both colourless and bright, are parted from
+	// all the rest by a wide gap in brightness; a group of two of 23 is
+	// no colour, and the natural wood stays apart from the black men.
+	blacks = []features{{0.145, -0.014, -0.048}, {0.188, -0.005, -0.009}, {0.179, -0.005, -0.019}, {0.219, -0.014, -0.005}, {0.417, -0.004, -0.004}, {0.322, -0.008, -0.004}, {0.164, -0.028, -0.014}, {0.185, -0.005, -0.005}, {0.165, -0.005, -0.009}, {0.570, -0.008, -0.008}}
+	whites := []features{{0.292, 0.159, 0.058}, {0.244, 0.156, 0.057}, {0.263, 0.159, 0.048}, {0.268, 0.211, 0.048}, {0.364, 0.127, 0.061}, {0.307, 0.138, 0.053}, {0.317, 0.138, 0.049}, {0.389, 0.188, 0.060}, {0.360, 0.136, 0.043}, {0.426, 0.144, 0.062}, {0.391, 0.143, 0.046}, {1.032, 0, 0.078}}
+	fs = append(append([]features(nil), blacks...), whites...)
+	if g, _, ok = splitMen(fs); !ok {
+		t.Fatal("soft glare: no split")
+	}
+	for i := 0; i < len(fs)-1; i++ {
+		if i == len(blacks)-1 {
+			continue // the black man under the glare goes either way
+		}
+		if want := map[bool]int{true: 0, false: 1}[i < len(blacks)]; g[i] != want {
+			t.Errorf("soft glare: man %d %.3f in group %d, want %d", i, fs[i], g[i], want)
+		}
+	}
+}
+
 // TestQueenishPink: a home set's pink queen is queen-coloured, however
 // bright; natural wood is not, under a warm lamp either; a red queen and a
 // dark man stay as they were.
