@@ -31,8 +31,7 @@
 //     returns a [Snapshot] consistent with the channel's first
 //     announcement; the keeper never waits for a subscriber, and one
 //     whose buffer is full is dropped (its channel closed), as the web
-//     hub drops a slow client. /work/notes/contract-match.md and
-//     docs/daemon.md describe it.
+//     hub drops a slow client. docs/daemon.md describes it.
 //
 // # The journal
 //

@@ -4,7 +4,7 @@
 //
 // # Profiles
 //
-// A [Profile] is one rule document of /work/shared/rules played exactly:
+// A [Profile] is one rule document of the shared rule documents (../shared/rules) played exactly:
 // "icf" (ICF Laws of Carrom), "team-3board" (team event, three boards or 29
 // points), "nit-delhi", "jamshedpur" and "four-break" (queen worth 3, four
 // breaks). It holds the parameters that differ (queen value and cut-off,
