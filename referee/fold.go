@@ -192,14 +192,7 @@ func (r *Referee) strikerOnly(e events.Event) bool {
 func (r *Referee) fold(e events.Event) []Decision {
 	h := r.held
 	s := h.s.clone()
-	for _, p := range r.loose {
-		if p.Type == events.Pocketed {
-			s.pocketed = append(s.pocketed, p)
-		} else {
-			s.jumped = append(s.jumped, p)
-		}
-	}
-	r.loose = nil
+	r.takeLoose(s)
 	if len(e.Doubts) == 0 {
 		s.doubt(events.Doubt{Kind: events.DoubtStartUnseen, Frames: [2]int{e.Frame, e.Frame},
 			Reason: fmt.Sprintf("the pieces came to rest at frame %d with no stroke seen before: the stroke fell in frames that were not analysed", e.Frame)})

@@ -356,6 +356,19 @@ func (r *Referee) between(e events.Event, ds []Decision) []Decision {
 	return ds
 }
 
+// takeLoose gives s the pocketings and pieces off the board said between
+// strokes, with no stroke to own them yet.
+func (r *Referee) takeLoose(s *stroke) {
+	for _, p := range r.loose {
+		if p.Type == events.Pocketed {
+			s.pocketed = append(s.pocketed, p)
+		} else {
+			s.jumped = append(s.jumped, p)
+		}
+	}
+	r.loose = nil
+}
+
 // unseenStroke is the decision of a stroke whose start was not seen: a
 // stroke_end with doubts (the tracker saw the board change with no stroke
 // in between) or after a gap in which pieces moved. The seat is the one
@@ -368,14 +381,7 @@ func (r *Referee) unseenStroke(e events.Event, st rules.State) []Decision {
 		return r.fold(e)
 	}
 	s := &stroke{start: events.Event{Type: events.StrokeStart, Frame: e.Frame, T: e.T}, seat: st.Turn, ctx: st, noStart: true}
-	for _, p := range r.loose {
-		if p.Type == events.Pocketed {
-			s.pocketed = append(s.pocketed, p)
-		} else {
-			s.jumped = append(s.jumped, p)
-		}
-	}
-	r.loose = nil
+	r.takeLoose(s)
 	s.notes = append(s.notes, fmt.Sprintf("the stroke's start was not seen: taken as %s's stroke, whose turn it is", st.Turn))
 	if len(e.Doubts) == 0 {
 		s.doubt(events.Doubt{Kind: events.DoubtStartUnseen, Frames: [2]int{e.Frame, e.Frame},

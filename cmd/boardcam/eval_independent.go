@@ -101,20 +101,12 @@ func newIndependentRun(video, name string, gt *independentGT) (clipRun, error) {
 	}
 	c.Either = either
 	c.Truth = &corpus.Truth{Clip: corpus.ClipInfo{Name: name, FPS: gt.FPS, Frames: gt.Frames}, Judgement: &corpus.Judgement{Decisions: decisions}}
-	f, err := os.CreateTemp("", "boardcam-"+name+"-*.log")
+	log, err := tempFile(name, ".log", independentLog(gt, first))
 	if err != nil {
 		return c, err
 	}
-	_, err = f.WriteString(independentLog(gt, first))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return c, err
-	}
-	c.cleanup = func() { os.Remove(f.Name()) }
-	c.Args = []string{"--source", video, "--resume", f.Name()}
+	c.cleanup = func() { os.Remove(log) }
+	c.Args = []string{"--source", video, "--resume", log}
 	switch gt.SouthAt {
 	case "bottom", "right", "top", "left":
 		c.Args = append(c.Args, "--south-at", gt.SouthAt)

@@ -195,35 +195,23 @@ func newClipRun(dir, v, name string, truth *corpus.Truth, lenses *corpus.LensInd
 		if err != nil {
 			return c, err
 		}
-		f, err := os.CreateTemp("", "boardcam-"+name+"-*.yaml")
+		cfg, err := tempFile(name, ".yaml", fmt.Sprintf("board: %q\n", abs))
 		if err != nil {
 			return c, err
 		}
-		_, err = fmt.Fprintf(f, "board: %q\n", abs)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(f.Name())
-			return c, err
-		}
-		c.cleanup = func() { os.Remove(f.Name()) }
-		args = append(args, "--config", f.Name())
+		c.cleanup = func() { os.Remove(cfg) }
+		args = append(args, "--config", cfg)
 	}
 	switch {
 	case rs.Mode == corpus.ModeResume || rs.Mode == corpus.ModeMidBoard:
-		f, err := os.CreateTemp("", "boardcam-"+name+"-*.log")
+		log, err := tempFile(name, ".log", rs.Log)
 		if err != nil {
+			c.cleanup()
 			return c, err
 		}
-		if _, err := f.WriteString(rs.Log); err != nil {
-			f.Close()
-			return c, err
-		}
-		f.Close()
 		prev := c.cleanup
-		c.cleanup = func() { prev(); os.Remove(f.Name()) }
-		args = append(args, "--resume", f.Name())
+		c.cleanup = func() { prev(); os.Remove(log) }
+		args = append(args, "--resume", log)
 	case len(rs.Players) == 4:
 		args = append(args, "--profile", rs.Profile, "--players", strings.Join(players, ","), "--breaker", rs.Break.String(),
 			"--teams", rs.Teams[0]+","+rs.Teams[1])
@@ -232,4 +220,22 @@ func newClipRun(dir, v, name string, truth *corpus.Truth, lenses *corpus.LensInd
 	}
 	c.Args = args
 	return c, nil
+}
+
+// tempFile writes content to a new temporary file named after the clip and
+// returns its path; on an error nothing is left behind.
+func tempFile(name, ext, content string) (string, error) {
+	f, err := os.CreateTemp("", "boardcam-"+name+"-*"+ext)
+	if err != nil {
+		return "", err
+	}
+	_, err = f.WriteString(content)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
