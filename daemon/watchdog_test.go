@@ -72,14 +72,18 @@ func TestWatchdogWithholdsPingWhenUnhealthy(t *testing.T) {
 	var logs syncBuffer
 	var answering atomic.Bool
 	var read, analysed, tick atomic.Int64
-	probed := make(chan struct{})
+	// counted is signalled each time the watchdog has read the frame
+	// counts, which it does after probing: a step waits for it before the
+	// next step changes health and counts, so no check sees the next one's.
+	counted := make(chan struct{})
 	w := watchdog{
 		n: n, clock: clock, log: slog.New(slog.NewTextHandler(&logs, nil)),
-		probe: func(time.Duration, <-chan struct{}) bool {
-			probed <- struct{}{}
-			return answering.Load()
+		probe: func(time.Duration, <-chan struct{}) bool { return answering.Load() },
+		frames: func() (int64, int64) {
+			r, a := read.Load(), analysed.Load()
+			counted <- struct{}{}
+			return r, a
 		},
-		frames: func() (int64, int64) { return read.Load(), analysed.Load() },
 		status: func() string { return "tick " + strconv.FormatInt(tick.Load(), 10) },
 	}
 	done := make(chan struct{})
@@ -88,6 +92,7 @@ func TestWatchdogWithholdsPingWhenUnhealthy(t *testing.T) {
 	if got := next(); got != "READY=1\nSTATUS=tick 0" {
 		t.Fatalf("first notification %q", got)
 	}
+	<-counted // the counts the checks start from
 	// step moves to the next check with the given health and frame counts.
 	step := func(ok bool, r, a int64) {
 		tick.Add(1)
@@ -95,7 +100,7 @@ func TestWatchdogWithholdsPingWhenUnhealthy(t *testing.T) {
 		read.Store(r)
 		analysed.Store(a)
 		clock.Step()
-		<-probed
+		<-counted
 	}
 	expect := func(want string) {
 		t.Helper()
