@@ -34,14 +34,7 @@ func unseenEnd(frame int, from, to int, ids ...string) events.Event {
 // frame N) joined by "; ".
 func playMatch(t *testing.T, steps ...step) (string, []referee.Decision) {
 	t.Helper()
-	lg, err := rules.ParseLog(strings.NewReader(foldLog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := rules.NewMatch(lg.Header)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := foldMatch(t)
 	r, err := referee.New(referee.DefaultConfig(profile(t, "icf")))
 	if err != nil {
 		t.Fatal(err)
@@ -155,14 +148,7 @@ func TestSecondHoldFoldedIntoFirst(t *testing.T) {
 // refsim (the corpus's and the eval's referee) puts a folded decision in
 // the place of the one it folds into: one stroke decision, applied once.
 func TestRefsimFoldsOnce(t *testing.T) {
-	lg, err := rules.ParseLog(strings.NewReader(foldLog))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := rules.NewMatch(lg.Header)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := foldMatch(t)
 	evs := []events.Event{unseenEnd(94, 59, 61, "W1"), pocketed(105, "W1", board.SE), unseenEnd(126, 114, 118, "S")}
 	res, err := refsim.RefereeMatch(evs, m, referee.DefaultConfig(profile(t, "icf")))
 	if err != nil {
@@ -175,4 +161,18 @@ func TestRefsimFoldsOnce(t *testing.T) {
 	if logs(res.Decisions) != "[info]; S w" || len(res.Strokes) != 1 || strings.Join(got, "; ") != "S w" {
 		t.Errorf("decisions %q, %d strokes, history %q: want [info]; S w, one stroke, S w once", logs(res.Decisions), len(res.Strokes), got)
 	}
+}
+
+// foldMatch is a new match with foldLog's header.
+func foldMatch(t *testing.T) *rules.Match {
+	t.Helper()
+	lg, err := rules.ParseLog(strings.NewReader(foldLog))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := rules.NewMatch(lg.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
