@@ -32,6 +32,8 @@ type background struct {
 	edge   []bool    // where an arm comes in: the margin and the surface within edgeBand of its edge
 	first  bool
 	gain   float64 // current brightness over the background's
+	// surface is the number of blocks of zone 1.
+	surface int
 	// changed marks blocks that changed since the previous frame.
 	changed []bool
 	// boardY is the board's brightness (luma) this frame, from the blocks
@@ -100,6 +102,7 @@ func newBackground(v *view, g *board.Geometry) *background {
 			m := math.Max(math.Abs(p.X), math.Abs(p.Y))
 			if m <= h {
 				b.zone[j*nb+i] = 1
+				b.surface++
 			} else {
 				b.zone[j*nb+i] = 2
 			}

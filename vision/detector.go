@@ -415,10 +415,17 @@ func (d *Detector) changedTiles(full bool) {
 	}
 	tpb := t.px / d.bg.bs
 	nb := d.bg.nb
-	for k, ch := range d.bg.changed {
-		st := d.bg.stable[k]
-		if ch || st == settleFrames || st == stableFrames+2 || d.hands.changed(k) {
-			t.dirty[(k/nb/tpb)*t.n+(k%nb)/tpb] = true
+	// row by row: block (i, j) lies in tile (i/tpb, j/tpb)
+	for j := 0; j < nb; j++ {
+		row := j * nb
+		changed, stable := d.bg.changed[row:row+nb], d.bg.stable[row:row+nb]
+		mask, was := d.hands.mask[row:row+nb], d.hands.was[row:row+nb]
+		dirty := t.dirty[(j/tpb)*t.n:]
+		for i, ch := range changed {
+			st := stable[i]
+			if ch || st == settleFrames || st == stableFrames+2 || mask[i] != was[i] {
+				dirty[i/tpb] = true
+			}
 		}
 	}
 	t.markRound(d.frames, d.cfg.FullEvery)

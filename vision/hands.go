@@ -61,17 +61,16 @@ func newHandStage(bg *background) *handStage {
 // whether there was one.
 func (h *handStage) find(fg []bool, covered func(i, j int) bool, minArea float64) bool {
 	nb := h.nb
-	for k := range h.label {
-		h.label[k] = 0
-	}
+	nn := nb * nb
+	fg = fg[:nn]
+	clear(h.label)
 	var any bool
 	var next int32
 	minBlocks := int(minArea / (h.mmPer * h.mmPer))
-	for k := range h.mask {
-		h.mask[k] = false
-	}
-	for start := 0; start < nb*nb; start++ {
-		if !fg[start] || h.label[start] != 0 || covered(start%nb, start/nb) {
+	clear(h.mask)
+	// (the foreign blocks in order, the others skipped eight at a time)
+	for start := nextSet(fg, 0); start < nn; start = nextSet(fg, start+1) {
+		if h.label[start] != 0 || covered(start%nb, start/nb) {
 			continue
 		}
 		next++
@@ -113,10 +112,7 @@ func (h *handStage) find(fg []bool, covered func(i, j int) bool, minArea float64
 	// grow the mask by one block: a hand's soft edge and shadow
 	grown := h.grown
 	copy(grown, h.mask)
-	for k := 0; k < nb*nb; k++ {
-		if !grown[k] {
-			continue
-		}
+	for k := nextSet(grown[:nn], 0); k < nn; k = nextSet(grown[:nn], k+1) {
 		i, j := k%nb, k/nb
 		for dj := -1; dj <= 1; dj++ {
 			for di := -1; di <= 1; di++ {

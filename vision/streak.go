@@ -158,19 +158,15 @@ func (d *Detector) findStreaks(pl plane) {
 	}
 	n := d.v.n
 	nb, bs := d.bg.nb, d.bg.bs
-	for k := range st.seen {
-		st.seen[k] = false
-	}
+	clear(st.seen)
 	if len(st.handT) != nb*nb {
 		st.handT = make([]float64, nb*nb)
 		for k := range st.handT {
 			st.handT[k] = math.Inf(-1)
 		}
 	}
-	for k, h := range d.hands.mask {
-		if h {
-			st.handT[k] = d.now
-		}
+	for k := nextSet(d.hands.mask, 0); k < len(d.hands.mask); k = nextSet(d.hands.mask, k+1) {
+		st.handT[k] = d.now
 	}
 	// the board's colour where it is bare, for the board test
 	d.bg.illumination()
@@ -180,19 +176,19 @@ func (d *Detector) findStreaks(pl plane) {
 	}
 	// Much of the board changed at once: a new picture (frames dropped
 	// over a whole stroke, the lamp, a knock), not a few discs in motion.
-	nch, nsurf := 0, 0
-	for k := range d.bg.changed {
+	// (Only changed blocks count, and only they can start a group: the
+	// loops visit them alone, in order.)
+	changed := d.bg.changed
+	nch := 0
+	for k := nextSet(changed, 0); k < len(changed); k = nextSet(changed, k+1) {
 		if d.bg.zone[k] == 1 {
-			nsurf++
-			if d.bg.changed[k] {
-				nch++
-			}
+			nch++
 		}
 	}
-	if nch > nsurf*streakCut/100 {
+	if nch > d.bg.surface*streakCut/100 {
 		return
 	}
-	for start := 0; start < nb*nb; start++ {
+	for start := nextSet(changed[:nb*nb], 0); start < nb*nb; start = nextSet(changed[:nb*nb], start+1) {
 		if st.seen[start] || !moving(start) {
 			continue
 		}
