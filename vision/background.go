@@ -48,9 +48,14 @@ type background struct {
 	covered    []bool // blocks on a disc found this frame (set by the detector)
 	illumN     int
 	illumFresh bool
-	lumas      []float64
+	lumas      []float64  // illumination's scratch: each cell's lumas
+	lumaN      []int32    // their counts
+	lit        []litBlock // measureBoard's scratch
 	tmp        []float64
 }
+
+// litBlock is a block measureBoard measured (k) and its luma (l).
+type litBlock struct{ k, l int32 }
 
 const (
 	blockPx = 4
@@ -155,28 +160,35 @@ func (b *background) illumination() {
 	if len(b.illum) != nc*nc {
 		b.illum = make([]float64, nc*nc)
 	}
-	lumas := b.lumas
+	// each cell's lumas in its own stretch of b.lumas (their count in
+	// b.lumaN), then the cells' 60th percentiles in one pass (kthCells)
+	const per = illumCell * illumCell
+	if len(b.lumas) != per*nc*nc {
+		b.lumas = make([]float64, per*nc*nc)
+		b.lumaN = make([]int32, nc*nc)
+	}
 	for cj := 0; cj < nc; cj++ {
 		for ci := 0; ci < nc; ci++ {
-			lumas = lumas[:0]
+			c := cj*nc + ci
+			lumas := b.lumas[per*c : per*(c+1)]
+			m := 0
+			i0, i1 := ci*illumCell, min((ci+1)*illumCell, nb)
 			for j := cj * illumCell; j < min((cj+1)*illumCell, nb); j++ {
-				for i := ci * illumCell; i < min((ci+1)*illumCell, nb); i++ {
-					k := j*nb + i
-					if b.zone[k] != 1 || b.fg[k] || b.covered[k] {
+				r0, r1 := j*nb+i0, j*nb+i1
+				zone, fg, covered, cur := b.zone[r0:r1], b.fg[r0:r1], b.covered[r0:r1], b.cur[3*r0:3*r1]
+				for i, z := range zone {
+					if z != 1 || fg[i] || covered[i] {
 						continue
 					}
-					o := 3 * k
-					lumas = append(lumas, 0.114*float64(b.cur[o])+0.587*float64(b.cur[o+1])+0.299*float64(b.cur[o+2]))
+					p := cur[3*i : 3*i+3 : 3*i+3]
+					lumas[m] = 0.114*float64(p[0]) + 0.587*float64(p[1]) + 0.299*float64(p[2])
+					m++
 				}
 			}
-			v := -1.0
-			if len(lumas) >= illumCell*illumCell/4 {
-				v = kthShort(lumas, len(lumas)*6/10)
-			}
-			b.illum[cj*nc+ci] = v
+			b.lumaN[c] = int32(m)
 		}
 	}
-	b.lumas = lumas
+	kthCells(b.lumas, b.lumaN, illumCell*illumCell/4, b.illum)
 	// fill the gaps from the neighbours
 	for pass := 0; pass < 3; pass++ {
 		for k, v := range b.illum {
@@ -360,6 +372,8 @@ func (b *background) measureBoard() {
 	nb := b.nb
 	var hist [256]int
 	n := 0
+	// the blocks measured and their lumas, for the second pass
+	b.lit = b.lit[:0]
 	for k := 0; k < nb*nb; k += 2 {
 		if b.zone[k] != 1 || b.fg[k] {
 			continue
@@ -368,6 +382,7 @@ func (b *background) measureBoard() {
 		l := int(0.114*b.cur[o] + 0.587*b.cur[o+1] + 0.299*b.cur[o+2])
 		hist[min(max(l, 0), 255)]++
 		n++
+		b.lit = append(b.lit, litBlock{k: int32(k), l: int32(min(max(l, math.MinInt32), math.MaxInt32))})
 	}
 	if n == 0 {
 		return
@@ -389,15 +404,11 @@ func (b *background) measureBoard() {
 	lo, hi, mid := pct(0.45), pct(0.75), pct(0.6)
 	var s [3]float64
 	m := 0
-	for k := 0; k < nb*nb; k += 2 {
-		if b.zone[k] != 1 || b.fg[k] {
+	for _, e := range b.lit {
+		if l := int(e.l); l < lo || l > hi {
 			continue
 		}
-		o := 3 * k
-		l := int(0.114*b.cur[o] + 0.587*b.cur[o+1] + 0.299*b.cur[o+2])
-		if l < lo || l > hi {
-			continue
-		}
+		o := 3 * int(e.k)
 		for c := 0; c < 3; c++ {
 			s[c] += float64(b.cur[o+c])
 		}

@@ -707,6 +707,47 @@ static long bc_above(const float *s, int n, int x0, int y0, int x1, int y1, floa
 	return k;
 }
 
+// bc_kth is kthShort (plane.go) in C: the k-th smallest of v[0..n) (no
+// NaN), v reordered. Only comparisons: any platform gives the same value.
+static double bc_kth(double *v, int n, int k) {
+	int lo = 0, hi = n - 1;
+	while (hi - lo >= 12) {
+		// pivot: the median of the ends and the middle, moved to hi
+		int mid = lo + (hi - lo) / 2;
+		double t;
+		if (v[mid] < v[lo]) { t = v[mid]; v[mid] = v[lo]; v[lo] = t; }
+		if (v[hi] < v[lo]) { t = v[hi]; v[hi] = v[lo]; v[lo] = t; }
+		if (v[mid] < v[hi]) { t = v[mid]; v[mid] = v[hi]; v[hi] = t; }
+		double p = v[hi];
+		int j = lo;
+		for (int i = lo; i < hi; i++) {
+			double x = v[i];
+			v[i] = v[j];
+			v[j] = x;
+			j += x < p;
+		}
+		t = v[j]; v[j] = v[hi]; v[hi] = t;
+		if (k == j) return v[j];
+		if (k < j) hi = j - 1; else lo = j + 1;
+	}
+	for (int i = lo + 1; i <= hi; i++) {
+		for (int j = i; j > lo && v[j] < v[j - 1]; j--) {
+			double t = v[j]; v[j] = v[j - 1]; v[j - 1] = t;
+		}
+	}
+	return v[k];
+}
+
+// bc_kth_cells: for each of nc cells, its cnt[c] values at v + per·c
+// (reordered): out[c] = their (6·cnt/10)-th smallest when there are at
+// least least of them, else −1.
+static void bc_kth_cells(double *v, const int32_t *cnt, long nc, int per, int least, double *out) {
+	for (long c = 0; c < nc; c++) {
+		int n = cnt[c];
+		out[c] = n >= least ? bc_kth(v + per * c, n, n * 6 / 10) : -1.0;
+	}
+}
+
 // bc_diffs is the frame-to-frame difference of nn blocks' means (BGR):
 // diff[k] = |c0 − p0| + |c1 − p1| + |c2 − p2| in float32, in this order,
 // and hist[min((int)diff[k], 63)] counted.
@@ -1037,6 +1078,28 @@ func (vt *voter) above(s []float32, r image.Rectangle, thr float32) []int32 {
 	k := C.bc_above((*C.float)(unsafe.Pointer(&s[0])), C.int(n), C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Max.X), C.int(r.Max.Y), C.float(thr),
 		(*C.int32_t)(unsafe.Pointer(&c[0])), simd)
 	return c[:k]
+}
+
+// kthCells is bc_kth_cells: out[c] is the (6·n/10)-th smallest of cell
+// c's n = cnt[c] values, v[per·c : per·c+n] with per = len(v)/len(cnt)
+// (reordered), when n >= least, else −1: the cells' kthShort in one
+// call.
+func kthCells(v []float64, cnt []int32, least int, out []float64) {
+	nc := len(cnt)
+	if nc == 0 {
+		return
+	}
+	per := len(v) / nc
+	if len(out) < nc || per == 0 {
+		panic("kthCells: sizes differ")
+	}
+	for _, n := range cnt {
+		if n < 0 || int(n) > per {
+			panic("kthCells: a count exceeds its cell")
+		}
+	}
+	C.bc_kth_cells((*C.double)(unsafe.Pointer(&v[0])), (*C.int32_t)(unsafe.Pointer(&cnt[0])), C.long(nc), C.int(per), C.int(least),
+		(*C.double)(unsafe.Pointer(&out[0])))
 }
 
 // blockDiffs is bc_diffs: the frame-to-frame differences of the blocks'
