@@ -171,14 +171,23 @@ func (b *background) clone() *background {
 	return &c
 }
 
-// TestBlockChangesMatchRef: blockDiffs and blockChanges (C) give what
-// observeMeans' Go loops gave, bit for bit, on random blocks at several
-// gains, including blocks at the grid's edges and corners.
+// TestBlockChangesMatchRef: blockDiffs and blockChanges (C, the vector
+// and the plain loop) give what observeMeans' Go loops gave, bit for bit,
+// on random blocks at several gains, including blocks at the grid's edges
+// and corners.
 func TestBlockChangesMatchRef(t *testing.T) {
+	defer func(v bool) { changesSIMD = v }(changesSIMD)
+	for _, simd := range []bool{true, false} {
+		changesSIMD = simd
+		testBlockChangesMatchRef(t)
+	}
+}
+
+func testBlockChangesMatchRef(t *testing.T) {
 	rng := rand.New(rand.NewSource(4))
 	mixed := 0
-	for round := 0; round < 12; round++ {
-		nb := []int{1, 2, 3, 37, 64}[round%5]
+	for round := 0; round < 24; round++ {
+		nb := []int{1, 2, 3, 37, 64, 5}[round%6]
 		a := randomBlocks(rng, nb)
 		b := a.clone()
 		inv := float32(1 / math.Max([]float64{1, 0.7, 1.6, 0.01}[round%4], 0.05))
@@ -202,7 +211,7 @@ func TestBlockChangesMatchRef(t *testing.T) {
 		for k := range a.diff {
 			if math.Float32bits(a.diff[k]) != math.Float32bits(b.diff[k]) || math.Float32bits(a.drift[k]) != math.Float32bits(b.drift[k]) ||
 				a.changed[k] != b.changed[k] || a.stable[k] != b.stable[k] || a.fg[k] != b.fg[k] {
-				t.Fatalf("round %d nb %d block %d: diff %v drift %v changed %v stable %d fg %v; ref %v %v %v %d %v", round, nb, k,
+				t.Fatalf("simd %v round %d nb %d block %d: diff %v drift %v changed %v stable %d fg %v; ref %v %v %v %d %v", changesSIMD, round, nb, k,
 					a.diff[k], a.drift[k], a.changed[k], a.stable[k], a.fg[k], b.diff[k], b.drift[k], b.changed[k], b.stable[k], b.fg[k])
 			}
 			if a.changed[k] {
