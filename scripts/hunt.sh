@@ -20,7 +20,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${JOBS:-2}
 mkdir -p "$out"
 mkdir -p "$out/boards"
-cp "$repo"/testdata/videos/boards/*.yaml "$out/boards/"
+cp "$repo"/testdata/videos/boards/*.yaml "$repo"/testdata/hunt/boards/*.yaml "$out/boards/"
 for f in "$repo"/testdata/hunt/*.yaml; do
 	n=$(basename "$f")
 	# boards named relative to testdata/hunt are copied beside the specs
