@@ -34,7 +34,14 @@ func unseenEnd(frame int, from, to int, ids ...string) events.Event {
 // frame N) joined by "; ".
 func playMatch(t *testing.T, steps ...step) (string, []referee.Decision) {
 	t.Helper()
-	m := foldMatch(t)
+	return playMatchFrom(t, foldLog, steps...)
+}
+
+// playMatchFrom is playMatch on a match started from the stroke log
+// header lg.
+func playMatchFrom(t *testing.T, lg string, steps ...step) (string, []referee.Decision) {
+	t.Helper()
+	m := matchFrom(t, lg)
 	r, err := referee.New(referee.DefaultConfig(profile(t, "icf")))
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +173,13 @@ func TestRefsimFoldsOnce(t *testing.T) {
 // foldMatch is a new match with foldLog's header.
 func foldMatch(t *testing.T) *rules.Match {
 	t.Helper()
-	lg, err := rules.ParseLog(strings.NewReader(foldLog))
+	return matchFrom(t, foldLog)
+}
+
+// matchFrom is a new match with the stroke log header log.
+func matchFrom(t *testing.T, log string) *rules.Match {
+	t.Helper()
+	lg, err := rules.ParseLog(strings.NewReader(log))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,6 +91,7 @@ func (r *Referee) placed(e events.Event, st rules.State) []Decision {
 	}
 	if id != "" {
 		r.pos[id] = p
+		delete(r.off, id)
 	}
 	var notes []string
 	if r.cur != nil {
@@ -237,12 +238,22 @@ func (r *Referee) moved(e events.Event, st rules.State) []Decision {
 			reason += fmt.Sprintf(" — measured only beside a hand or arm, where the camera may misplace a disc by %.1f mm: it may not have moved; offered to the umpire, not applied", e.SigmaMM)
 		}
 	}
+	offWhy, off := r.offBoard(id, st)
+	if off {
+		// Not this piece (offboard.go): the camera's identities are in
+		// doubt.
+		uncertain = true
+		reason += " — but " + offWhy + ": offered to the umpire, not applied"
+	}
 	c, ok := r.newCall(f, seat, e, reason, ev, margin, uncertain)
 	if !ok {
 		d := r.info(st, e, seat, reason+fmt.Sprintf(": %s does not recognise %s", r.p.Name, f))
 		return []Decision{d}
 	}
 	d := Decision{Kind: KindFoul, Board: st.Board, Seat: seat, Frame: e.Frame, T: e.T, Calls: []Call{c}, Notes: notes}
+	if off {
+		d.Doubts = mergeDoubts(d.Doubts, offBoardMoved(e, offWhy))
+	}
 	if known {
 		d.Notes = append(d.Notes, fmt.Sprintf("%s should be put back at %s by the umpire", name, fmtMM(from)))
 	}

@@ -32,6 +32,9 @@ type Referee struct {
 	// jumped holds the pieces that left the board and that the umpire
 	// puts back without a rules event.
 	jumped map[string]bool
+	// off holds the men and the queen counted pocketed and not put back
+	// since, with why (offboard.go).
+	off map[string]string
 	// dues holds the men placed as dues since the last stroke, with their
 	// placer, so that moving them again is checked, not called.
 	dues map[string]board.Side
@@ -72,6 +75,7 @@ func New(cfg Config) (*Referee, error) {
 		tol:         cfg.Tolerance,
 		pos:         map[string]board.Vec{},
 		jumped:      map[string]bool{},
+		off:         map[string]string{},
 		dues:        map[string]board.Side{},
 		inferredPos: map[string]bool{},
 	}, nil
@@ -294,11 +298,15 @@ func (r *Referee) finish(e events.Event) []Decision {
 	s := r.cur
 	r.cur = nil
 	snap := s.clone()
+	movedOff := r.offBoardSeen(s, e)
 	d := Decision{Kind: KindStroke, Board: s.ctx.Board, Seat: s.seat, Frame: e.Frame, T: e.T,
 		StartFrame: s.start.Frame, StartT: s.start.T}
 	o := r.count(s, e)
 	d.Stroke = o
 	calls := r.judge(s, o, e)
+	if movedOff {
+		offerInferred(calls, moveFouls, "the piece moved is off the board")
+	}
 	calls = append(calls, s.umpire...)
 	var others []Decision
 	for _, c := range calls {
@@ -471,6 +479,7 @@ func (r *Referee) count(s *stroke, e events.Event) *Outcome {
 			s.notes = append(s.notes, fmt.Sprintf("failed break attempt: the striker touched no piece (attempt %d of %d)", s.ctx.BreakAttempts+1, r.p.BreakAttempts))
 		}
 	}
+	r.tookOff(gone, s.pocketed)
 	r.restAt(e.Pieces, gone)
 	if e.Pieces != nil {
 		// Pieces known to be on the board but not seen at rest.
@@ -499,6 +508,7 @@ func (r *Referee) restAt(pieces []events.PieceAt, gone map[string]bool) {
 	delete(r.pos, "S")
 	for _, p := range pieces {
 		if p.ID != "" {
+			delete(r.off, p.ID)
 			r.pos[p.ID] = p.MM.Vec()
 			if p.Inferred {
 				r.inferredPos[p.ID] = true

@@ -21,7 +21,8 @@ import (
 
 // TestRealDiag is a diagnostic, not a check: with BOARDCAM_REAL_DIAG set to
 // a folder it runs the real photos' views (BOARDCAM_REAL_VIEWS: comma
-// separated substrings of "file [mounting]") as TestRealBoards does, with
+// separated substrings of "file [mounting]", the perturbations of
+// TestPerturbedRealBoards included) as TestRealBoards does, with
 // the detector's trace, and writes each view's rectified board magnified
 // (truth white, detections in their class's colour) and the trace of
 // every candidate near a miss or an extra to trace.txt.
@@ -44,6 +45,7 @@ func TestRealDiag(t *testing.T) {
 			t.Fatal(err)
 		}
 		ms := append([]realboards.Mounting{{Name: "photo"}}, realboards.Mountings()...)
+		ms = append(ms, realboards.Perturbations()...)
 		for _, m := range ms {
 			name := a.File + " [" + m.Name + "]"
 			ok := false

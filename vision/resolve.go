@@ -916,10 +916,10 @@ func (d *Detector) classifyUnlearned(qi int) {
 				cent[a][k] /= n[a]
 			}
 		}
-		if d.trace != nil {
-			for j, i := range idx {
-				d.tracef(0, 0, "unlearned classes: group %d: %.3f", g[j], d.accepted[i].feat)
-			}
+	}
+	if d.trace != nil && ok {
+		for j, i := range idx {
+			d.tracef(0, 0, "unlearned classes: group %d: %.3f", g[j], d.accepted[i].feat)
 		}
 	}
 	for i := range d.accepted {
