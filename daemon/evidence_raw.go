@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/boardcam/boardcam/frames/libav"
+	"github.com/boardcam/boardcam/internal/jpeg"
 	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/sight"
 )
@@ -13,17 +14,22 @@ import (
 // rawPainter is the replay buffer's Painter: a frame the queue holds as the
 // decoder made it (Frame.Raw, YUV 4:2:0 from a video file) is kept in the
 // compressor's slot as it is, 1.38 MB at 720p instead of its 2.76 MB BGR
-// picture, and scaled to the kept size straight from YUV when compressed
-// (libav.Converter.Scale), into one picture reused for every frame. Other
-// frames (cameras: BGR) go to the Painter it wraps as before. Its
-// pictures are *rawSlot; Encode is the compressor's (one goroutine).
+// picture, and when compressed it is scaled to the kept size straight
+// into a JPEG's YCbCr 4:2:0 planes (libav.Converter.ScaleYUV420), which
+// libjpeg compresses as they are (jpeg.EncodeYUV420): 0.78 MB of planes
+// at 960×540, reused for every frame, instead of a 1.55 MB BGR picture.
+// A drawing on the frame needs BGR: then it is scaled into a BGR picture
+// (libav.Converter.Scale) for the wrapped Painter. Other frames (cameras:
+// BGR) go to the Painter it wraps as before. Its pictures are *rawSlot;
+// Encode is the compressor's (one goroutine).
 type rawPainter struct {
 	overlay.Painter
 	pics sight.Pictures
 
 	mu   sync.Mutex
 	conv libav.Converter
-	work sight.Image // the scaled BGR picture of a raw slot
+	yuv  []byte      // the scaled YCbCr planes of a raw slot
+	work sight.Image // the scaled BGR picture of a raw slot with a drawing
 }
 
 // rawFrame is a queue's raw frame handed to the replay buffer (AddFunc):
@@ -93,7 +99,8 @@ func (p *rawPainter) Copy(dst, src sight.Image) {
 }
 
 // Encode implements overlay.Painter: a raw slot scaled to at most maxWidth
-// pixels wide from YUV, then compressed by the wrapped Painter.
+// pixels wide from YUV and compressed from its YCbCr planes, or, with a
+// drawing, scaled to BGR and compressed by the wrapped Painter.
 func (p *rawPainter) Encode(img sight.Image, maxWidth, quality int, draw func(w, h int) overlay.Drawing) ([]byte, int, int, error) {
 	s, ok := img.(*rawSlot)
 	if !ok {
@@ -108,6 +115,20 @@ func (p *rawPainter) Encode(img sight.Image, maxWidth, quality int, draw func(w,
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if draw == nil {
+		cw, ch := (w+1)/2, (h+1)/2
+		if n := w*h + 2*cw*ch; cap(p.yuv) < n {
+			p.yuv = make([]byte, n)
+		}
+		y := p.yuv[:w*h]
+		cb := p.yuv[w*h : w*h+cw*ch]
+		cr := p.yuv[w*h+cw*ch : w*h+2*cw*ch]
+		if err := p.conv.ScaleYUV420(s.raw, y, cb, cr, w, h); err != nil {
+			return nil, 0, 0, err
+		}
+		b, err := jpeg.EncodeYUV420(y, cb, cr, w, h, w, cw, quality)
+		return b, w, h, err
+	}
 	if p.work == nil {
 		p.work = p.pics.NewImage()
 	}
@@ -139,6 +160,7 @@ func (p *rawPainter) close() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.conv.Close()
+	p.yuv = nil
 	if p.work != nil {
 		p.work.Close()
 		p.work = nil

@@ -10,6 +10,7 @@ import (
 	"gocv.io/x/gocv"
 
 	"github.com/boardcam/boardcam/frames/libav"
+	"github.com/boardcam/boardcam/internal/overlay"
 	"github.com/boardcam/boardcam/render/paint"
 )
 
@@ -39,6 +40,7 @@ func TestReplayFramesKeptAsDecodedAndScaledFromYUV(t *testing.T) {
 	var diffs []int
 	sum, frames := 0, 0
 	loss, lossN := 0, 0 // the JPEG's own loss: the BGR path's JPEG against its pixels
+	lossRaw := 0        // the YUV path's JPEG against the same pixels
 	for i := 0; i < 100; i++ {
 		if err := v.NextPicture(pic); err != nil {
 			t.Fatal(err)
@@ -63,6 +65,10 @@ func TestReplayFramesKeptAsDecodedAndScaledFromYUV(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Compressed from the scaled YCbCr planes: no BGR picture made.
+		if rp.work != nil || len(rp.yuv) != 960*540*3/2 {
+			t.Fatalf("frame %d: the painter holds a BGR picture %v and %d bytes of planes, want none and %d", i, rp.work != nil, len(rp.yuv), 960*540*3/2)
+		}
 		want, ww, wh, err := paint.Painter{}.Encode(bgr, 960, 80, nil)
 		if err != nil || gw != ww || gh != wh || gw != 960 || gh != 540 {
 			t.Fatalf("frame %d: %dx%d from YUV, %dx%d from BGR (%v)", i, gw, gh, ww, wh, err)
@@ -80,6 +86,11 @@ func TestReplayFramesKeptAsDecodedAndScaledFromYUV(t *testing.T) {
 				}
 				loss += d
 				lossN++
+				e := int(px[j+c]) - int(a.Pix[j/3*4+2-c])
+				if e < 0 {
+					e = -e
+				}
+				lossRaw += e
 			}
 		}
 		small.Close()
@@ -100,9 +111,20 @@ func TestReplayFramesKeptAsDecodedAndScaledFromYUV(t *testing.T) {
 	mean := float64(sum) / float64(len(diffs))
 	p99, max := diffs[len(diffs)*99/100], diffs[len(diffs)-1]
 	own := float64(loss) / float64(lossN)
-	t.Logf("%d frames of the demo at 960x540: |YUV path − BGR path| mean %.2f, p99 %d, max %d levels of 255; the JPEG's own loss (BGR path) mean %.2f", frames, mean, p99, max, own)
+	t.Logf("%d frames of the demo at 960x540: |YUV path − BGR path| mean %.2f, p99 %d, max %d levels of 255; the JPEG's own loss (BGR path) mean %.2f; the YUV path's JPEG against the BGR path's pixels %.2f", frames, mean, p99, max, own, float64(lossRaw)/float64(lossN))
 	if mean > 1.5*own || p99 > 10 {
 		t.Errorf("the replay frames from YUV differ from the BGR path's by more than JPEG loses: mean %.2f (JPEG %.2f), p99 %d levels", mean, own, p99)
+	}
+	// A drawing is made on a BGR picture: scaled to BGR from YUV, then
+	// drawn and compressed by the wrapped Painter.
+	drawn, dw, dh, err := rp.Encode(slot, 960, 80, func(w, h int) overlay.Drawing {
+		return overlay.Drawing{}
+	})
+	if err != nil || dw != 960 || dh != 540 || rp.work == nil || rp.work.Cols() != 960 {
+		t.Fatalf("with a drawing: %dx%d, %v; BGR picture %v", dw, dh, err, rp.work != nil)
+	}
+	if d := decode(t, drawn); d.Bounds().Dx() != 960 {
+		t.Fatalf("with a drawing: a %v JPEG", d.Bounds())
 	}
 	// A camera's BGR frame goes to the wrapped Painter: the bytes as before.
 	rp.Copy(slot, bgr)

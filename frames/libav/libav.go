@@ -211,6 +211,28 @@ static int rawpic_scale(struct SwsContext **sws, const rawpic *p, uint8_t *dst, 
 	return 0;
 }
 
+// rawpic_scale_yuv scales p to w×h planes of YUV 4:2:0 in full range
+// (JPEG's YCbCr: the BT.601 matrix the BGR conversion assumes, levels
+// 0–255; chroma (w+1)/2 × (h+1)/2) in one pass (SWS_BICUBIC); ys and cs
+// are the planes' strides.
+static int rawpic_scale_yuv(struct SwsContext **sws, const rawpic *p, uint8_t *y, uint8_t *cb, uint8_t *cr, int w, int h, int ys, int cs) {
+	*sws = sws_getCachedContext(*sws, p->w, p->h, p->fmt, w, h, AV_PIX_FMT_YUV420P, SWS_BICUBIC, NULL, NULL, NULL);
+	if (!*sws) return AVERROR(EINVAL);
+	// Full range out (a cached context keeps it: then nothing changes).
+	const int *t = sws_getCoefficients(SWS_CS_ITU601);
+	if (sws_setColorspaceDetails(*sws, t, 0, t, 1, 0, 1 << 16, 1 << 16) < 0) {
+		sws_freeContext(*sws);
+		*sws = NULL;
+		return AVERROR(ENOSYS);
+	}
+	const uint8_t *src[4];
+	for (int i = 0; i < 4; i++) src[i] = p->size[i] ? p->buf + p->off[i] : NULL;
+	uint8_t *d[4] = {y, cb, cr, NULL};
+	int ls[4] = {ys, cs, cs, 0};
+	sws_scale(*sws, src, p->ls, 0, p->h, d, ls);
+	return 0;
+}
+
 static void sws_free(struct SwsContext *sws) { if (sws) sws_freeContext(sws); }
 
 // reader_receive converts the next decoded frame into dst (w*h*3 bytes,
@@ -604,6 +626,28 @@ func (c *Converter) Scale(p *Picture, dst []byte, w, h int) error {
 		return fmt.Errorf("libav: buffer of %d bytes for %dx%d", len(dst), w, h)
 	}
 	if e := C.rawpic_scale(&c.sws, p.p, (*C.uint8_t)(unsafe.Pointer(&dst[0])), C.int(w), C.int(h)); e < 0 {
+		return fmt.Errorf("libav: scaling a picture: %s", avErr(e))
+	}
+	return nil
+}
+
+// ScaleYUV420 writes p scaled to w×h into planes of YCbCr 4:2:0 as a
+// JPEG stores them (BT.601, full range 0–255: jpeg.EncodeYUV420): y
+// holds h rows of w bytes, cb and cr (h+1)/2 rows of (w+1)/2, in one
+// swscale pass (SWS_BICUBIC) from the decoder's format, without a BGR
+// picture (3 bytes a pixel) in between: the replay frames' compression
+// (docs/memory.md). Use a Converter for one of Convert, Scale and
+// ScaleYUV420 (its context is rebuilt at each switch).
+func (c *Converter) ScaleYUV420(p *Picture, y, cb, cr []byte, w, h int) error {
+	if p.Empty() {
+		return errors.New("libav: scaling an empty picture")
+	}
+	cw, ch := (w+1)/2, (h+1)/2
+	if w <= 0 || h <= 0 || len(y) != w*h || len(cb) != cw*ch || len(cr) != cw*ch {
+		return fmt.Errorf("libav: planes of %d, %d, %d bytes for %dx%d YUV 4:2:0", len(y), len(cb), len(cr), w, h)
+	}
+	if e := C.rawpic_scale_yuv(&c.sws, p.p, (*C.uint8_t)(unsafe.Pointer(&y[0])), (*C.uint8_t)(unsafe.Pointer(&cb[0])),
+		(*C.uint8_t)(unsafe.Pointer(&cr[0])), C.int(w), C.int(h), C.int(w), C.int(cw)); e < 0 {
 		return fmt.Errorf("libav: scaling a picture: %s", avErr(e))
 	}
 	return nil

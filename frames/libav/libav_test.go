@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -282,4 +283,63 @@ func framesClips(names ...string) (clips []string, limit int) {
 		clips = append(clips, "../../testdata/videos/"+c+".mp4")
 	}
 	return clips, 30
+}
+
+// ScaleYUV420 gives the picture Scale gives, as a JPEG's YCbCr: the
+// planes, turned back into BGR by JFIF's formulas (BT.601, full range),
+// are Scale's BGR pixels within rounding and the chroma's half
+// resolution; a plane left in video range (16–235), or Cb and Cr
+// swapped, is far off.
+func TestScaleYUV420AsScale(t *testing.T) {
+	v, err := libav.Open("../../testdata/videos/demo.mp4")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer v.Close()
+	p := libav.NewPicture()
+	defer p.Close()
+	var conv, yconv libav.Converter
+	defer conv.Close()
+	defer yconv.Close()
+	const w, h = 960, 540
+	cw, ch := w/2, h/2
+	bgr := make([]byte, w*h*3)
+	y, cb, cr := make([]byte, w*h), make([]byte, cw*ch), make([]byte, cw*ch)
+	for i := 0; i < 60; i++ {
+		if err := v.NextPicture(p); err != nil {
+			t.Fatal(err)
+		}
+		if i%30 != 0 {
+			continue
+		}
+		if err := conv.Scale(p, bgr, w, h); err != nil {
+			t.Fatal(err)
+		}
+		if err := yconv.ScaleYUV420(p, y, cb, cr, w, h); err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := 255, 0
+		sum, n := 0.0, 0
+		for r := 0; r < h; r++ {
+			for c := 0; c < w; c++ {
+				Y := float64(y[r*w+c])
+				U := float64(cb[r/2*cw+c/2]) - 128
+				V := float64(cr[r/2*cw+c/2]) - 128
+				lo, hi = min(lo, int(y[r*w+c])), max(hi, int(y[r*w+c]))
+				for k, x := range []float64{Y + 1.772*U, Y - 0.344136*U - 0.714136*V, Y + 1.402*V} {
+					d := math.Abs(math.Round(min(max(x, 0), 255)) - float64(bgr[(r*w+c)*3+k]))
+					sum += d
+					n++
+				}
+			}
+		}
+		mean := sum / float64(n)
+		t.Logf("frame %d: |YCbCr → BGR − Scale| mean %.2f levels; Y %d–%d", i, mean, lo, hi)
+		if mean > 2 {
+			t.Errorf("frame %d: the YUV planes are %.2f levels from Scale's picture on average", i, mean)
+		}
+	}
+	if err := yconv.ScaleYUV420(p, y, cb[:10], cr, w, h); err == nil {
+		t.Error("a short plane: no error")
+	}
 }

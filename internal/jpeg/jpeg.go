@@ -70,6 +70,75 @@ static int encode(const unsigned char *pix, int w, int h, int stride, int cs, in
 	return 0;
 }
 
+// encode_yuv420 compresses planes of YCbCr 4:2:0 (JFIF: BT.601, full
+// range; chroma (w+1)/2 × (h+1)/2) as they are, libjpeg's raw-data input:
+// no colour conversion, no downsampling, no picture of 3 bytes a pixel.
+// Each iMCU row (16 luma rows) is copied into a strip padded to whole
+// blocks, the edges repeated as libjpeg repeats them for scanlines.
+static int encode_yuv420(const unsigned char *y, const unsigned char *cb, const unsigned char *cr,
+                         int w, int h, int ys, int cs, int quality,
+                         unsigned char **out, unsigned long *outlen, char *msg) {
+	struct jpeg_compress_struct c;
+	errmgr e;
+	int cw = (w + 1) / 2, ch = (h + 1) / 2;
+	int pw = (w + 15) & ~15, pcw = pw / 2;
+	unsigned char *strip = NULL;
+	memset(&c, 0, sizeof c);
+	*out = NULL; *outlen = 0;
+	c.err = jpeg_std_error(&e.pub);
+	e.pub.error_exit = on_error;
+	e.pub.output_message = on_message;
+	if (setjmp(e.jump)) {
+		strncpy(msg, e.msg, JMSG_LENGTH_MAX);
+		jpeg_destroy_compress(&c);
+		if (*out) { free(*out); *out = NULL; }
+		free(strip);
+		return -1;
+	}
+	strip = malloc((size_t)16 * pw + (size_t)2 * 8 * pcw);
+	if (!strip) { snprintf(msg, JMSG_LENGTH_MAX, "no memory for a strip"); return -1; }
+	jpeg_create_compress(&c);
+	jpeg_mem_dest(&c, out, outlen);
+	c.image_width = w;
+	c.image_height = h;
+	c.input_components = 3;
+	c.in_color_space = JCS_YCbCr;
+	jpeg_set_defaults(&c);
+	jpeg_set_quality(&c, quality, TRUE);
+	c.raw_data_in = TRUE;
+	c.comp_info[0].h_samp_factor = 2; c.comp_info[0].v_samp_factor = 2;
+	c.comp_info[1].h_samp_factor = 1; c.comp_info[1].v_samp_factor = 1;
+	c.comp_info[2].h_samp_factor = 1; c.comp_info[2].v_samp_factor = 1;
+	jpeg_start_compress(&c, TRUE);
+	JSAMPROW yr[16], cbr[8], crr[8];
+	JSAMPARRAY planes[3] = {yr, cbr, crr};
+	for (int i = 0; i < 16; i++) yr[i] = strip + (size_t)i * pw;
+	for (int i = 0; i < 8; i++) {
+		cbr[i] = strip + (size_t)16 * pw + (size_t)i * pcw;
+		crr[i] = strip + (size_t)16 * pw + (size_t)(8 + i) * pcw;
+	}
+	while (c.next_scanline < c.image_height) {
+		int y0 = c.next_scanline;
+		for (int i = 0; i < 16; i++) {
+			int r = y0 + i < h ? y0 + i : h - 1;
+			memcpy(yr[i], y + (size_t)r * ys, w);
+			memset(yr[i] + w, yr[i][w - 1], pw - w);
+		}
+		for (int i = 0; i < 8; i++) {
+			int r = y0 / 2 + i < ch ? y0 / 2 + i : ch - 1;
+			memcpy(cbr[i], cb + (size_t)r * cs, cw);
+			memset(cbr[i] + cw, cbr[i][cw - 1], pcw - cw);
+			memcpy(crr[i], cr + (size_t)r * cs, cw);
+			memset(crr[i] + cw, crr[i][cw - 1], pcw - cw);
+		}
+		jpeg_write_raw_data(&c, planes, 16);
+	}
+	jpeg_finish_compress(&c);
+	jpeg_destroy_compress(&c);
+	free(strip);
+	return 0;
+}
+
 // header reads the size and the number of components.
 static int header(const unsigned char *data, unsigned long n, int *w, int *h, int *comps, char *msg) {
 	struct jpeg_decompress_struct d;
@@ -212,6 +281,34 @@ func Encode(pix []byte, w, h, stride int, layout Layout, quality int) ([]byte, e
 	var n C.ulong
 	var msg [C.JMSG_LENGTH_MAX]C.char
 	if C.encode((*C.uchar)(unsafe.Pointer(&pix[0])), C.int(w), C.int(h), C.int(stride), cs, C.int(layout.Bytes()), C.int(quality), &out, &n, &msg[0]) != 0 {
+		return nil, fmt.Errorf("jpeg: encode: %s", C.GoString(&msg[0]))
+	}
+	defer C.free(unsafe.Pointer(out))
+	return C.GoBytes(unsafe.Pointer(out), C.int(n)), nil
+}
+
+// EncodeYUV420 compresses a picture of w×h pixels given as YCbCr 4:2:0
+// planes, as a JPEG stores them (JFIF: BT.601, full range 0–255): y has h
+// rows yStride bytes apart, cb and cr (h+1)/2 rows of (w+1)/2 samples
+// cStride bytes apart. The planes are compressed as they are (libjpeg's
+// raw-data input), so a decoder's YUV frame scaled to them needs no
+// picture of 3 bytes a pixel in between (the replay frames:
+// docs/memory.md). Quality as Encode.
+func EncodeYUV420(y, cb, cr []byte, w, h, yStride, cStride, quality int) ([]byte, error) {
+	if w <= 0 || h <= 0 || w > 65500 || h > 65500 {
+		return nil, fmt.Errorf("jpeg: cannot encode a %d×%d image", w, h)
+	}
+	cw, ch := (w+1)/2, (h+1)/2
+	if yStride < w || cStride < cw || len(y) < (h-1)*yStride+w ||
+		len(cb) < (ch-1)*cStride+cw || len(cr) < (ch-1)*cStride+cw {
+		return nil, fmt.Errorf("jpeg: planes of %d, %d, %d bytes (strides %d, %d) for a %d×%d YCbCr 4:2:0 image", len(y), len(cb), len(cr), yStride, cStride, w, h)
+	}
+	quality = min(max(quality, 0), 100)
+	var out *C.uchar
+	var n C.ulong
+	var msg [C.JMSG_LENGTH_MAX]C.char
+	if C.encode_yuv420((*C.uchar)(unsafe.Pointer(&y[0])), (*C.uchar)(unsafe.Pointer(&cb[0])), (*C.uchar)(unsafe.Pointer(&cr[0])),
+		C.int(w), C.int(h), C.int(yStride), C.int(cStride), C.int(quality), &out, &n, &msg[0]) != 0 {
 		return nil, fmt.Errorf("jpeg: encode: %s", C.GoString(&msg[0]))
 	}
 	defer C.free(unsafe.Pointer(out))
