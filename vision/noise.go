@@ -50,10 +50,15 @@ const minNoiseBlocks = 150
 
 // noisyBoard is the noise (see noiseState), over the board's brightness,
 // above which the rectified board is smoothed before its edges are
-// measured (see smoothNoisy): above what clean pictures read (at most
-// 0.12), under what makes the opening pack of a real photo fall apart
-// (0.46; 0.26 still holds).
-const noisyBoard = 0.2
+// measured (see smoothNoisy). The smoothing costs the rims contrast: it
+// is for noise that outnumbers them, not for what clean pictures read (at
+// most 0.12), nor for a real photo's noise of σ 10 grey levels (0.26),
+// whose pack holds without it, nor for the dim club's view at 2 mm per
+// pixel (0.34), whose rims are a pixel or two wide and lose more to it
+// than the noise: a real photo's noise of σ 20 (0.46) and our renders of
+// a very dim room with the gain up and of a noisy sensor (0.44, 0.47)
+// need it.
+const noisyBoard = 0.4
 
 // measureNoise measures the noise (see noiseState) over the bare-wood
 // blocks of the tiles searched this frame in pl, the rectified board, and
