@@ -66,28 +66,33 @@ const noisyBoard = 0.4
 func (d *Detector) measureNoise(pl plane) {
 	b := d.bg
 	nb, bs := b.nb, b.bs
+	t := d.grid
+	tpb := t.px / bs // blocks per tile side
 	mags := d.noise.buf[:0]
 	n := pl.w
-	for j := 0; j < nb; j++ {
-		y := j*bs + bs/2
-		if y < 1 || y >= n-1 {
+	for tk, dirty := range t.dirty {
+		if !dirty {
 			continue
 		}
-		for i := 0; i < nb; i++ {
-			k := j*nb + i
-			if b.zone[k] != 1 || b.fg[k] || b.covered[k] || b.stable[k] < 4*stableFrames {
+		tx, ty := tk%t.n, tk/t.n
+		for j := ty * tpb; j < min((ty+1)*tpb, nb); j++ {
+			y := j*bs + bs/2
+			if y < 1 || y >= n-1 {
 				continue
 			}
-			x := i*bs + bs/2
-			if x < 1 || x >= n-1 || !d.grid.at(float64(x), float64(y)) {
-				continue
+			for i := tx * tpb; i < min((tx+1)*tpb, nb); i++ {
+				k := j*nb + i
+				x := i*bs + bs/2
+				if b.zone[k] != 1 || b.fg[k] || b.covered[k] || b.stable[k] < 4*stableFrames || x < 1 || x >= n-1 {
+					continue
+				}
+				o := 3 * k
+				l := 0.114*float64(b.cur[o]) + 0.587*float64(b.cur[o+1]) + 0.299*float64(b.cur[o+2])
+				if l < b.woodLo || l > b.woodHi+1 {
+					continue
+				}
+				mags = append(mags, sobelMax(pl, x, y))
 			}
-			o := 3 * k
-			l := 0.114*float64(b.cur[o]) + 0.587*float64(b.cur[o+1]) + 0.299*float64(b.cur[o+2])
-			if l < b.woodLo || l > b.woodHi+1 {
-				continue
-			}
-			mags = append(mags, sobelMax(pl, x, y))
 		}
 	}
 	d.noise.buf = mags
