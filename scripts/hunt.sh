@@ -39,7 +39,9 @@ for f in "$out"/*.yaml; do
 done
 if [ -n "$todo" ]; then
 	nice -n 10 "$bc" synth --jobs "$jobs" --only "${todo#,}" "$out"
-	nice -n 10 "$bc" synth --lens "$out"
+	# with ONLY, the lens files of those clips alone (the index keeps
+	# the others'): fitting every spec's camera takes many minutes
+	nice -n 10 "$bc" synth --lens --only "${ONLY:-}" "$out"
 fi
 nice -n 10 "$bc" eval --json --quiet "$out" >"$out/eval.json" || true
 nice -n 10 "$bc" eval --quiet "$out" | head -60 || true

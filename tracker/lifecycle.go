@@ -748,6 +748,9 @@ func (tk *Tracker) births() {
 		if tk.overlapsTrack(c.p) {
 			continue // a disc already tracked there, seen as another class
 		}
+		if tk.inMouth(c.p) {
+			continue // a pocket's hole, not a disc: nothing rests there (mouth.go)
+		}
 		kind := board.Kind(0)
 		for q := range c.votes {
 			if c.votes[q] > c.votes[kind] {
