@@ -219,6 +219,11 @@ type track struct {
 	displaced bool
 	// displacedBy is the disc seen on its place.
 	displacedBy int
+	// viewMisses: at rest, the frames it was not seen since last seen
+	// with its place in plain view (no hand over any of it to speak of);
+	// coverMiss: missed once with its place partly covered.
+	viewMisses int
+	coverMiss  bool
 	// provisional: taken up at once from the first frame in which the
 	// board was found (see Tracker.instant), not yet seen in ConfirmTime's
 	// worth of frames: missed before then, it was nothing (or a disc
