@@ -77,6 +77,7 @@ func (tk *Tracker) observe(i int, d *sight.Detection) {
 	tr.seen = true
 	tr.px = d.PX
 	tr.misses = 0
+	tr.viewMisses, tr.coverMiss = 0, false
 	tr.displaced = false
 	lim := tk.g.Half() - tr.r + 3
 	if math.Abs(o.p.X) > lim || math.Abs(o.p.Y) > lim {
@@ -589,15 +590,22 @@ func (tk *Tracker) unobserved(i int) {
 	}
 	switch tr.state {
 	case Rest, Placed:
-		if hidden(tr.restPos) >= tk.cfg.OccludedFraction {
+		h := hidden(tr.restPos)
+		if h >= tk.cfg.OccludedFraction && !tk.goneBeforeCover(tr) {
 			tr.placedFlag = tr.placedFlag || tr.state == Placed
 			tr.state, tr.pos, tr.misses, tr.occMoving = Occluded, tr.restPos, 0, false
+			tr.viewMisses, tr.coverMiss = 0, false
 			return
 		}
 		if tr.misses == 0 {
 			tr.unseenSince = tk.t
 		}
 		tr.misses++
+		if h < tk.cfg.OccludedFraction/2 {
+			tr.viewMisses++
+		} else {
+			tr.coverMiss = true
+		}
 		// A disc that vanished during a stroke is decided at its end.
 		if tk.t-tr.unseenSince >= tk.cfg.MissingTime && (tk.stroke == nil || !tr.inStrokeVanish(tk)) {
 			tr.state, tr.lostInView = Missing, true
@@ -658,6 +666,21 @@ func (tk *Tracker) unobserved(i int) {
 			tr.state, tr.lostInView = Missing, false // taken away by the hand that covered it
 		}
 	}
+}
+
+// goneBeforeCover reports whether resting disc tr, now covered, had
+// already vanished in plain view during the stroke: missed for
+// tk.pocketFr frames or more since the stroke began, its place in plain
+// view each time (or a disc was seen on its place). A cover that comes later (a hand, or what the hand
+// stage takes for one: a blurred disc against the frame) does not explain
+// its absence: it stays lost, and is decided at the stroke's end
+// (resolveVanished) — taken to be still where it lay, it would be on the
+// board silently when struck into a pocket between two frames.
+func (tk *Tracker) goneBeforeCover(tr *track) bool {
+	if tk.stroke == nil || tr.misses == 0 || !tr.inStrokeVanish(tk) {
+		return false
+	}
+	return tr.displaced || tr.viewMisses >= tk.pocketFr && !tr.coverMiss
 }
 
 // handWasAt reports whether a hand was over moving track tr's predicted

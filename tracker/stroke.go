@@ -1308,6 +1308,7 @@ func (tk *Tracker) resolveVanished(i int) {
 // its fall was not seen (it vanished far from the mouth, or its way there
 // was guessed).
 func (tk *Tracker) pocketed(i int, pk board.Pocket, t float64, inferred bool) {
+	tk.doubtWayTaken(i, pk)
 	tr := &tk.tracks[i]
 	tr.state, tr.pocket, tr.offT, tr.stopT = Pocketed, pk, t, t
 	tr.pos, tr.vel, tr.misses = tk.g.Pocket(pk).C, board.Vec{}, 0

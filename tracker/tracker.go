@@ -219,6 +219,11 @@ type track struct {
 	displaced bool
 	// displacedBy is the disc seen on its place.
 	displacedBy int
+	// viewMisses: at rest, the frames it was not seen since last seen
+	// with its place in plain view (no hand over any of it to speak of);
+	// coverMiss: missed once with its place partly covered.
+	viewMisses int
+	coverMiss  bool
 	// provisional: taken up at once from the first frame in which the
 	// board was found (see Tracker.instant), not yet seen in ConfirmTime's
 	// worth of frames: missed before then, it was nothing (or a disc
@@ -807,6 +812,11 @@ func (tk *Tracker) pass(gate func(i int, tr *track) (board.Vec, float64, bool), 
 			// (A detection whose class the detector cannot tell at all
 			// may be any disc.)
 			clueless := d.ClassScore < 0.3
+			// In flight, the striker close to where it must be, seen as
+			// a class no disc on the board has (under strong glare a
+			// white striker reads as the queen, and a striker that has
+			// just struck a man is off its old line): the striker.
+			clueless = clueless || !sameKind && i == idxS && tr.state == Moving && tk.stroke != nil && tr.misses <= 1 && !tk.kindOnBoard(d.Kind)
 			if cc > 0 && !onPath && !clueless && (sameKind && (d.ClassScore >= 0.6 || striker) || !sameKind && striker && d.ClassScore >= 0.6) {
 				// Beyond the first pass only an unsure class may differ
 				// (never between the striker and a man); in the first, a
@@ -914,6 +924,19 @@ func (tk *Tracker) strikerTakes() {
 			}
 		}
 	}
+}
+
+// kindOnBoard reports whether some disc of kind k is on the board or
+// lost in plain view on it (not unseen since tracking began, pocketed or
+// overboard).
+func (tk *Tracker) kindOnBoard(k board.Kind) bool {
+	for i := range tk.tracks {
+		tr := &tk.tracks[i]
+		if tr.kind == k && (tr.state.OnBoard() || tr.state == Missing) {
+			return true
+		}
+	}
+	return false
 }
 
 func growF(b []float64, n int, v float64) []float64 {

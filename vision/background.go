@@ -41,6 +41,9 @@ type background struct {
 	// colour.
 	boardY   float64
 	boardBGR [3]float64
+	// woodLo and woodHi bound the luma of the blocks taken for bare wood
+	// (the 45th and 75th percentiles, see measureBoard).
+	woodLo, woodHi float64
 	// illum is the board's brightness over a coarse grid of cells of
 	// illumCell×illumCell blocks (lamp fall-off, vignetting, a dimmed
 	// corner), computed when first asked for in a frame.
@@ -418,6 +421,7 @@ func (b *background) measureBoard() {
 		b.boardBGR[c] = s[c] / float64(max(m, 1))
 	}
 	b.boardY = float64(mid) + 0.5
+	b.woodLo, b.woodHi = float64(lo), float64(hi)
 }
 
 // update lets still blocks into the background (after the hand mask of

@@ -87,6 +87,9 @@ type Detector struct {
 	strDR float64
 	// streak: the discs in motion smeared by the exposure (streak.go).
 	streak streakState
+	// noise: the camera's noise measured on the bare wood, and the
+	// smoothing it calls for (noise.go).
+	noise noiseState
 }
 
 // tracef reports a candidate's fate to the trace (callers check d.trace
@@ -239,6 +242,7 @@ func (d *Detector) setCalibration(cal *calibrate.Calibration) error {
 	d.lost = d.lost[:0]
 	d.frames = 0
 	d.strSeen = false
+	d.noise.grad = 0
 	return nil
 }
 
@@ -272,6 +276,7 @@ func (d *Detector) closeMats() {
 	if d.img.Ptr() != nil {
 		d.img.Close()
 	}
+	d.noise.close()
 }
 
 // Close frees the detector's OpenCV memory.
@@ -461,6 +466,8 @@ func (d *Detector) search(frame gocv.Mat, kept int) (plane, error) {
 		d.rect.applyRect(frame, &d.img, r)
 	}
 	pl := d.plane()
+	d.measureNoise(pl)
+	d.smoothNoisy()
 	// A peak counts in a dirty tile or within half a man's radius of one:
 	// a disc on the border between a dirty tile and a clean one is
 	// dropped from the kept discs by where its centre was, and its peak

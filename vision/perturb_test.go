@@ -22,7 +22,7 @@ import (
 // counted per perturbation and family (recall, precision, colour). Over
 // each family the copies whose board is found keep recall ≥ 80%,
 // precision ≥ 95% and colour ≥ 80%: floors under today's figures (the
-// opening pack lost under heavy noise or dim light, natural-wood men
+// opening pack lost under dim light at 2 mm/px, natural-wood men
 // called black under dim light and glare: docs/vision.md), so that a
 // regression shows; they are not targets.
 func TestPerturbedRealBoards(t *testing.T) {
