@@ -252,8 +252,12 @@ func TestUmpireCommandsSurviveRestart(t *testing.T) {
 		}
 	}
 	// The script: every frame, the push declared during the 5th stroke,
-	// every listed decision overruled. Commands before from are left out
-	// (they are in the journal already).
+	// every listed decision overruled. A decision with no foul call to
+	// overrule (held because the board the camera sees no longer agrees
+	// with the match the overrules made: the queen back at the centre
+	// while the match has her awaiting cover) is corrected to its pieces
+	// struck by the seat whose turn it is. Commands before from are left
+	// out (they are in the journal already).
 	script := func(k *Keeper, from, upTo int) {
 		for i, o := range obs[:upTo] {
 			k.observe(o)
@@ -268,7 +272,14 @@ func TestUmpireCommandsSurviveRestart(t *testing.T) {
 				}
 			}
 			if len(k.pend) > 0 {
-				if _, err := k.do(cmd(CmdOverrule)); err != nil {
+				c := cmd(CmdOverrule)
+				if p := k.pend[0]; len(p.D.Calls) == 0 {
+					_, pieces, _ := strings.Cut(p.D.Log, " ")
+					c.Pending = p.ID
+					c.Notation = k.m.State().Turn.String() + " " + pieces
+					c.Name = CmdCorrect
+				}
+				if _, err := k.do(c); err != nil {
 					t.Fatal(err)
 				}
 			}
